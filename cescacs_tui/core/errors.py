@@ -1,0 +1,63 @@
+"""The exceptions and warnings of the rules core.
+
+Every error is a :class:`ValueError`, so callers that only want "bad input"
+can catch that; the subclasses say which kind of input was bad, and their
+attributes say where, so a front end can point at the offending character.
+"""
+
+from __future__ import annotations
+
+
+class CescacsError(ValueError):
+    """Base class of every error about C'escacs text or moves."""
+
+
+class PDTLError(CescacsError):
+    """A PDTL string is malformed, or describes an impossible position.
+
+    ``field`` names the PDTL field at fault (``"placement"``, ``"turn"``,
+    ``"castling"``, ``"special"``, ``"half-move clock"``, ``"move number"``,
+    ``"position"`` for whole-position rules); ``column`` is the 1-based
+    character position of the offending token in the text, when known.
+    """
+
+    def __init__(self, message: str, *, field: str, column: int | None = None, token: str | None = None):
+        where = f" (column {column})" if column is not None else ""
+        super().__init__(f"PDTL {field}{where}: {message}")
+        self.reason = message
+        self.field = field
+        self.column = column
+        self.token = token
+
+
+class MoveError(CescacsError):
+    """A move given as text cannot be played in the position."""
+
+    def __init__(self, message: str, *, token: str):
+        super().__init__(f"{token!r}: {message}")
+        self.reason = message
+        self.token = token
+
+
+class InvalidMoveError(MoveError):
+    """The text is not CTL-AN (nor the canonical coordinate form) at all."""
+
+
+class IllegalMoveError(MoveError):
+    """The text is well formed but names no legal move, or contradicts the board."""
+
+
+class AmbiguousMoveError(MoveError):
+    """The text fits several legal moves (a promotion without its piece, say)."""
+
+
+class CescacsWarning(UserWarning):
+    """Input that a tolerant reader accepts, but that is not in canonical form."""
+
+
+class PDTLWarning(CescacsWarning):
+    """A tolerated irregularity in a PDTL string."""
+
+
+class NotationWarning(CescacsWarning):
+    """A tolerated irregularity in a CTL-AN move (wrong check mark, legacy separator...)."""

@@ -1,0 +1,588 @@
+"""PDTL, the one-line position format of C'escacs (NOTATION.md 5).
+
+``placement turn castling special halfmove-clock move-number``, for example
+the start position::
+
+    /28:v/27:dk/26:gjg/25:rnnr/.../1:DK/0:V/ w RKRrkr - 0 1
+
+:func:`parse_pdtl` is a tolerant reader: it also takes the legacy forms of the
+official implementation and the irregular forms NOTATION.md lets a reader
+accept, reporting each as a warning; ``strict=True`` turns those into errors.
+Everything else raises :class:`PDTLError` naming the field, the column and
+the token.  :func:`format_pdtl` writes the canonical form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Final, NamedTuple
+
+from .errors import PDTLError
+from .geometry import (
+    COLUMN,
+    COLUMNS,
+    FACING,
+    HEX_COLOUR,
+    HEX_COLOUR_NAMES,
+    HEX_COUNT,
+    HEX_NAMES,
+    IS_PROMOTION,
+    KING_HOME,
+    KINGS_ROOK_HOME,
+    LINE,
+    LINE_HEXES,
+    PAWN_FORWARD,
+    QUEENS_ROOK_HOME,
+    find_hex,
+    hex_at,
+)
+from .pieces import (
+    ALIASES,
+    BISHOP,
+    FAN_GLYPHS,
+    INITIAL_COUNTS,
+    KING,
+    LETTERS,
+    NAMES,
+    PAWN,
+    PIECE_BY_GLYPH,
+    PIECE_BY_LETTER,
+    ROOK,
+    Colour,
+    PieceType,
+)
+from .state import RIGHT_KING, RIGHT_KINGS_ROOK, RIGHT_QUEENS_ROOK, EnPassant, Scornful
+
+Letters = Mapping[str, tuple[PieceType, Colour]]
+"""Which character stands for which piece: standard letters, declared aliases or FAN glyphs."""
+
+STANDARD_LETTERS: Final[dict[str, tuple[PieceType, Colour]]] = {
+    **{letter: (kind, Colour.WHITE) for letter, kind in PIECE_BY_LETTER.items()},
+    **{letter.lower(): (kind, Colour.BLACK) for letter, kind in PIECE_BY_LETTER.items()},
+}
+FAN_LETTERS: Final[dict[str, tuple[PieceType, Colour]]] = dict(PIECE_BY_GLYPH)
+
+_HYPHENS: Final = "-\u2010"
+_NUMBER_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                        "ten", "eleven", "twelve")  # fmt: skip
+
+
+class Setup(NamedTuple):
+    """A parsed and validated PDTL, before it becomes a :class:`Position`."""
+
+    board: list[int]
+    turn: int
+    rights: int
+    special: EnPassant | Scornful | None
+    halfmove_clock: int
+    fullmove_number: int | None
+    warnings: list[str]
+
+
+def letters_with_aliases(aliases: Mapping[str, PieceType]) -> dict[str, tuple[PieceType, Colour]]:
+    """The letter table after ``[Redefine "alias@standard, ..."]``: each alias replaces its letter."""
+    table = dict(STANDARD_LETTERS)
+    for alias, kind in aliases.items():
+        standard = LETTERS[kind]
+        del table[standard], table[standard.lower()]
+        table[alias.upper()] = (kind, Colour.WHITE)
+        table[alias.lower()] = (kind, Colour.BLACK)
+    return table
+
+
+class _Reader:
+    """Parses one PDTL string; collects warnings; raises on errors."""
+
+    def __init__(self, text: str, strict: bool, letters: Letters) -> None:
+        self.text = text
+        self.strict = strict
+        self.letters = letters
+        self.warnings: list[str] = []
+        self.symbols = {(kind, colour): ch for ch, (kind, colour) in letters.items()}
+
+    def fail(self, field: str, message: str, column: int | None = None, token: str | None = None) -> PDTLError:
+        return PDTLError(message, field=field, column=None if column is None else column + 1, token=token)
+
+    def tolerate(self, field: str, message: str, column: int | None = None) -> None:
+        """An irregularity a tolerant reader accepts: an error only in strict mode."""
+        if self.strict:
+            raise self.fail(field, f"{message} (not canonical)", column)
+        self.warnings.append(f"PDTL {field}: {message}")
+
+    # --- the whole string -----------------------------------------------------
+
+    def read(self) -> Setup:
+        fields = [(m.start(), m.group()) for m in re.finditer(r"\S+", self.text)]
+        if len(fields) < 4:
+            missing = ("placement", "turn", "castling", "special")[len(fields) :]
+            raise self.fail(
+                "fields",
+                f"fields 1-4 are mandatory; missing: {', '.join(missing)}",
+                len(self.text.rstrip()),
+            )
+        if len(fields) > 6:
+            start, token = fields[6]
+            raise self.fail("fields", f"a PDTL has at most six fields, found {len(fields)}", start, token)
+        if self.text != " ".join(token for _, token in fields):
+            self.tolerate("fields", "fields are not separated by single spaces")
+        board = self.placement(*fields[0])
+        self.validate_material(board)
+        turn = self.turn(*fields[1])
+        rights = self.castling(board, *fields[2])
+        special = self.special(board, turn, *fields[3])
+        halfmove = self.halfmove(*fields[4]) if len(fields) > 4 else 0
+        fullmove = self.fullmove(*fields[5]) if len(fields) > 5 else None
+        return Setup(board, turn, rights, special, halfmove, fullmove, self.warnings)
+
+    # --- field 1: placement ---------------------------------------------------
+
+    def placement(self, start: int, text: str) -> list[int]:
+        if len(text) < 2 or not text.startswith("/") or not text.endswith("/"):
+            raise self.fail("placement", 'the placement must start and end with "/"', start, text)
+        board = [0] * HEX_COUNT
+        seen: set[int] = set()
+        previous = 29
+        offset = start + 1
+        for entry in text[1:-1].split("/"):
+            line = self.line_entry(board, offset, entry)
+            if line in seen:
+                raise self.fail("placement", f"duplicate entry for line {line}", offset, entry)
+            if line > previous:
+                self.tolerate("placement", f"line {line} comes after line {previous}: entries must descend", offset)
+            seen.add(line)
+            previous = line
+            offset += len(entry) + 1
+        return board
+
+    def line_entry(self, board: list[int], start: int, entry: str) -> int:
+        match = re.fullmatch(r"(\d+):(.*)", entry)
+        if not match:
+            if not entry:
+                raise self.fail("placement", 'empty line entry ("//")', start)
+            raise self.fail("placement", f'line entry {entry!r} is not "line:cells" (a ":" is missing)', start, entry)
+        number, cells = match.groups()
+        if len(number) > 1 and number.startswith("0"):
+            raise self.fail("placement", f"line number {number!r} has a leading zero", start, number)
+        line = int(number)
+        if line > 28:
+            raise self.fail("placement", f"line {line} does not exist (lines are 0-28)", start, number)
+        if not cells:
+            raise self.fail("placement", f"the entry of line {line} is empty", start, entry)
+        hexes = LINE_HEXES[line]
+        position = 0
+        previous_digit = False
+        column = start + len(number) + 1
+        for i, ch in enumerate(cells):
+            at = column + i
+            if ch.isdigit():
+                run = int(ch)
+                if run == 0 or run > 8:
+                    raise self.fail("placement", f"empty run {ch!r} on line {line} (runs are 1-8)", at, ch)
+                if previous_digit:
+                    self.tolerate("placement", f"two empty runs in a row on line {line}", at)
+                position += run
+                previous_digit = True
+            else:
+                if position >= len(hexes):
+                    position += 1
+                    break
+                board[hexes[position]] = self.piece_code(ch, at)
+                position += 1
+                previous_digit = False
+            if position > len(hexes):
+                break
+        if position > len(hexes):
+            raise self.fail(
+                "placement",
+                f"too many hexes on line {line}: it has {len(hexes)}",
+                start,
+                entry,
+            )
+        if position < len(hexes):
+            self.tolerate("placement", f"the entry of line {line} covers {position} of its {len(hexes)} hexes", start)
+        if not any(board[h] for h in hexes):
+            self.tolerate("placement", f"the entry of line {line} holds no piece", start)
+        return line
+
+    def piece_code(self, ch: str, at: int) -> int:
+        found = self.letters.get(ch)
+        if found is not None:
+            kind, colour = found
+            return int(kind) if colour == Colour.WHITE else -int(kind)
+        if ch in "Mm":
+            raise self.fail("placement", "M (the Almogaver of Grand C'escacs) is not a C'escacs piece", at, ch)
+        if ch.upper() in ALIASES or ch.upper() in PIECE_BY_LETTER:
+            raise self.fail(
+                "placement",
+                f"{ch!r} is not a piece letter here (aliases need a Redefine tag)",
+                at,
+                ch,
+            )
+        raise self.fail("placement", f"unknown piece letter {ch!r}", at, ch)
+
+    def validate_material(self, board: list[int]) -> None:
+        """One King each, no more pieces of a type than a side starts with (RULES.md 12)."""
+        for colour in Colour:
+            sign = 1 if colour == Colour.WHITE else -1
+            counts = {kind: 0 for kind in PieceType}
+            bishops: dict[int, list[int]] = {}
+            for h, code in enumerate(board):
+                if code * sign > 0:
+                    counts[PieceType(abs(code))] += 1
+                    if abs(code) == BISHOP:
+                        bishops.setdefault(HEX_COLOUR[h], []).append(h)
+            if counts[KING] != 1:
+                what = "missing" if counts[KING] == 0 else f"appears {counts[KING]} times"
+                raise self.fail("position", f"the {colour.title} King is {what}: each side has exactly one")
+            for kind, count in counts.items():
+                if count > INITIAL_COUNTS[kind]:
+                    raise self.fail(
+                        "position",
+                        f"{_NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else count} {colour.title} "
+                        f"{NAMES[kind]}s (at most {INITIAL_COUNTS[kind]})",
+                    )
+            for tile, hexes in bishops.items():
+                if len(hexes) > 1:
+                    raise self.fail(
+                        "position",
+                        f"two {colour.title} Bishops on {HEX_COLOUR_NAMES[tile]} hexes "
+                        f"({' and '.join(HEX_NAMES[h] for h in hexes)}): one Bishop per hex colour",
+                    )
+
+    # --- field 2: side to move --------------------------------------------------
+
+    def turn(self, start: int, text: str) -> int:
+        if text == "w":
+            return 0
+        if text == "b":
+            return 1
+        raise self.fail("turn", f"side to move must be 'w' or 'b', not {text!r}", start, text)
+
+    # --- field 3: castling and leap rights ----------------------------------------
+
+    def castling(self, board: list[int], start: int, text: str) -> int:
+        text = "".join("-" if ch in _HYPHENS else ch for ch in text)
+        if text == "-":
+            self.tolerate("castling", 'a single "-" stands for "--" (legacy form)', start)
+            return 0
+        (white_rook, white_king), (black_rook, black_king) = (
+            (
+                self.symbols.get((PieceType.ROOK, colour), "R" if colour == Colour.WHITE else "r"),
+                self.symbols.get((PieceType.KING, colour), "K" if colour == Colour.WHITE else "k"),
+            )
+            for colour in Colour
+        )
+        white_symbols, black_symbols = white_rook + white_king, black_rook + black_king
+
+        def error(reason: str) -> PDTLError:
+            return self.fail(
+                "castling",
+                f"{text!r}: {reason} (White's part RKR, RK, KR, K or -, then Black's rkr, rk, kr, k or -)",
+                start,
+                text,
+            )
+
+        white, rest = self.rights_part(text, white_rook, white_king)
+        if white is None:
+            if rest[0] not in black_symbols:
+                bad = rest[0]
+                raise error(f"unknown letter {bad!r}" if bad not in white_symbols else "rook rights without the King")
+            self.tolerate("castling", "White's part is omitted (legacy form)", start)
+            white = 0
+        if not rest:
+            self.tolerate("castling", "Black's part is omitted (legacy form)", start)
+            return self.usable_rights(board, white, start)
+        black, leftover = self.rights_part(rest, black_rook, black_king)
+        if black is None or leftover:
+            bad = (rest if black is None else leftover)[0]
+            if bad not in white_symbols + black_symbols + "-":
+                raise error(f"unknown letter {bad!r}")
+            if rest is text and bad in white_symbols:
+                raise error("White's part must come first")
+            if bad in white_symbols and black is None and rest.upper() == rest:
+                raise error("Black's part must be lower case")
+            raise error("not a valid rights value")
+        return self.usable_rights(board, white | black << 3, start)
+
+    @staticmethod
+    def rights_part(text: str, rook: str, king: str) -> tuple[int | None, str]:
+        """Match one side's part at the start of ``text``: its rights bits and the rest."""
+        for form, bits in ((rook + king + rook, 7), (rook + king, 3), (king + rook, 5), (king, 1), ("-", 0)):
+            if text.startswith(form):
+                return bits, text[len(form) :]
+        return None, text
+
+    def usable_rights(self, board: list[int], rights: int, start: int) -> int:
+        """Drop (or, strictly, reject) rights whose King or Rook is not on its initial hex."""
+        for side in (0, 1):
+            sign = 1 - 2 * side
+            title = Colour(side).title
+            if rights & RIGHT_KING[side] and board[KING_HOME[side]] != sign * KING:
+                self.tolerate(
+                    "castling",
+                    f"{title} has castling rights but its King is not on {HEX_NAMES[KING_HOME[side]]}: rights dropped",
+                    start,
+                )
+                rights &= ~(RIGHT_KING[side] | RIGHT_QUEENS_ROOK[side] | RIGHT_KINGS_ROOK[side])
+            for bit, home in (
+                (RIGHT_QUEENS_ROOK[side], QUEENS_ROOK_HOME[side]),
+                (RIGHT_KINGS_ROOK[side], KINGS_ROOK_HOME[side]),
+            ):
+                if rights & bit and board[home] != sign * ROOK:
+                    self.tolerate(
+                        "castling",
+                        f"{title} has a castling right for a Rook that is not on {HEX_NAMES[home]}: right dropped",
+                        start,
+                    )
+                    rights &= ~bit
+        return rights
+
+    # --- field 4: en passant or scornful capture ------------------------------
+
+    def special(self, board: list[int], turn: int, start: int, text: str) -> EnPassant | Scornful | None:
+        if text in ("-", "\u2010"):
+            return None
+        mover = 1 - turn  # the side that just moved owns the pawn named here
+        legacy = re.fullmatch(r"P@([A-Z]\d+)(?:,(\d+))?\[([A-Z]\d+)\]", text)
+        if legacy:
+            first, second, pawn_name = legacy.groups()
+            self.tolerate("special", f"legacy en passant form {text!r}", start)
+            pawn = self.hex_named(pawn_name, start, text)
+            crossed = self.hex_named(first, start, text)
+            lines = [LINE[crossed]] + ([int(second)] if second else [])
+            return self.en_passant(board, mover, pawn, lines, start, text)
+        if text.startswith("P@"):
+            raise self.fail("special", f"malformed legacy en passant field {text!r}", start, text)
+        match = re.fullmatch(r"([A-Za-z]\d*)(?:@(.*))?", text)
+        if not match:
+            raise self.fail("special", f"{text!r} is not '-', an en passant or a scornful field", start, text)
+        first_name, after = match.groups()
+        if first_name[0].islower():
+            raise self.fail("special", f"column letters are upper case: {first_name!r}", start, text)
+        first = self.hex_named(first_name, start, text)
+        if after is None:
+            return self.scornful(board, mover, first, None, start, text)
+        if re.fullmatch(r"\d+(?:-\d+)?", after):
+            lines = [int(n) for n in after.split("-")]
+            return self.en_passant(board, mover, first, lines, start, text)
+        if re.fullmatch(r"[A-Z]\d+", after):
+            return self.scornful(board, mover, self.hex_named(after, start, text), first, start, text)
+        if not after:
+            raise self.fail("special", f"no line number after '@' in {text!r}", start, text)
+        raise self.fail("special", f"{text!r}: after '@' come line numbers or a hex", start, text)
+
+    def hex_named(self, name: str, start: int, text: str) -> int:
+        h = find_hex(name)
+        if h is None:
+            if re.fullmatch(r"[A-Z]\d+", name) and name[0] in COLUMNS and int(name[1:]) <= 28:
+                raise self.fail(
+                    "special",
+                    f"hex {name} does not exist (column {name[0]} carries "
+                    f"{'odd' if COLUMNS.index(name[0]) % 2 == 0 else 'even'} lines only, within its range)",
+                    start,
+                    text,
+                )
+            raise self.fail("special", f"hex {name} does not exist", start, text)
+        return h
+
+    def en_passant(
+        self, board: list[int], mover: int, pawn: int, lines: Sequence[int], start: int, text: str
+    ) -> EnPassant:
+        sign = 1 - 2 * mover
+        name = HEX_NAMES[pawn]
+        code = board[pawn]
+        if code * sign <= 0:
+            whose = "of the side to move" if code else "at all"
+            raise self.fail(
+                "special",
+                f"en passant names {name}, but there is no {Colour(mover).title} piece there "
+                f"({'it belongs to the side that just moved' if code else 'no piece ' + whose})",
+                start,
+                text,
+            )
+        if abs(code) != PAWN and not IS_PROMOTION[mover][pawn]:
+            raise self.fail("special", f"en passant names {name}, which holds no pawn", start, text)
+        crossed = []
+        for line in lines:
+            h = hex_at(COLUMN[pawn], line)
+            if h is None:
+                raise self.fail("special", f"en passant: hex {COLUMNS[COLUMN[pawn]]}{line} does not exist", start, text)
+            crossed.append(h)
+        # The pawn came from the hex two or three steps behind: find the step that fits.
+        for origin in range(HEX_COUNT):
+            forward = PAWN_FORWARD[mover][origin]
+            if COLUMN[origin] != COLUMN[pawn] or pawn not in forward[1:]:
+                continue
+            passed = forward[: forward.index(pawn)]
+            if sorted(passed) == sorted(crossed):
+                for h in passed:
+                    if board[h]:
+                        raise self.fail(
+                            "special", f"en passant: the crossed hex {HEX_NAMES[h]} is not empty", start, text
+                        )
+                if len(lines) == 2 and lines != sorted(lines):
+                    self.tolerate("special", "en passant lines are not in ascending order", start)
+                return EnPassant(pawn, passed)
+        raise self.fail(
+            "special",
+            f"en passant: a {Colour(mover).title} pawn on {name} cannot have crossed "
+            f"{'-'.join(str(n) for n in lines)} in one double or triple step",
+            start,
+            text,
+        )
+
+    def scornful(
+        self, board: list[int], mover: int, pawn: int, capturer: int | None, start: int, text: str
+    ) -> Scornful:
+        sign = 1 - 2 * mover
+        name = HEX_NAMES[pawn]
+        code = board[pawn]
+        if code * sign <= 0 or (abs(code) != PAWN and not IS_PROMOTION[mover][pawn]):
+            raise self.fail(
+                "special", f"scornful field names {name}, but no {Colour(mover).title} pawn stands there", start, text
+            )
+        candidates = []
+        c, line = COLUMN[pawn], LINE[pawn]
+        back = -1 if mover == 0 else 1
+        for dc in (-1, 1):
+            origin = hex_at(c + dc, line + back)
+            faced = hex_at(c + dc, line - back)
+            if (
+                origin is not None
+                and faced is not None
+                and FACING[mover][origin] == faced
+                and board[faced] == -sign * PAWN
+            ):
+                candidates.append(faced)
+        if capturer is not None:
+            if capturer not in candidates:
+                raise self.fail(
+                    "special",
+                    f"the pawn on {HEX_NAMES[capturer]} cannot have faced the scornful pawn on {name}",
+                    start,
+                    text,
+                )
+            return Scornful(pawn, (capturer,))
+        if not candidates:
+            raise self.fail(
+                "special",
+                f"no {Colour(1 - mover).title} pawn faces the scornful pawn on {name}",
+                start,
+                text,
+            )
+        return Scornful(pawn, tuple(candidates))
+
+    # --- fields 5 and 6 --------------------------------------------------------
+
+    def halfmove(self, start: int, text: str) -> int:
+        if text == "-":
+            self.tolerate("half-move clock", "'-' read as 0 (legacy form)", start)
+            return 0
+        if not text.isdigit() or not text.isascii():
+            raise self.fail("half-move clock", f"{text!r} is not a whole number >= 0", start, text)
+        return int(text)
+
+    def fullmove(self, start: int, text: str) -> int | None:
+        if text == "?":
+            return None
+        if text == "-":
+            self.tolerate("move number", "'-' read as '?' (legacy form)", start)
+            return None
+        if not text.isdigit() or not text.isascii() or int(text) < 1:
+            raise self.fail("move number", f"{text!r} is not a whole number >= 1 or '?'", start, text)
+        return int(text)
+
+
+def parse_pdtl(text: str, *, strict: bool = False, letters: Letters | None = None) -> Setup:
+    """Parse and validate a PDTL string (NOTATION.md 5, RULES.md 12).
+
+    Checks everything that needs no attack detection; the position checks
+    that the side not to move is not in check.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return _Reader(text.strip(), strict, STANDARD_LETTERS if letters is None else letters).read()
+
+
+def format_pdtl(
+    board: Sequence[int],
+    turn: int,
+    rights: int,
+    special: EnPassant | Scornful | None,
+    halfmove_clock: int,
+    fullmove_number: int | None,
+    *,
+    fan: bool = False,
+) -> str:
+    """The canonical PDTL of a state (all six fields)."""
+
+    def symbol(code: int) -> str:
+        if fan:
+            return FAN_GLYPHS[abs(code)][0 if code > 0 else 1]
+        letter = LETTERS[abs(code)]
+        return letter if code > 0 else letter.lower()
+
+    entries = []
+    for line in range(28, -1, -1):
+        hexes = LINE_HEXES[line]
+        if not any(board[h] for h in hexes):
+            continue
+        cells = []
+        run = 0
+        for h in hexes:
+            if board[h]:
+                if run:
+                    cells.append(str(run))
+                    run = 0
+                cells.append(symbol(board[h]))
+            else:
+                run += 1
+        if run:
+            cells.append(str(run))
+        entries.append(f"{line}:{''.join(cells)}")
+    placement = "/" + "/".join(entries) + "/"
+    castling = _format_rights(rights, fan)
+    return " ".join(
+        (
+            placement,
+            "w" if turn == 0 else "b",
+            castling,
+            _format_special(board, turn, special),
+            str(halfmove_clock),
+            "?" if fullmove_number is None else str(fullmove_number),
+        )
+    )
+
+
+def _format_rights(rights: int, fan: bool) -> str:
+    out = []
+    for side in (0, 1):
+        bits = (rights >> (3 * side)) & 7
+        if fan:
+            rook, king = FAN_GLYPHS[ROOK][side], FAN_GLYPHS[KING][side]
+        else:
+            rook, king = ("R", "K") if side == 0 else ("r", "k")
+        if not bits & 1:
+            out.append("-")
+        else:
+            out.append((rook if bits & 2 else "") + king + (rook if bits & 4 else ""))
+    return "".join(out)
+
+
+def _format_special(board: Sequence[int], turn: int, special: EnPassant | Scornful | None) -> str:
+    if special is None:
+        return "-"
+    pawn = HEX_NAMES[special.pawn]
+    if isinstance(special, EnPassant):
+        lines = sorted(LINE[h] for h in special.crossed)
+        return f"{pawn}@{'-'.join(str(n) for n in lines)}"
+    if len(special.capturers) == 1:
+        mover = 1 - turn
+        c, line = COLUMN[special.pawn], LINE[special.pawn]
+        ahead = 1 if mover == 0 else -1
+        pawn_code = -1 if mover == 0 else 1  # a pawn of the side to move
+        faced = [hex_at(c + dc, line + ahead) for dc in (-1, 1)]
+        if all(f is not None and board[f] == pawn_code for f in faced):
+            return f"{HEX_NAMES[special.capturers[0]]}@{pawn}"
+    return pawn

@@ -1,0 +1,996 @@
+"""A C'escacs position and its legal moves.
+
+:class:`Position` holds the complete game state of RULES.md 12 and generates
+legal moves the way fast chess programs do: instead of playing every
+pseudo-legal move and testing the King, it finds the checking pieces and the
+pinned pieces once per position and filters with them.  Only the rare moves
+that can uncover a line in unusual ways (en passant, castling, and every move
+when a King's leap is what gives check) are played and tested.
+
+The board is a list of 169 integers: 0 for an empty hex, the piece type for a
+White piece, the negated type for a Black one.  ``push``/``pop`` change it in
+place and keep an undo stack, so searching (perft, a future engine) never
+copies a position.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from enum import StrEnum
+from typing import Final, NamedTuple
+
+from . import notation as _notation
+from . import pdtl as _pdtl
+from .errors import IllegalMoveError, NotationWarning, PDTLError, PDTLWarning
+from .geometry import (
+    DIAGONAL_RAYS,
+    ELEPHANT_FAR,
+    ELEPHANT_FAR_ATTACKER,
+    ELEPHANT_NEAR,
+    ELEPHANT_NEAR_ATTACKERS,
+    FACING,
+    HEX_COLOUR,
+    HEX_COUNT,
+    IS_PROMOTION,
+    KNIGHT,
+    KNIGHT_SET,
+    NEIGHBOUR_SET,
+    NEIGHBOURS,
+    ORTHOGONAL_RAYS,
+    PAWN_ATTACKERS,
+    PAWN_CAPTURES,
+    PAWN_FORWARD,
+    PAWN_OBLIQUE,
+    PROMOTION_HEXES,
+    RIDES,
+)
+from .move import (
+    CASTLING,
+    CASTLING_BY_TOKEN,
+    CASTLINGS,
+    EN_PASSANT,
+    IN_PLACE_PROMOTION,
+    MULTI_STEP,
+    NORMAL,
+    SCORNFUL_CAPTURE,
+    SCORNFUL_STEP,
+    Move,
+)
+from .pieces import (
+    BISHOP,
+    BLACK,
+    ELEPHANT,
+    INITIAL_COUNTS,
+    KING,
+    PAWN,
+    PEGASUS,
+    QUEEN,
+    REGAINABLE,
+    ROOK,
+    WHITE,
+    WYVERN,
+    Colour,
+    Piece,
+    PieceType,
+)
+from .pieces import (
+    KNIGHT as KNIGHT_TYPE,
+)
+from .state import RIGHT_KING, RIGHT_KINGS_ROOK, RIGHT_QUEENS_ROOK, RIGHTS_KEPT, SIDE_RIGHTS, EnPassant, Scornful
+
+INITIAL_PDTL: Final = (
+    "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3"
+    "/8:3P3/7:3PP3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ w RKRrkr - 0 1"
+)
+"""The start position (RULES.md 4.3)."""
+
+_SIGN: Final = (1, -1)
+_ORTHOGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (ROOK, WYVERN, QUEEN)) for s in _SIGN)
+_DIAGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (BISHOP, PEGASUS, QUEEN)) for s in _SIGN)
+_JUMPERS: Final = tuple(frozenset(s * t for t in (KNIGHT_TYPE, WYVERN, PEGASUS)) for s in _SIGN)
+
+MoveTuple = tuple[int, int, int, int, "str | None"]
+"""The generator's plain-tuple form of a :class:`Move` (same fields, no class overhead)."""
+
+
+class CheckKind(StrEnum):
+    """The kinds of check of RULES.md 9.4, which CTL-AN marks ``+^``, ``+∞`` and ``++``."""
+
+    ADJOINING = "adjoining"
+    """One checking piece, adjacent to the King or a knight jump away."""
+    AFAR = "afar"
+    """One checking piece further away on a line: the check can be blocked."""
+    DOUBLE = "double"
+    """Two or more checking pieces: only a King move helps."""
+
+
+class RegainablePiece(NamedTuple):
+    """A captured piece that a pawn could bring back (RULES.md 7.1).
+
+    ``hex_colour`` is set for Bishops only: the tile colour they are bound to.
+    """
+
+    type: PieceType
+    hex_colour: int | None = None
+
+
+class CastlingRights(NamedTuple):
+    """One side's castling rights as PDTL records them (RULES.md 12)."""
+
+    king: bool
+    """The King has never moved: it may leap, and castle if a Rook may."""
+    queens_rook: bool
+    kings_rook: bool
+
+
+class Position:
+    """The state of a C'escacs game at one moment, with its legal moves.
+
+    Create one with :meth:`initial` or :meth:`from_pdtl`.  ``castling=False``
+    plays the beginners' option of RULES.md 11.1 (no castling, and a King's
+    leap that may not capture).
+    """
+
+    __slots__ = (
+        "_board",
+        "_kings",
+        "_pieces",
+        "_rights",
+        "_special",
+        "_stack",
+        "_turn",
+        "castling_enabled",
+        "fullmove_number",
+        "halfmove_clock",
+    )
+
+    def __init__(self) -> None:
+        self._board: list[int] = [0] * HEX_COUNT
+        self._turn = 0  # a plain int (0 White, 1 Black): it indexes every per-side table
+        self._rights = 0
+        self._special: EnPassant | Scornful | None = None
+        self.halfmove_clock = 0
+        """Half-moves since the last pawn move or capture (RULES.md 10.4)."""
+        self.fullmove_number: int | None = 1
+        """The number of the current move, ``None`` when unknown (PDTL ``?``)."""
+        self.castling_enabled = True
+        self._pieces: tuple[set[int], set[int]] = (set(), set())
+        self._kings = [-1, -1]
+        self._stack: list[tuple] = []
+
+    # --- construction ---------------------------------------------------------
+
+    @classmethod
+    def initial(cls, *, castling: bool = True) -> Position:
+        """The start position (RULES.md 4.3)."""
+        return cls.from_pdtl(INITIAL_PDTL, castling=castling)
+
+    @classmethod
+    def from_pdtl(
+        cls,
+        text: str,
+        *,
+        strict: bool = False,
+        castling: bool = True,
+        letters: _pdtl.Letters | None = None,
+    ) -> Position:
+        """Read a position from PDTL (NOTATION.md 5).
+
+        A tolerant reader by default: forms that NOTATION.md lets a reader
+        accept with a warning (legacy castling and special fields, entries
+        out of order, rights that cannot be used...) are accepted and reported
+        as :class:`PDTLWarning`.  With ``strict=True`` they raise
+        :class:`PDTLError`, like everything that is plainly wrong.  ``letters``
+        maps the piece letters a ``Redefine`` tag declared.
+        """
+        position, found = cls._from_pdtl(text, strict=strict, castling=castling, letters=letters)
+        for warning in found:
+            warnings.warn(warning, PDTLWarning, stacklevel=2)
+        return position
+
+    @classmethod
+    def _from_pdtl(
+        cls,
+        text: str,
+        *,
+        strict: bool = False,
+        castling: bool = True,
+        letters: _pdtl.Letters | None = None,
+    ) -> tuple[Position, list[str]]:
+        """:meth:`from_pdtl` that returns its warnings instead of emitting them."""
+        setup = _pdtl.parse_pdtl(text, strict=strict, letters=letters)
+        position = cls()
+        position.castling_enabled = castling
+        for h, code in enumerate(setup.board):
+            if code:
+                position._board[h] = code
+                position._pieces[0 if code > 0 else 1].add(h)
+                if abs(code) == KING:
+                    position._kings[0 if code > 0 else 1] = h
+        position._turn = setup.turn
+        position._rights = setup.rights
+        position._special = setup.special
+        position.halfmove_clock = setup.halfmove_clock
+        position.fullmove_number = setup.fullmove_number
+        them = 1 - setup.turn
+        if position._attacked(position._kings[them], setup.turn):
+            raise PDTLError(
+                f"{Colour(them).title}, who is not to move, is in check: the position cannot arise",
+                field="position",
+            )
+        return position, setup.warnings
+
+    def copy(self) -> Position:
+        """An independent copy of the current state (without the move history)."""
+        other = Position()
+        other._board = self._board.copy()
+        other._turn = self._turn
+        other._rights = self._rights
+        other._special = self._special
+        other.halfmove_clock = self.halfmove_clock
+        other.fullmove_number = self.fullmove_number
+        other.castling_enabled = self.castling_enabled
+        other._pieces = (set(self._pieces[0]), set(self._pieces[1]))
+        other._kings = list(self._kings)
+        return other
+
+    def to_pdtl(self, *, fan: bool = False) -> str:
+        """The position in canonical PDTL; ``fan`` writes CTL-FAN glyphs instead of letters."""
+        return _pdtl.format_pdtl(
+            self._board,
+            self._turn,
+            self._rights,
+            self._special,
+            self.halfmove_clock,
+            self.fullmove_number,
+            fan=fan,
+        )
+
+    # --- reading the state -------------------------------------------------
+
+    @property
+    def turn(self) -> Colour:
+        """The side to move."""
+        return Colour(self._turn)
+
+    @property
+    def special(self) -> EnPassant | Scornful | None:
+        """The pending en passant or scornful capture state, if any."""
+        return self._special
+
+    def piece_at(self, h: int) -> Piece | None:
+        """The piece on hex ``h``, or ``None``."""
+        code = self._board[h]
+        return Piece.from_code(code) if code else None
+
+    def pieces(self, colour: Colour | None = None) -> Iterator[tuple[int, Piece]]:
+        """``(hex, piece)`` for every piece (of one side), in hex order."""
+        sides = (0, 1) if colour is None else (colour,)
+        for h in sorted(h for side in sides for h in self._pieces[side]):
+            yield h, Piece.from_code(self._board[h])
+
+    def king(self, colour: Colour) -> int:
+        """The hex of ``colour``'s King."""
+        return self._kings[colour]
+
+    def castling_rights(self, colour: Colour) -> CastlingRights:
+        rights = self._rights
+        return CastlingRights(
+            bool(rights & RIGHT_KING[colour]),
+            bool(rights & RIGHT_QUEENS_ROOK[colour]),
+            bool(rights & RIGHT_KINGS_ROOK[colour]),
+        )
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves pushed onto this position, oldest first."""
+        return [Move._make(entry[0]) for entry in self._stack]
+
+    def state_key(self) -> tuple:
+        """What makes two positions "the same" for repetition (RULES.md 10.3-4).
+
+        The pieces, the side to move, the castling rights and the special pawn
+        capture, which counts only when such a capture is actually legal.
+        """
+        special = self._special
+        if special is not None:
+            if isinstance(special, EnPassant):
+                kinds: tuple[int, ...] = (EN_PASSANT,)
+            else:
+                kinds = (SCORNFUL_CAPTURE,)
+            if not any(m[2] in kinds for m in self._legal()):
+                special = None
+        return (tuple(self._board), self._turn, self._rights, special)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when the whole PDTL state is equal (history is not compared)."""
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (
+            self._board == other._board
+            and self._turn == other._turn
+            and self._rights == other._rights
+            and self._special == other._special
+            and self.halfmove_clock == other.halfmove_clock
+            and self.fullmove_number == other.fullmove_number
+            and self.castling_enabled == other.castling_enabled
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"Position.from_pdtl({self.to_pdtl()!r})"
+
+    # --- regaining pieces ------------------------------------------------------
+
+    def _pool(self, side: int) -> tuple[list[int], set[int]]:
+        """Counts of ``side``'s pieces by type, and the tile colours of its Bishops."""
+        board = self._board
+        counts = [0] * 10
+        bishop_colours: set[int] = set()
+        for h in self._pieces[side]:
+            kind = abs(board[h])
+            counts[kind] += 1
+            if kind == BISHOP:
+                bishop_colours.add(HEX_COLOUR[h])
+        return counts, bishop_colours
+
+    @staticmethod
+    def _eligible_from(pool: tuple[list[int], set[int]], hex_colour: int) -> list[int]:
+        counts, bishop_colours = pool
+        out: list[int] = [kind for kind in REGAINABLE if kind != BISHOP and counts[kind] < INITIAL_COUNTS[kind]]
+        if hex_colour not in bishop_colours:
+            out.append(BISHOP)
+        return out
+
+    def eligible_promotions(self, colour: Colour, h: int) -> list[PieceType]:
+        """The pieces a pawn of ``colour`` promoting on hex ``h`` may become (RULES.md 7.1)."""
+        return [PieceType(k) for k in self._eligible_from(self._pool(colour), HEX_COLOUR[h])]
+
+    def regainable(self, colour: Colour) -> list[RegainablePiece]:
+        """The captured pieces ``colour`` could regain, Bishops with their tile colour."""
+        counts, bishop_colours = self._pool(colour)
+        out: list[RegainablePiece] = []
+        for kind in REGAINABLE:
+            if kind == BISHOP:
+                out.extend(RegainablePiece(BISHOP, c) for c in (0, 1, 2) if c not in bishop_colours)
+            else:
+                out.extend(RegainablePiece(kind) for _ in range(INITIAL_COUNTS[kind] - counts[kind]))
+        return out
+
+    def awaiting_pawns(self, colour: Colour) -> list[int]:
+        """Hexes of ``colour``'s pawns that stand on their promotion hex (RULES.md 7.3)."""
+        code = _SIGN[colour] * PAWN
+        return [h for h in PROMOTION_HEXES[colour] if self._board[h] == code]
+
+    # --- attacks and check -----------------------------------------------------
+
+    def _attacked(self, h: int, by: int, leap: bool = True) -> bool:
+        """Is hex ``h`` attacked by side ``by`` (RULES.md 9.1)?
+
+        ``leap=False`` leaves out the attack of an unmoved King's leap; it is
+        used to ask whether that King is itself in check, which suspends it.
+        """
+        board = self._board
+        sign = _SIGN[by]
+        for x in PAWN_ATTACKERS[by][h]:
+            if board[x] == sign:
+                return True
+        elephant = sign * ELEPHANT
+        for x in ELEPHANT_NEAR_ATTACKERS[by][h]:
+            if board[x] == elephant:
+                return True
+        far = ELEPHANT_FAR_ATTACKER[by][h]
+        if far is not None and board[far[0]] == elephant and not board[far[1]]:
+            return True
+        jumpers = _JUMPERS[by]
+        for x in KNIGHT[h]:
+            if board[x] in jumpers:
+                return True
+        king = self._kings[by]
+        if king in NEIGHBOUR_SET[h]:
+            return True
+        if (
+            leap
+            and self._rights & RIGHT_KING[by]
+            and self.castling_enabled
+            and h in KNIGHT_SET[king]
+            and not self._attacked(king, 1 - by, False)
+        ):
+            return True
+        sliders = _ORTHOGONAL_SLIDERS[by]
+        for ray in ORTHOGONAL_RAYS[h]:
+            for x in ray:
+                if board[x]:
+                    if board[x] in sliders:
+                        return True
+                    break
+        sliders = _DIAGONAL_SLIDERS[by]
+        for ray in DIAGONAL_RAYS[h]:
+            for x in ray:
+                if board[x]:
+                    if board[x] in sliders:
+                        return True
+                    break
+        return False
+
+    def is_attacked(self, h: int, by: Colour) -> bool:
+        """Whether side ``by`` attacks hex ``h`` (pins do not matter, RULES.md 9.1)."""
+        return self._attacked(h, by)
+
+    def _checkers(self, king: int, by: int) -> list[tuple[int, frozenset[int] | None]]:
+        """The pieces of ``by`` attacking the King on ``king``.
+
+        Each comes with the hexes where a move answers it (the checker's hex
+        and, for a line piece, the hexes between), or ``None`` for an unmoved
+        King's leap, which no capture or block can answer.
+        """
+        board = self._board
+        sign = _SIGN[by]
+        out: list[tuple[int, frozenset[int] | None]] = []
+        for x in PAWN_ATTACKERS[by][king]:
+            if board[x] == sign:
+                out.append((x, frozenset((x,))))
+        elephant = sign * ELEPHANT
+        for x in ELEPHANT_NEAR_ATTACKERS[by][king]:
+            if board[x] == elephant:
+                out.append((x, frozenset((x,))))
+        far = ELEPHANT_FAR_ATTACKER[by][king]
+        if far is not None and board[far[0]] == elephant and not board[far[1]]:
+            out.append((far[0], frozenset(far)))
+        jumpers = _JUMPERS[by]
+        for x in KNIGHT[king]:
+            if board[x] in jumpers:
+                out.append((x, frozenset((x,))))
+        other_king = self._kings[by]
+        if other_king in NEIGHBOUR_SET[king]:
+            out.append((other_king, frozenset((other_king,))))
+        elif (
+            self._rights & RIGHT_KING[by]
+            and self.castling_enabled
+            and king in KNIGHT_SET[other_king]
+            and not self._attacked(other_king, 1 - by, False)
+        ):
+            out.append((other_king, None))
+        for rays, sliders in (
+            (ORTHOGONAL_RAYS[king], _ORTHOGONAL_SLIDERS[by]),
+            (DIAGONAL_RAYS[king], _DIAGONAL_SLIDERS[by]),
+        ):
+            for ray in rays:
+                for i, x in enumerate(ray):
+                    if board[x]:
+                        if board[x] in sliders:
+                            out.append((x, frozenset(ray[: i + 1])))
+                        break
+        return out
+
+    def checkers(self) -> list[int]:
+        """Hexes of the pieces giving check to the side to move."""
+        return [h for h, _ in self._checkers(self._kings[self._turn], 1 - self._turn)]
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return self._attacked(self._kings[self._turn], 1 - self._turn)
+
+    def check_kind(self) -> CheckKind | None:
+        """The kind of the check the side to move is in, or ``None`` (RULES.md 9.4)."""
+        king = self._kings[self._turn]
+        found = self._checkers(king, 1 - self._turn)
+        if not found:
+            return None
+        if len(found) > 1:
+            return CheckKind.DOUBLE
+        checker = found[0][0]
+        if checker in NEIGHBOUR_SET[king] or checker in KNIGHT_SET[king]:
+            return CheckKind.ADJOINING
+        return CheckKind.AFAR
+
+    # --- move generation -------------------------------------------------------
+
+    def _pins(self, king: int, us: int) -> dict[int, frozenset[int]]:
+        """Own pieces pinned against the King, each with the hexes it may still move to."""
+        board = self._board
+        sign = _SIGN[us]
+        them = 1 - us
+        pins: dict[int, frozenset[int]] = {}
+        for rays, sliders in (
+            (ORTHOGONAL_RAYS[king], _ORTHOGONAL_SLIDERS[them]),
+            (DIAGONAL_RAYS[king], _DIAGONAL_SLIDERS[them]),
+        ):
+            for ray in rays:
+                blocker = -1
+                for i, x in enumerate(ray):
+                    piece = board[x]
+                    if not piece:
+                        continue
+                    if blocker >= 0:
+                        if piece in sliders:
+                            pins[blocker] = frozenset(ray[: i + 1])
+                        break
+                    if piece * sign < 0:
+                        break
+                    blocker = x
+        far = ELEPHANT_FAR_ATTACKER[them][king]
+        if far is not None and board[far[0]] == -sign * ELEPHANT and board[far[1]] * sign > 0:
+            pins[far[1]] = frozenset((far[0],))
+        return pins
+
+    def _add_arrival(
+        self,
+        moves: list[MoveTuple],
+        origin: int,
+        target: int,
+        kind: int,
+        pool: list,
+    ) -> None:
+        """Add a pawn move, expanded into one move per regainable piece on a promotion hex."""
+        if not IS_PROMOTION[self._turn][target]:
+            moves.append((origin, target, kind, 0, None))
+            return
+        if not pool:
+            pool.append(self._pool(self._turn))
+        eligible = self._eligible_from(pool[0], HEX_COLOUR[target])
+        if eligible:
+            for piece in eligible:
+                moves.append((origin, target, kind, piece, None))
+        else:
+            moves.append((origin, target, kind, 0, None))  # the pawn awaits promotion
+
+    def _piece_moves(self, moves: list[MoveTuple]) -> None:
+        """Pseudo-legal moves of every piece but the King, and no en passant."""
+        board = self._board
+        us = self._turn
+        sign = _SIGN[us]
+        append = moves.append
+        is_promotion = IS_PROMOTION[us]
+        pool: list = []  # filled on demand by _add_arrival
+        for h in self._pieces[us]:
+            kind = board[h] * sign
+            if kind == PAWN:
+                forward = PAWN_FORWARD[us][h]
+                if forward and not board[forward[0]]:
+                    x = forward[0]
+                    if is_promotion[x]:
+                        self._add_arrival(moves, h, x, NORMAL, pool)
+                    else:
+                        append((h, x, NORMAL, 0, None))
+                    for x in forward[1:]:
+                        if board[x]:
+                            break
+                        if is_promotion[x]:
+                            self._add_arrival(moves, h, x, MULTI_STEP, pool)
+                        else:
+                            append((h, x, MULTI_STEP, 0, None))
+                facing = FACING[us][h]
+                step = SCORNFUL_STEP if facing is not None and board[facing] == -sign else NORMAL
+                for x in PAWN_OBLIQUE[us][h]:
+                    if not board[x]:
+                        if is_promotion[x]:
+                            self._add_arrival(moves, h, x, step, pool)
+                        else:
+                            append((h, x, step, 0, None))
+                for x in PAWN_CAPTURES[us][h]:
+                    if board[x] * sign < 0:
+                        if is_promotion[x]:
+                            self._add_arrival(moves, h, x, NORMAL, pool)
+                        else:
+                            append((h, x, NORMAL, 0, None))
+            elif kind == KING:
+                continue
+            elif kind == KNIGHT_TYPE:
+                for x in KNIGHT[h]:
+                    if board[x] * sign <= 0:
+                        append((h, x, NORMAL, 0, None))
+                for middle, x in RIDES[h]:
+                    if not board[middle] and not board[x]:
+                        append((h, x, NORMAL, 0, None))
+            elif kind == ELEPHANT:
+                for x in ELEPHANT_NEAR[us][h]:
+                    if board[x] * sign <= 0:
+                        append((h, x, NORMAL, 0, None))
+                far = ELEPHANT_FAR[us][h]
+                if far is not None and not board[far[0]] and board[far[1]] * sign <= 0:
+                    append((h, far[1], NORMAL, 0, None))
+            else:
+                if kind >= ROOK:  # Rook, Wyvern, Queen
+                    for ray in ORTHOGONAL_RAYS[h]:
+                        for x in ray:
+                            piece = board[x]
+                            if not piece:
+                                append((h, x, NORMAL, 0, None))
+                            else:
+                                if piece * sign < 0:
+                                    append((h, x, NORMAL, 0, None))
+                                break
+                if kind in (BISHOP, PEGASUS, QUEEN):
+                    for ray in DIAGONAL_RAYS[h]:
+                        for x in ray:
+                            piece = board[x]
+                            if not piece:
+                                append((h, x, NORMAL, 0, None))
+                            else:
+                                if piece * sign < 0:
+                                    append((h, x, NORMAL, 0, None))
+                                break
+                if kind in (PEGASUS, WYVERN):
+                    for x in KNIGHT[h]:
+                        if board[x] * sign <= 0:
+                            append((h, x, NORMAL, 0, None))
+
+    def _special_captures(self, moves: list[MoveTuple]) -> None:
+        """Pseudo-legal en passant and scornful captures (RULES.md 6.4, 6.5)."""
+        special = self._special
+        if special is None:
+            return
+        board = self._board
+        us = self._turn
+        sign = _SIGN[us]
+        if isinstance(special, EnPassant):
+            for x in special.crossed:
+                if board[x]:
+                    continue
+                for y in PAWN_ATTACKERS[us][x]:
+                    if board[y] == sign:
+                        moves.append((y, x, EN_PASSANT, 0, None))
+        elif board[special.pawn] * sign < 0:
+            for y in special.capturers:
+                if board[y] == sign:
+                    self._add_arrival(moves, y, special.pawn, SCORNFUL_CAPTURE, [])
+
+    def _king_moves(self, moves: list[MoveTuple], king: int, in_check: bool) -> None:
+        """Legal King steps and leaps, each tested with the King really on its target."""
+        board = self._board
+        us = self._turn
+        them = 1 - us
+        sign = _SIGN[us]
+        code = sign * KING
+        targets: tuple[int, ...] = NEIGHBOURS[king]
+        if not in_check and self._rights & RIGHT_KING[us]:
+            if self.castling_enabled:
+                targets = targets + KNIGHT[king]
+            else:  # the beginners' leap may not capture (RULES.md 11.1)
+                targets = targets + tuple(x for x in KNIGHT[king] if not board[x])
+        kings = self._kings
+        board[king] = 0
+        for x in targets:
+            captured = board[x]
+            if captured * sign > 0:
+                continue
+            board[x] = code
+            kings[us] = x
+            if not self._attacked(x, them):
+                moves.append((king, x, NORMAL, 0, None))
+            board[x] = captured
+        board[king] = code
+        kings[us] = king
+
+    def _castlings(self, moves: list[MoveTuple], king: int) -> None:
+        """Legal castlings, assuming the King is not in check (RULES.md 8.4)."""
+        us = self._turn
+        rights = self._rights
+        if not (rights & RIGHT_KING[us]) or not self.castling_enabled:
+            return
+        board = self._board
+        rook = _SIGN[us] * ROOK
+        them = 1 - us
+        for castling in CASTLINGS[us]:
+            if rights & castling.rights != castling.rights or board[castling.king_to]:
+                continue
+            if any(board[rook_from] != rook or any(board[x] for x in path) for rook_from, _, path in castling.rooks):
+                continue
+            if self._attacked(castling.king_to, them):
+                continue
+            move = (king, castling.king_to, CASTLING, 0, castling.token)
+            if self._safe_after(move):
+                moves.append(move)
+
+    def _safe_after(self, move: MoveTuple) -> bool:
+        """Play ``move`` and report whether the mover's King is then unattacked."""
+        us = self._turn
+        self.push(move)
+        safe = not self._attacked(self._kings[us], 1 - us)
+        self.pop()
+        return safe
+
+    def _legal(self) -> list[MoveTuple]:
+        """All legal moves as plain tuples (RULES.md 9.3)."""
+        us = self._turn
+        sign = _SIGN[us]
+        board = self._board
+        king = self._kings[us]
+        checkers = self._checkers(king, 1 - us)
+
+        if not checkers:  # the forced promotion turn (RULES.md 7.4)
+            awaiting = [h for h in PROMOTION_HEXES[us] if board[h] == sign]
+            if awaiting:
+                pool = self._pool(us)
+                forced: list[MoveTuple] = [
+                    (h, h, IN_PLACE_PROMOTION, piece, None)
+                    for h in awaiting
+                    for piece in self._eligible_from(pool, HEX_COLOUR[h])
+                ]
+                if forced:
+                    return forced
+
+        moves: list[MoveTuple] = []
+        if any(answer is None for _, answer in checkers):
+            # A King's leap gives check.  Giving check back suspends it, so no
+            # shortcut applies: try every move (this is very rare).
+            self._piece_moves(moves)
+            self._special_captures(moves)
+            candidates = moves
+            moves = []
+            self._king_moves(moves, king, True)
+            return moves + [m for m in candidates if self._safe_after(m)]
+
+        if len(checkers) < 2:
+            self._piece_moves(moves)
+            self._special_captures(moves)
+            pins = self._pins(king, us)
+            if checkers:
+                answers = checkers[0][1]
+                assert answers is not None
+                moves = [
+                    m
+                    for m in moves
+                    if m[2] == EN_PASSANT or (m[1] in answers and (m[0] not in pins or m[1] in pins[m[0]]))
+                ]
+            elif pins:
+                moves = [m for m in moves if m[0] not in pins or m[1] in pins[m[0]] or m[2] == EN_PASSANT]
+            if self._special is not None and isinstance(self._special, EnPassant):
+                moves = [m for m in moves if m[2] != EN_PASSANT or self._safe_after(m)]
+        else:
+            candidates = []
+            self._special_captures(candidates)
+            moves = [m for m in candidates if m[2] == EN_PASSANT and self._safe_after(m)]
+        self._king_moves(moves, king, bool(checkers))
+        if not checkers:
+            self._castlings(moves, king)
+        return moves
+
+    def pseudo_legal(self, origin: int, target: int) -> bool:
+        """Whether a piece of the side to move could go from ``origin`` to ``target``
+        by its movement rules alone, ignoring what that does to its own King.
+
+        Used to explain why a move is illegal.
+        """
+        moves: list[MoveTuple] = []
+        self._piece_moves(moves)
+        self._special_captures(moves)
+        if any(m[0] == origin and m[1] == target for m in moves):
+            return True
+        us = self._turn
+        if origin != self._kings[us] or self._board[target] * _SIGN[us] > 0:
+            return False
+        return target in NEIGHBOUR_SET[origin] or bool(self._rights & RIGHT_KING[us] and target in KNIGHT_SET[origin])
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move in the position (RULES.md 9.3)."""
+        return [Move._make(m) for m in self._legal()]
+
+    def legal_move_count(self) -> int:
+        """How many legal moves there are, without building :class:`Move` objects."""
+        return len(self._legal())
+
+    def is_legal(self, move: Move) -> bool:
+        return tuple(move) in set(self._legal())
+
+    def has_legal_moves(self) -> bool:
+        return bool(self._legal())
+
+    # --- playing moves -----------------------------------------------------------
+
+    def push(self, move: Move | MoveTuple) -> None:
+        """Play a move.  It must be legal here: ``push`` trusts its caller.
+
+        Use :meth:`parse_move` or :meth:`legal_moves` to get a legal move, or
+        :meth:`push_checked` for a move of unknown origin.
+        """
+        origin, target, kind, promotion, castling = move
+        board = self._board
+        us = self._turn
+        them = 1 - us
+        sign = _SIGN[us]
+        own = self._pieces[us]
+        piece = board[origin]
+        captured = 0
+        captured_at = -1
+        undo = (self._rights, self._special, self.halfmove_clock, self.fullmove_number)
+        if kind == CASTLING:
+            assert castling is not None
+            plan = CASTLING_BY_TOKEN[us][castling]
+            board[origin] = 0
+            own.discard(origin)
+            for rook_from, _, _ in plan.rooks:
+                board[rook_from] = 0
+                own.discard(rook_from)
+            for _, rook_to, _ in plan.rooks:
+                board[rook_to] = sign * ROOK
+                own.add(rook_to)
+            board[target] = piece
+            own.add(target)
+            self._kings[us] = target
+            self._rights &= ~SIDE_RIGHTS[us]
+            self._special = None
+            self.halfmove_clock += 1
+        elif kind == IN_PLACE_PROMOTION:
+            board[origin] = sign * promotion
+            self._special = None
+            self.halfmove_clock = 0
+        else:
+            captured_at = self._special.pawn if kind == EN_PASSANT else target  # type: ignore[union-attr]
+            captured = board[captured_at]
+            if captured:
+                board[captured_at] = 0
+                self._pieces[them].discard(captured_at)
+            board[origin] = 0
+            own.discard(origin)
+            board[target] = sign * promotion if promotion else piece
+            own.add(target)
+            if piece == sign * KING:
+                self._kings[us] = target
+            self._rights &= RIGHTS_KEPT[origin] & RIGHTS_KEPT[target]
+            if kind == MULTI_STEP:
+                forward = PAWN_FORWARD[us][origin]
+                self._special = EnPassant(target, forward[: forward.index(target)])
+            elif kind == SCORNFUL_STEP:
+                faced = FACING[us][origin]
+                assert faced is not None  # a scornful step needs a faced pawn
+                self._special = Scornful(target, (faced,))
+            else:
+                self._special = None
+            self.halfmove_clock = 0 if captured or piece == sign else self.halfmove_clock + 1
+        if us == BLACK and self.fullmove_number is not None:
+            self.fullmove_number += 1
+        self._turn = them
+        self._stack.append((move, piece, captured, captured_at, *undo))
+
+    def pop(self) -> Move:
+        """Undo the last move exactly, and return it."""
+        move, piece, captured, captured_at, rights, special, halfmove, fullmove = self._stack.pop()
+        origin, target, kind, _, castling = move
+        board = self._board
+        us = 1 - self._turn
+        own = self._pieces[us]
+        if kind == CASTLING:
+            plan = CASTLING_BY_TOKEN[us][castling]
+            board[target] = 0
+            own.discard(target)
+            for _, rook_to, _ in plan.rooks:
+                board[rook_to] = 0
+                own.discard(rook_to)
+            for rook_from, _, _ in plan.rooks:
+                board[rook_from] = _SIGN[us] * ROOK
+                own.add(rook_from)
+            board[origin] = piece
+            own.add(origin)
+            self._kings[us] = origin
+        elif kind == IN_PLACE_PROMOTION:
+            board[origin] = piece
+        else:
+            board[target] = 0
+            own.discard(target)
+            board[origin] = piece
+            own.add(origin)
+            if captured:
+                board[captured_at] = captured
+                self._pieces[1 - us].add(captured_at)
+            if abs(piece) == KING:
+                self._kings[us] = origin
+        self._turn = us
+        self._rights = rights
+        self._special = special
+        self.halfmove_clock = halfmove
+        self.fullmove_number = fullmove
+        return move if isinstance(move, Move) else Move._make(move)
+
+    def peek(self) -> Move | None:
+        """The last move pushed, if any."""
+        return Move._make(self._stack[-1][0]) if self._stack else None
+
+    # --- describing moves ------------------------------------------------------
+
+    def moving_piece(self, move: Move) -> Piece:
+        """The piece that makes ``move`` (the King for castling, the pawn for a promotion)."""
+        return Piece.from_code(self._board[move.origin])
+
+    def captured_piece(self, move: Move) -> tuple[int, Piece] | None:
+        """``(hex, piece)`` that ``move`` captures, or ``None``."""
+        if move.kind == CASTLING or move.kind == IN_PLACE_PROMOTION:
+            return None
+        at = self._special.pawn if move.kind == EN_PASSANT else move.target  # type: ignore[union-attr]
+        code = self._board[at]
+        return (at, Piece.from_code(code)) if code else None
+
+    def is_capture(self, move: Move) -> bool:
+        return self.captured_piece(move) is not None
+
+    def gives_check(self, move: Move) -> bool:
+        self.push(move)
+        try:
+            return self.is_check()
+        finally:
+            self.pop()
+
+    def is_awaiting_arrival(self, move: Move) -> bool:
+        """A pawn move onto its promotion hex with nothing to regain (CTL-AN ``=&``)."""
+        return (
+            move.kind not in (CASTLING, IN_PLACE_PROMOTION)
+            and not move.promotion
+            and abs(self._board[move.origin]) == PAWN
+            and IS_PROMOTION[self._turn][move.target]
+        )
+
+    # --- game end --------------------------------------------------------------
+
+    def is_checkmate(self) -> bool:
+        return self.is_check() and not self._legal()
+
+    def is_stalemate(self) -> bool:
+        return not self.is_check() and not self._legal()
+
+    def is_insufficient_material(self) -> bool:
+        """RULES.md 10.3-2: no pawns, a lone King against King plus at most one minor piece or Elephant."""
+        material: tuple[list[int], list[int]] = ([], [])
+        for side in (0, 1):
+            for h in self._pieces[side]:
+                kind = abs(self._board[h])
+                if kind == PAWN:
+                    return False
+                if kind != KING:
+                    material[side].append(kind)
+        for lone, other in ((0, 1), (1, 0)):
+            if not material[lone]:
+                rest = material[other]
+                return len(rest) == 0 or (len(rest) == 1 and rest[0] in (BISHOP, KNIGHT_TYPE, ELEPHANT))
+        return False
+
+    def result(self) -> str | None:
+        """The result the position alone decides, or ``None`` while play goes on.
+
+        ``"3-0"``/``"0-3"`` checkmate, ``"2-1"``/``"1-2"`` stalemate (a minimum
+        win for the side that stalemates, RULES.md 9.5), ``"1-1"`` for
+        insufficient material or the seventy-five-move rule.  Mate and
+        stalemate take precedence (RULES.md 10.2).  Repetition needs the game
+        history: see :class:`cescacs_tui.core.game.Game`.
+        """
+        if not self._legal():
+            mated = self.is_check()
+            if self._turn == WHITE:
+                return "0-3" if mated else "1-2"
+            return "3-0" if mated else "2-1"
+        if self.is_insufficient_material() or self.halfmove_clock >= 150:
+            return "1-1"
+        return None
+
+    # --- notation ------------------------------------------------------------------
+
+    def ctl_an(self, move: Move, *, fan: bool = False) -> str:
+        """``move`` in canonical CTL-AN with its check mark (NOTATION.md 4.7), or CTL-FAN."""
+        return _notation.write_move(self, move, fan=fan)
+
+    def parse_move(self, text: str, *, strict: bool = False) -> Move:
+        """The legal move that ``text`` names, in CTL-AN or the canonical coordinate form.
+
+        Raises :class:`InvalidMoveError` for text that is neither,
+        :class:`IllegalMoveError` for a move that is not legal here or that
+        contradicts the board (wrong piece letter, wrong captured piece...),
+        and :class:`AmbiguousMoveError` when the text fits several moves.
+        Tolerated irregularities are reported as :class:`NotationWarning`.
+        """
+        move, found = _notation.parse_move(self, text, strict=strict)
+        for warning in found:
+            warnings.warn(warning, NotationWarning, stacklevel=2)
+        return move
+
+    def push_checked(self, move: Move) -> None:
+        """Play ``move`` after checking that it is legal (``IllegalMoveError`` if not)."""
+        if not self.is_legal(move):
+            raise IllegalMoveError("not a legal move in this position", token=str(move))
+        self.push(move)
+
+    @property
+    def board_codes(self) -> tuple[int, ...]:
+        """The raw board: per hex, 0 or the piece type (negated for Black)."""
+        return tuple(self._board)
