@@ -221,6 +221,8 @@ def _hex(name: str, token: str) -> int:
 
 
 def _describe_malformed(body: str) -> str:
+    if re.match(r"/\d+:", body):
+        return 'this is a PDTL position, not a move; a record gives its start position as [PDTL "..."]'
     if re.search(r"\d[xX]", body):
         return "'x' is not a capture sign in CTL-AN: write × (or *)"
     if re.fullmatch(r"[A-Z]?\d+.*", body) and not re.match(r"[A-Z]", body):

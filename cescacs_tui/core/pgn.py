@@ -1,0 +1,464 @@
+"""CTL-PGN game records: read them into :class:`Game` objects, write them back.
+
+The reader is a full, tolerant reader (NOTATION.md 7): tags in any order,
+comments, nested variations, ``@W``/``@B`` notes, assessments, ``…``
+continuations, ``1?`` numbering, legacy check marks, U+2010 hyphens, a
+missing result line, several games in one file, ``Redefine`` aliases and
+CTL-FAN.  It replays the main line and every variation through the rules
+core; the first illegal move is reported with its move number, side, line,
+column and the reason.  What it tolerates or finds contradictory (a result
+that the moves contradict, a wrong check mark) goes into ``game.warnings``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Final
+
+from . import notation
+from .clock import NO_CLOCK, ClockError, TimeControl, format_clk, parse_clk
+from .errors import MoveError, PDTLError
+from .game import VARIANT, Ending, Game, Node
+from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
+from .pgn_syntax import HalfMove, PGNError, Record, Variation, parse_records
+from .pieces import ALIASES, PIECE_BY_LETTER, WHITE, Colour, PieceType
+from .position import INITIAL_PDTL, Position
+
+__all__ = ["MAX_FILE_BYTES", "PGNError", "load_pgn_file", "read_pgn", "save_pgn_file", "write_pgn"]
+
+MAX_FILE_BYTES: Final = 4 * 1024 * 1024
+"""Larger files are refused: no C'escacs record comes near this size."""
+
+_ROSTER: Final = ("Variant", "Event", "Site", "Date", "Round", "White", "Black", "Result")
+_ENDING_WORDS: Final = (
+    ("resigns", Ending.RESIGNATION),
+    ("agreement", Ending.AGREEMENT),
+    ("on time", Ending.TIME_FORFEIT),
+    ("threefold", Ending.THREEFOLD_REPETITION),
+    ("fifty-move", Ending.FIFTY_MOVES),
+)
+_CLOCK_ONLY: Final = re.compile(r"\s*:?\s*(?:@[WB]\s*)?\[%clk [^\]]*\]\s*")
+
+
+# --- reading ---------------------------------------------------------------------
+
+
+def read_pgn(text: str, *, strict: bool = False) -> list[Game]:
+    """Every game in a CTL-PGN text.  Raises :class:`PGNError` at the first problem."""
+    return [_GameReader(record, strict).read() for record in parse_records(text)]
+
+
+def load_pgn_file(path: str | os.PathLike[str], *, strict: bool = False) -> list[Game]:
+    """Read a ``.ctl-pgn`` file, refusing anything that is not a reasonably sized text file."""
+    file = Path(path)
+    size = file.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise PGNError(f"{file.name} is {size:,} bytes; game records are refused above {MAX_FILE_BYTES:,} bytes")
+    data = file.read_bytes()
+    if b"\0" in data:
+        raise PGNError(f"{file.name} is not a text file (it contains NUL bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PGNError(f"{file.name} is not UTF-8 text (byte {error.start} cannot be decoded)") from None
+    return read_pgn(text, strict=strict)
+
+
+def _parse_redefine(value: str, line: int, column: int) -> tuple[dict[str, PieceType], bool]:
+    """``"A@J, C@N, T@R"`` → alias letters; ``"FAN"`` → glyphs (NOTATION.md 7.3.4)."""
+    if value.strip() == "FAN":
+        return {}, True
+    aliases: dict[str, PieceType] = {}
+    for pair in value.split(","):
+        alias, _, standard = pair.strip().partition("@")
+        kind = PIECE_BY_LETTER.get(standard)
+        if kind is None or ALIASES.get(alias) != kind or kind in aliases.values():
+            raise PGNError(
+                f"Redefine: {pair.strip()!r} is not an allowed alias pair",
+                line=line,
+                column=column,
+                token=value,
+                expected="pairs such as A@J, C@N, T@R, W@V, Q@D, H@E, at most one per piece",
+            )
+        aliases[alias] = kind
+    return aliases, False
+
+
+class _GameReader:
+    """Replays one syntax record into a :class:`Game`."""
+
+    def __init__(self, record: Record, strict: bool) -> None:
+        self.record = record
+        self.strict = strict
+        self.warnings: list[str] = []
+        self.aliases: dict[str, PieceType] | None = None
+        self.letters: Letters | None = None
+
+    def warn(self, message: str, line: int | None = None) -> None:
+        self.warnings.append(f"line {line}: {message}" if line is not None else message)
+
+    def tolerate(self, message: str, line: int, column: int, token: str | None = None) -> None:
+        if self.strict:
+            raise PGNError(message, line=line, column=column, token=token)
+        self.warn(message, line)
+
+    def read(self) -> Game:
+        record = self.record
+        tags: dict[str, str] = {}
+        repeated: list[tuple[str, str]] = []
+        for name, value, *_ in record.tags:
+            if name in tags:
+                repeated.append((name, value))
+            else:
+                tags[name] = value
+        for note in record.notes:
+            self.tolerate(f"skipped a note that is not CTL-PGN: {note.text[:40]!r}", note.line, note.column)
+        self.check_variant(tags)
+        start, castling = self.start_position(tags)
+        time_control = self.time_control(tags)
+        game = Game(start, tags=tags, time_control=time_control)
+        game.repeated_tags = repeated
+        game.intro_comments = list(record.intro_comments)
+        game.final_comments = list(record.final_comments)
+        if not castling:
+            game.tags["Castling"] = "No"
+        recorded_tag = tags.get("Result")
+        self.replay_main_line(game)
+        self.settle_result(game, recorded_tag)
+        self.restore_clocks(game)
+        game.warnings.extend(self.warnings)
+        return game
+
+    # --- tags ----------------------------------------------------------------
+
+    def check_variant(self, tags: dict[str, str]) -> None:
+        record = self.record
+        if not record.tags:
+            self.tolerate("record without tags: read as C'escacs", record.line, 1)
+            return
+        name, _, line, column = record.tags[0]
+        variant = tags.get("Variant")
+        if variant is not None and variant != VARIANT:
+            if "grand" in variant.lower():
+                raise PGNError("Grand C'escacs is not supported", line=line, column=column, token=variant)
+            raise PGNError(f"unknown variant {variant!r}", line=line, column=column, token=variant, expected=VARIANT)
+        if variant is None:
+            self.tolerate('no [Variant "C\'escacs"] tag', line, column)
+        elif name != "Variant":
+            self.tolerate("the Variant tag should come first", line, column)
+        if "Redefine" in tags:
+            where = next((ln, col) for n, _, ln, col in record.tags if n == "Redefine")
+            aliases, fan = _parse_redefine(tags["Redefine"], *where)
+            self.aliases = aliases
+            self.letters = FAN_LETTERS if fan else letters_with_aliases(aliases)
+
+    def start_position(self, tags: dict[str, str]) -> tuple[Position, bool]:
+        castling = tags.get("Castling", "").strip().lower() not in ("no", "false", "0")
+        name = "PDTL" if "PDTL" in tags else "DPTL" if "DPTL" in tags else None
+        if name is None:
+            return Position.initial(castling=castling), castling
+        line, column = next((ln, col) for n, _, ln, col in self.record.tags if n == name)
+        if name == "DPTL":
+            self.tolerate("the tag is spelled DPTL: read as PDTL", line, column, "DPTL")
+            tags["PDTL"] = tags.pop("DPTL")
+        try:
+            position, found = Position._from_pdtl(
+                tags["PDTL"], strict=self.strict, castling=castling, letters=self.letters
+            )
+        except PDTLError as error:
+            raise PGNError(f"PDTL tag: {error}", line=line, column=column, token=tags["PDTL"]) from None
+        for warning in found:
+            self.warn(warning, line)
+        tags["PDTL"] = position.to_pdtl()
+        return position, castling
+
+    def time_control(self, tags: dict[str, str]) -> TimeControl:
+        value = tags.get("TimeControl")
+        if value is None:
+            return NO_CLOCK
+        try:
+            return TimeControl.from_tag(value)
+        except ClockError as error:
+            line = next(ln for n, _, ln, _ in self.record.tags if n == "TimeControl")
+            self.warn(f"TimeControl tag ignored: {error}", line)
+            return NO_CLOCK
+
+    # --- moves -----------------------------------------------------------------
+
+    def resolve(self, position: Position, half: HalfMove, number: int | None) -> notation.ParsedMove:
+        """The legal move a half-move token names, or a :class:`PGNError` saying why not."""
+        side = position.turn
+        if half.colour is not None and half.colour != side:
+            raise PGNError(
+                f"move {half.number} gives {half.colour.title}'s move {half.text!r}, but {side.title} is to move",
+                line=half.line,
+                column=half.column,
+                token=half.text,
+            )
+        if half.number is not None and number is not None and half.number != number:
+            self.tolerate(
+                f"move number {half.number} where the position is at move {number}", half.line, half.column, half.text
+            )
+        try:
+            parsed = notation.parse_move(position, half.text, strict=self.strict, canonical=False, aliases=self.aliases)
+        except MoveError as error:
+            label = half.number if half.number is not None else "?"
+            raise PGNError(
+                f"move {label} ({side.title}) {half.text}: {error.reason}",
+                line=half.line,
+                column=half.column,
+                token=half.text,
+            ) from None
+        for warning in parsed.warnings:
+            self.warn(warning, half.line)
+        return parsed
+
+    def replay_main_line(self, game: Game) -> None:
+        record = self.record
+        first = game.start.fullmove_number
+        if record.unknown_start_number and first is not None:
+            self.warn("the record numbers its first move '1?' but the start position has a move number")
+        if first is None:  # "1?" numbering: relative to the first move written
+            first = (record.moves[0].number if record.moves else None) or 1
+        black_first = game.start.turn != WHITE
+        for index, half in enumerate(record.moves):
+            if game.is_over:
+                raise PGNError(
+                    f"{half.text!r} follows the end of the game ({game.termination})",
+                    line=half.line,
+                    column=half.column,
+                    token=half.text,
+                )
+            expected = first + (index + black_first) // 2
+            parsed = self.resolve(game.position, half, expected)
+            node = game.play(parsed.move)
+            self.annotate(node, half)
+            if half.indicator.startswith("(=)") and game.outcome is None:
+                game.offer_draw()
+            for variation in half.variations:
+                node.variations.append(self.replay_variation(game.position_at(index), variation))
+
+    def replay_variation(self, start: Position, variation: Variation) -> list[Node]:
+        """An alternative line from ``start``; nested variations branch inside it."""
+        position = start.copy()
+        nodes: list[Node] = []
+        history = [position.copy()]
+        for half in variation.moves:
+            parsed = self.resolve(position, half, None)
+            move = parsed.move
+            capture = position.captured_piece(move)
+            node = Node(
+                move=move,
+                san=position.ctl_an(move),
+                colour=position.turn,
+                number=half.number,
+                captured=capture[1] if capture else None,
+            )
+            self.annotate(node, half)
+            for nested in half.variations:
+                node.variations.append(self.replay_variation(history[-1], nested))
+            position.push(move)
+            history.append(position.copy())
+            nodes.append(node)
+        return nodes
+
+    def annotate(self, node: Node, half: HalfMove) -> None:
+        node.assessment = half.assessment
+        node.draw_offer = half.indicator.startswith("(=)")
+        for comment in half.comments:
+            seconds = parse_clk(comment)
+            if seconds is not None:
+                node.clock = seconds
+                if _CLOCK_ONLY.fullmatch(comment):
+                    continue
+            node.comments.append(comment)
+
+    # --- result -----------------------------------------------------------------
+
+    def settle_result(self, game: Game, tag: str | None) -> None:
+        """Compare what the record says with what the moves decide (NOTATION.md 6.4)."""
+        record = self.record
+        written = record.result
+        if written is not None and tag is not None and tag not in ("*", written):
+            self.warn(f"the result line says {written} but the Result tag says {tag}")
+        stated = written if written is not None else tag
+        if game.outcome is not None:
+            if stated is not None and stated not in ("*", game.outcome.result):
+                self.warn(f"the record says {stated}, but the moves end in {game.outcome.result} ({game.termination})")
+            return
+        if stated is None or stated == "*":
+            return
+        reason = None
+        ending = Ending.RECORDED
+        for comment in record.final_comments:
+            text = comment.strip()
+            if text.startswith(":"):
+                for words, kind in _ENDING_WORDS:
+                    if words in text:
+                        reason, ending = text[1:].strip(), kind
+        if game.tags.get("Termination") == "time forfeit":
+            ending = Ending.TIME_FORFEIT
+        game.set_recorded_outcome(stated, reason, ending)
+        if reason is not None:
+            game.final_comments = [c for c in game.final_comments if c.strip()[1:].strip() != reason]
+
+    def restore_clocks(self, game: Game) -> None:
+        if game.clock is None:
+            return
+        times: dict[Colour, float] = {}
+        for node in game.nodes:
+            if node.clock is not None:
+                times[node.colour] = node.clock
+        base = game.time_control.base
+        game.clock.set_remaining(times.get(Colour.WHITE, base), times.get(Colour.BLACK, base))
+
+
+# --- writing -------------------------------------------------------------------------
+
+
+def write_pgn(game: Game, *, fan: bool = False) -> str:
+    """The game as a CTL-PGN record in the canonical layout (NOTATION.md 7, 8.3).
+
+    ``fan`` writes the moves and the ``PDTL`` tag in CTL-FAN glyphs, declared
+    with ``[Redefine "FAN"]``.
+    """
+    lines = _tag_lines(game, fan)
+    lines.append("")
+    lines.extend(_comment_lines(game.intro_comments, 0))
+    if not game.castling_enabled and not any("without castling" in c for c in game.intro_comments):
+        lines.append("{ Played without castling. }")
+    writer = _LineWriter(fan, last=game.nodes[-1] if game.nodes else None)
+    first = game.start.fullmove_number
+    lines.extend(writer.line_of_play(game.start, game.nodes, 0, first or 1, unknown=first is None))
+    lines.append(game.result)
+    if game.outcome is not None and game.outcome.ending not in (Ending.CHECKMATE, Ending.STALEMATE, Ending.RECORDED):
+        lines.append(f"{{: {game.termination} }}")
+    lines.extend(_comment_lines(game.final_comments, 0))
+    return "\n".join(lines) + "\n"
+
+
+def save_pgn_file(game: Game, path: str | os.PathLike[str], *, fan: bool = False) -> None:
+    """Write the game to ``path`` atomically (a crash never leaves half a file)."""
+    from .storage import write_atomic
+
+    write_atomic(Path(path), write_pgn(game, fan=fan))
+
+
+def _tag_value(value: str) -> str:
+    return value.replace('"', "'").replace("\n", " ").replace("\r", " ")
+
+
+def _tag_lines(game: Game, fan: bool) -> list[str]:
+    tags = dict(game.tags)
+    tags["Variant"] = VARIANT
+    tags["Result"] = game.result
+    pdtl = tags.pop("PDTL", None)
+    tags.pop("DPTL", None)
+    redefine = tags.pop("Redefine", None)
+    start_pdtl = game.start.to_pdtl(fan=fan)
+    if pdtl is not None or game.start.to_pdtl() != INITIAL_PDTL:
+        pdtl = start_pdtl
+    if fan:
+        redefine = "FAN"
+    elif redefine is not None:
+        redefine = None  # moves are written with standard letters
+    if game.time_control.enabled:
+        tags["TimeControl"] = game.time_control.to_tag()
+    ordered = [name for name in _ROSTER if name in tags] + [name for name in tags if name not in _ROSTER]
+    repeated = getattr(game, "repeated_tags", [])
+    out = []
+    for name in ordered:
+        out.append(f'[{name} "{_tag_value(tags[name])}"]')
+        out.extend(f'[{other} "{_tag_value(value)}"]' for other, value in repeated if other == name)
+    if redefine is not None:
+        out.append(f'[Redefine "{redefine}"]')
+    if pdtl is not None:
+        out.append(f'[PDTL "{pdtl}"]')
+    return out
+
+
+def _comment_lines(comments: list[str], depth: int) -> list[str]:
+    """Each comment on lines of its own, as written (only the braces are added)."""
+    prefix = "." * depth
+    return [f"{prefix}{{{comment}}}" for comment in comments]
+
+
+def _about_white(comment: str) -> bool:
+    """Whether a comment carries the ``@W`` marker that ties it to White's half-move."""
+    return comment.strip().lstrip(":").strip().startswith("@W")
+
+
+class _LineWriter:
+    """Writes numbered move lines with their comments and variations (NOTATION.md 7.4)."""
+
+    def __init__(self, fan: bool, last: Node | None) -> None:
+        self.fan = fan
+        self.last = last
+
+    def half(self, position: Position, node: Node) -> str:
+        text = notation.write_move(position, node.move, fan=True) if self.fan else node.san
+        if node.assessment:
+            text += f" {node.assessment}"
+        indicator = "(=)" if node.draw_offer else ""
+        if node is self.last and not node.san.endswith("#"):
+            indicator += ":"  # the record ends here other than by mate (6.4)
+        if indicator:
+            text += indicator if node.assessment or indicator.startswith("(") else f" {indicator}"
+        return text
+
+    def line_of_play(self, start: Position, nodes: list[Node], depth: int, number: int, unknown: bool) -> list[str]:
+        out: list[str] = []
+        prefix = "." * depth
+        position = start.copy()
+        index = 0
+        while index < len(nodes):
+            node = nodes[index]
+            label = f"{prefix}{number}{'?' if unknown and index == 0 else '.'}"
+            before = position.copy()
+            if node.colour != WHITE:
+                out.append(f"{label} \u2026, {self.half(position, node)}")
+                out.extend(self.annex(before, node, depth, number))
+                position.push(node.move)
+                number += 1
+                index += 1
+                continue
+            white = node
+            black = nodes[index + 1] if index + 1 < len(nodes) else None
+            text = f"{label} {self.half(position, white)}"
+            position.push(white.move)
+            if black is not None and any(not _about_white(c) for c in white.comments):
+                # A plain comment on White's move must come before Black's half-move.
+                out.append(text)
+                out.extend(self.annex(before, white, depth, number))
+                index += 1
+                continue
+            if black is None:
+                out.append(text)
+                out.extend(self.annex(before, white, depth, number))
+                index += 1
+                continue
+            out.append(f"{text}, {self.half(position, black)}")
+            before_black = position.copy()
+            position.push(black.move)
+            out.extend(self.annex(before, white, depth, number))
+            out.extend(self.annex(before_black, black, depth, number))
+            number += 1
+            index += 2
+        return out
+
+    def annex(self, before: Position, node: Node, depth: int, number: int) -> list[str]:
+        """A half-move's clock, comments and variations, on the lines after its move line."""
+        prefix = "." * depth
+        out = []
+        if node.clock is not None:
+            who = "@W" if node.colour == WHITE else "@B"
+            out.append(f"{prefix}{{: {who} [%clk {format_clk(node.clock)}] }}")
+        out.extend(_comment_lines(node.comments, depth))
+        for variation in node.variations:
+            inner = self.line_of_play(before, variation, depth + 1, number, unknown=False)
+            inner[0] = prefix + "(" + inner[0][depth + 1 :]
+            inner[-1] += ")"
+            out.extend(inner)
+        return out

@@ -1,0 +1,434 @@
+"""The syntax of CTL-PGN (NOTATION.md 7, 8.3): tokens and records, without the rules.
+
+This layer turns text into :class:`Record` trees (tags, numbered half-moves
+with their assessments, indicators, comments and variations, the result)
+and knows nothing about which moves are legal: :mod:`.pgn` replays the trees
+through the rules core.  Every token keeps its line and column so that an
+error can point at it.  Nothing read here is ever evaluated or interpreted
+as markup: comments and tag values are kept as plain strings.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Final
+
+from .errors import CescacsError
+from .notation import split_trailer
+from .pieces import BLACK, WHITE, Colour
+
+
+class PGNError(CescacsError):
+    """A CTL-PGN record is malformed or cannot be replayed.
+
+    ``line`` and ``column`` are 1-based and point at ``token``; ``expected``
+    says what would have been valid there, when that is known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        token: str | None = None,
+        expected: str | None = None,
+    ) -> None:
+        where = f"line {line}, column {column}: " if line is not None else ""
+        detail = f" (expected {expected})" if expected else ""
+        super().__init__(f"{where}{message}{detail}")
+        self.reason = message
+        self.line = line
+        self.column = column
+        self.token = token
+        self.expected = expected
+
+
+# --- tokens ------------------------------------------------------------------
+
+TAG, COMMENT, OPEN, CLOSE, COMMA, ELLIPSIS, NUMBER, RESULT, NAG, ASSESSMENT, INDICATOR, MOVE, NOTE = (
+    "tag", "comment", "(", ")", ",", "ellipsis", "number", "result", "nag", "assessment", "indicator", "move", "note",
+)  # fmt: skip
+
+RESULTS: Final = ("3-0", "0-3", "1-1", "2-1", "1-2", "*")
+
+_WHITESPACE = re.compile(r"\s+")
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["\\])*)"[ \t]*\]')
+_RESULT = re.compile(r"([0-3])[ \t]*[-\u2010\u2013][ \t]*([0-3])(?![\w\u2010-])|\*(?=\s|$|\))")
+_NUMBER = re.compile(r"(\d+)[ \t]*([.?])(?!\d)")
+_NAG = re.compile(r"\$(\d+)")
+_LABEL = re.compile(r"[ \t]*\$\[(\d+)\]")
+_ASSESSMENT = re.compile(r"(\?\?|\?!|!\?|!!|\?|!|\u25c7)(?=[\s,(){}]|$)")
+_INDICATOR = re.compile(r"\(=\):|\(=\)|:")
+_MOVE = re.compile(r"[^\s,{}()\[\]]+")
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    text: str
+    line: int
+    column: int
+    value: tuple[str, ...] = ()
+
+
+class _Scanner:
+    """Splits CTL-PGN text into tokens, tracking line and column."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+
+    def where(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.line_starts, offset)
+        return line, offset - self.line_starts[line - 1] + 1
+
+    def error(self, offset: int, message: str, token: str | None = None, expected: str | None = None) -> PGNError:
+        line, column = self.where(offset)
+        return PGNError(message, line=line, column=column, token=token, expected=expected)
+
+    def at_line_start(self, offset: int) -> bool:
+        start = self.text.rfind("\n", 0, offset) + 1
+        return not self.text[start:offset].strip()
+
+    def tokens(self) -> Iterator[Token]:
+        text = self.text
+        i = 0
+        previous = ""
+        while i < len(text):
+            match = _WHITESPACE.match(text, i)
+            if match:
+                i = match.end()
+                continue
+            line, column = self.where(i)
+            ch = text[i]
+            if text.startswith(("//", "/*"), i) and self.at_line_start(i):
+                # Notes of the official implementation's saved-game files: not CTL-PGN, skipped.
+                end = text.find("\n", i) if text[i + 1] == "/" else text.find("*/", i + 2)
+                if end < 0:
+                    end = len(text)
+                elif text[i + 1] == "*":
+                    end += 2
+                token = Token(NOTE, text[i:end], line, column)
+                i = end
+                yield token  # notes do not change what came before them
+                continue
+            if ch == "{":
+                end = text.find("}", i + 1)
+                if end < 0:
+                    raise self.error(i, "comment is never closed", "{", "'}'")
+                token = Token(COMMENT, text[i + 1 : end], line, column)
+                i = end + 1
+            elif ch == "[":
+                match = _TAG.match(text, i)
+                if not match or not self.at_line_start(i):
+                    bad = text[i : text.find("\n", i) if "\n" in text[i:] else len(text)]
+                    raise self.error(i, "malformed tag", bad, '[Name "value"] on a line of its own')
+                value = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
+                token = Token(TAG, match.group(), line, column, (match.group(1), value))
+                i = match.end()
+            elif ch == "}":
+                raise self.error(i, "'}' without a '{'", "}")
+            elif ch == "]":
+                raise self.error(i, "']' outside a tag", "]")
+            elif text.startswith("(=)", i):
+                match = _INDICATOR.match(text, i)
+                assert match is not None
+                token = Token(INDICATOR, match.group(), line, column)
+                i = match.end()
+            elif ch == "(":
+                label = _LABEL.match(text, i + 1)
+                token = Token(OPEN, "(", line, column, (label.group(1),) if label else ())
+                i = label.end() if label else i + 1
+            elif ch == ")":
+                token, i = Token(CLOSE, ")", line, column), i + 1
+            elif ch == ",":
+                token, i = Token(COMMA, ",", line, column), i + 1
+            elif ch == "\u2026":
+                token, i = Token(ELLIPSIS, ch, line, column), i + 1
+            elif ch == ".":
+                end = i
+                while end < len(text) and text[end] == ".":
+                    end += 1
+                run, i = end - i, end
+                if previous != NUMBER or run != 3:
+                    continue  # level dots show nesting depth and are ignored (7.4.3)
+                token = Token(ELLIPSIS, "...", line, column)
+            elif match := _RESULT.match(text, i):
+                result = "*" if match.group() == "*" else f"{match.group(1)}-{match.group(2)}"
+                if result not in RESULTS:
+                    raise self.error(i, f"{match.group()!r} is not a result", match.group(), ", ".join(RESULTS))
+                token = Token(RESULT, match.group(), line, column, (result,))
+                i = match.end()
+            elif match := _NUMBER.match(text, i):
+                token = Token(NUMBER, match.group(), line, column, (match.group(1), match.group(2)))
+                i = match.end()
+            elif match := _NAG.match(text, i):
+                token = Token(NAG, match.group(), line, column, (match.group(1),))
+                i = match.end()
+            elif (match := _ASSESSMENT.match(text, i)) and previous in (MOVE, ASSESSMENT):
+                token = Token(ASSESSMENT, match.group(), line, column)
+                i = match.end()
+            elif ch == ":" and previous in (MOVE, ASSESSMENT):
+                token, i = Token(INDICATOR, ":", line, column), i + 1
+            elif match := _MOVE.match(text, i):
+                body, trailer = split_trailer(match.group())
+                if not body:
+                    raise self.error(i, f"unexpected {match.group()!r}", match.group(), "a move")
+                yield Token(MOVE, body, line, column)
+                previous = MOVE
+                i = match.end()
+                offset = i - len(trailer)
+                for part in _trailer_parts(trailer):
+                    kind = INDICATOR if part in ("(=)", "(=):", ":") else ASSESSMENT
+                    row, col = self.where(offset)
+                    yield Token(kind, part, row, col)
+                    offset += len(part)
+                    previous = kind
+                continue
+            else:  # pragma: no cover - _MOVE matches any other non-space character
+                raise self.error(i, f"unexpected {ch!r}", ch)
+            previous = token.kind
+            yield token
+
+
+def _trailer_parts(trailer: str) -> list[str]:
+    """``"??(=):"`` → ``["??", "(=):"]``: a glued assessment, then a glued indicator."""
+    parts = []
+    for pattern in (r"\?\?|\?!|!\?|!!|\?|!|\u25c7", r"\(=\):|\(=\)|:"):
+        match = re.match(pattern, trailer)
+        if match:
+            parts.append(match.group())
+            trailer = trailer[match.end() :]
+    return parts
+
+
+# --- syntax tree ---------------------------------------------------------------
+
+
+@dataclass
+class HalfMove:
+    """One half-move as written: the token and what surrounds it."""
+
+    text: str
+    number: int | None
+    colour: Colour | None
+    """The side the numbering gives it (``None`` when the record has no number for it)."""
+    line: int
+    column: int
+    assessment: str = ""
+    indicator: str = ""
+    nags: list[int] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    variations: list[Variation] = field(default_factory=list)
+
+
+@dataclass
+class Variation:
+    """An alternative line ``( ... )``; it replaces the half-move its first number names."""
+
+    moves: list[HalfMove]
+    label: str | None
+    line: int
+    column: int
+
+
+@dataclass
+class Record:
+    """One game record: tags, then move text."""
+
+    tags: list[tuple[str, str, int, int]]
+    """``(name, value, line, column)`` in the order written."""
+    intro_comments: list[str] = field(default_factory=list)
+    moves: list[HalfMove] = field(default_factory=list)
+    result: str | None = None
+    result_token: Token | None = None
+    final_comments: list[str] = field(default_factory=list)
+    unknown_start_number: bool = False
+    """The first move number was written ``1?`` (NOTATION.md 6.3)."""
+    line: int = 1
+    notes: list[Token] = field(default_factory=list)
+    """``//`` and ``/* */`` notes that were skipped (they are not CTL-PGN)."""
+
+
+class _Parser:
+    """Builds :class:`Record` trees from tokens."""
+
+    def __init__(self, scanner: _Scanner) -> None:
+        self.scanner = scanner
+        self.tokens = list(scanner.tokens())
+        self.i = 0
+        self.notes: list[Token] = []
+
+    def peek(self) -> Token | None:
+        while self.i < len(self.tokens) and self.tokens[self.i].kind == NOTE:
+            self.notes.append(self.tokens[self.i])
+            self.i += 1
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self) -> Token:
+        token = self.tokens[self.i]
+        self.i += 1
+        return token
+
+    def error(self, token: Token | None, message: str, expected: str | None = None) -> PGNError:
+        if token is None:
+            line, column = self.scanner.where(len(self.scanner.text))
+            return PGNError(message, line=line, column=column, token="end of text", expected=expected)
+        return PGNError(message, line=token.line, column=token.column, token=token.text, expected=expected)
+
+    def records(self) -> list[Record]:
+        out: list[Record] = []
+        while self.peek() is not None:
+            out.append(self.record())
+        if out and self.notes:
+            out[-1].notes.extend(self.notes)
+        return out
+
+    def record(self) -> Record:
+        first = self.peek()
+        assert first is not None
+        record = Record(tags=[], line=first.line)
+        while (token := self.peek()) is not None and token.kind == TAG:
+            self.take()
+            record.tags.append((token.value[0], token.value[1], token.line, token.column))
+        while (token := self.peek()) is not None and token.kind == COMMENT:
+            record.intro_comments.append(self.take().text)
+        record.moves = self.line_of_play(record, top=True)
+        token = self.peek()
+        if token is not None and token.kind == RESULT:
+            self.take()
+            record.result, record.result_token = token.value[0], token
+        while (token := self.peek()) is not None and token.kind == COMMENT:
+            record.final_comments.append(self.take().text)
+        token = self.peek()
+        if token is not None and token.kind != TAG:
+            raise self.error(token, f"unexpected {token.text!r} after the result", "a new record starting with tags")
+        if not record.tags and not record.moves and record.result is None:
+            raise self.error(first, "no tags, moves or result in this record")
+        record.notes, self.notes = self.notes, []
+        return record
+
+    def line_of_play(self, record: Record | None, top: bool) -> list[HalfMove]:
+        """Half-moves up to the result (main line) or the closing parenthesis (variation)."""
+        moves: list[HalfMove] = []
+        number: int | None = None
+        colour: Colour | None = None  # the side the numbering gives the next half-move
+        while (token := self.peek()) is not None:
+            kind = token.kind
+            if kind == NUMBER:
+                self.take()
+                number, colour = int(token.value[0]), WHITE
+                if token.value[1] == "?":
+                    if moves or record is None or not top:
+                        raise self.error(token, "'?' numbering is only for the first move of a record", "'.'")
+                    record.unknown_start_number = True
+            elif kind == ELLIPSIS:
+                self.take()
+                if colour != WHITE or number is None:
+                    raise self.error(token, "an ellipsis only stands for White's half-move after a move number")
+                colour = BLACK
+                following = self.peek()
+                if following is not None and following.kind == COMMA:
+                    self.take()
+            elif kind == COMMA:
+                self.take()
+                if not moves or colour != BLACK:
+                    raise self.error(token, "unexpected ','", "a move")
+            elif kind == MOVE:
+                self.take()
+                moves.append(HalfMove(token.text, number, colour, token.line, token.column))
+                if colour == WHITE:
+                    colour = BLACK
+                elif colour == BLACK:
+                    assert number is not None
+                    number, colour = number + 1, WHITE
+            elif kind in (ASSESSMENT, INDICATOR, NAG):
+                self.take()
+                if not moves:
+                    raise self.error(token, f"{token.text!r} before any move", "a move")
+                last = moves[-1]
+                if kind == ASSESSMENT:
+                    last.assessment = token.text
+                elif kind == INDICATOR:
+                    last.indicator = token.text
+                else:
+                    last.nags.append(int(token.value[0]))
+            elif kind == COMMENT:
+                self.take()
+                if moves:
+                    _attach_comment(moves, token.text)
+                elif record is not None and top:
+                    record.intro_comments.append(token.text)
+                else:
+                    raise self.error(token, "a comment before the first move of a variation", "a move number")
+            elif kind == OPEN:
+                self.take()
+                if not moves:
+                    raise self.error(token, "a variation before any move", "a move")
+                variation = Variation(
+                    self.line_of_play(None, top=False),
+                    token.value[0] if token.value else None,
+                    token.line,
+                    token.column,
+                )
+                closing = self.peek()
+                if closing is None or closing.kind != CLOSE:
+                    raise self.error(closing, "variation is never closed", "')'")
+                self.take()
+                if not variation.moves:
+                    raise self.error(token, "empty variation", "moves")
+                _attach_variation(moves, variation)
+            elif kind == CLOSE:
+                if top:
+                    raise self.error(token, "')' without '('")
+                return moves
+            elif kind in (RESULT, TAG):
+                if not top:
+                    raise self.error(token, "variation is never closed", "')'")
+                return moves
+            else:  # pragma: no cover - every kind is handled above
+                raise self.error(token, f"unexpected {token.text!r}")
+        if not top:
+            raise self.error(None, "variation is never closed", "')'")
+        return moves
+
+
+def _marker(comment: str) -> str:
+    """``"@W"``/``"@B"`` when a comment is about one player's half-move (NOTATION.md 7.4.2)."""
+    text = comment.strip()
+    if text.startswith(":"):
+        text = text[1:].strip()
+    return text[:2] if text[:2] in ("@W", "@B") else ""
+
+
+def _attach_comment(moves: list[HalfMove], comment: str) -> None:
+    """Comments follow the whole move line; ``@W`` sends one back to White's half-move."""
+    last = moves[-1]
+    if _marker(comment) == "@W" and last.colour == BLACK and len(moves) > 1:
+        previous = moves[-2]
+        if previous.colour == WHITE and previous.number == last.number:
+            previous.comments.append(comment)
+            return
+    last.comments.append(comment)
+
+
+def _attach_variation(moves: list[HalfMove], variation: Variation) -> None:
+    """A variation replaces the half-move its first move number names (7.4.3)."""
+    first = variation.moves[0]
+    for candidate in reversed(moves):
+        if candidate.number == first.number and candidate.colour == first.colour:
+            candidate.variations.append(variation)
+            return
+    moves[-1].variations.append(variation)
+
+
+def parse_records(text: str) -> list[Record]:
+    """Parse CTL-PGN text into records (syntax only).  Raises :class:`PGNError`."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _Parser(_Scanner(text)).records()
