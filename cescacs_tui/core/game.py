@@ -164,6 +164,24 @@ class Game:
             tags["TimeControl"] = time_control.to_tag()
         return cls(start, tags=tags, time_control=time_control, time_source=time_source)
 
+    def set_time_control(self, time_control: TimeControl, *, time_source: Callable[[], float] = time.monotonic) -> None:
+        """Put a (stopped) clock on the game, showing the times the record gives after each move."""
+        self.time_control = time_control
+        self.clock = ChessClock(time_control, time_source=time_source) if time_control.enabled else None
+        if time_control.enabled:
+            self.tags["TimeControl"] = time_control.to_tag()
+            self._restore_recorded_times()
+
+    def _restore_recorded_times(self) -> None:
+        """Set both clocks from the last ``[%clk]`` time of each side (or the base time)."""
+        if self.clock is None:
+            return
+        times = {WHITE: self.time_control.base, BLACK: self.time_control.base}
+        for node in self.nodes:
+            if node.clock is not None:
+                times[node.colour] = node.clock
+        self.clock.set_remaining(times[WHITE], times[BLACK])
+
     # --- the main line -----------------------------------------------------------
 
     @property
@@ -258,6 +276,8 @@ class Game:
 
     def play_text(self, text: str) -> Node:
         """Parse ``text`` (CTL-AN or canonical) in the live position and play it."""
+        if self.outcome is not None:
+            raise GameError(f"the game is over ({self.termination})")
         if not self.is_live:
             raise GameError("you are reviewing an earlier move: return to the live position to play")
         return self.play(self._position.parse_move(text))
@@ -272,8 +292,11 @@ class Game:
         self._redo.append(node)
         self.cursor = len(self.nodes)
         self.draw_offered_by = None
-        if self.clock is not None and node.clock_before is not None:
-            self.clock.restore(node.clock_before)
+        if self.clock is not None:
+            if node.clock_before is not None:
+                self.clock.restore(node.clock_before)
+            else:  # a move read from a record: fall back on the times it recorded
+                self._restore_recorded_times()
         self.outcome = None
         self._update_outcome()
         return node

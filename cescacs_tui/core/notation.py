@@ -165,7 +165,7 @@ class _Letters:
         raise InvalidMoveError(f"{letter!r} is not a piece letter", token=token)
 
     def tolerate(self, message: str, token: str) -> None:
-        if self.strict and self.aliases is not None:
+        if self.strict:
             raise InvalidMoveError(message, token=token)
         self.warnings.append(f"{token}: {message}")
 

@@ -23,7 +23,7 @@ from .errors import MoveError, PDTLError
 from .game import VARIANT, Ending, Game, Node
 from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
 from .pgn_syntax import HalfMove, PGNError, Record, Variation, parse_records
-from .pieces import ALIASES, PIECE_BY_LETTER, WHITE, Colour, PieceType
+from .pieces import ALIASES, PIECE_BY_LETTER, WHITE, PieceType
 from .position import INITIAL_PDTL, Position
 
 __all__ = ["MAX_FILE_BYTES", "PGNError", "load_pgn_file", "read_pgn", "save_pgn_file", "write_pgn"]
@@ -118,7 +118,7 @@ class _GameReader:
         self.check_variant(tags)
         start, castling = self.start_position(tags)
         time_control = self.time_control(tags)
-        game = Game(start, tags=tags, time_control=time_control)
+        game = Game(start, tags=tags)  # replayed without clocks; they are set from the record below
         game.repeated_tags = repeated
         game.intro_comments = list(record.intro_comments)
         game.final_comments = list(record.final_comments)
@@ -127,7 +127,8 @@ class _GameReader:
         recorded_tag = tags.get("Result")
         self.replay_main_line(game)
         self.settle_result(game, recorded_tag)
-        self.restore_clocks(game)
+        if time_control.enabled:
+            game.set_time_control(time_control)
         game.warnings.extend(self.warnings)
         return game
 
@@ -304,16 +305,6 @@ class _GameReader:
         if reason is not None:
             game.final_comments = [c for c in game.final_comments if c.strip()[1:].strip() != reason]
 
-    def restore_clocks(self, game: Game) -> None:
-        if game.clock is None:
-            return
-        times: dict[Colour, float] = {}
-        for node in game.nodes:
-            if node.clock is not None:
-                times[node.colour] = node.clock
-        base = game.time_control.base
-        game.clock.set_remaining(times.get(Colour.WHITE, base), times.get(Colour.BLACK, base))
-
 
 # --- writing -------------------------------------------------------------------------
 
@@ -405,7 +396,7 @@ class _LineWriter:
         if node is self.last and not node.san.endswith("#"):
             indicator += ":"  # the record ends here other than by mate (6.4)
         if indicator:
-            text += indicator if node.assessment or indicator.startswith("(") else f" {indicator}"
+            text += indicator if node.assessment else f" {indicator}"
         return text
 
     def line_of_play(self, start: Position, nodes: list[Node], depth: int, number: int, unknown: bool) -> list[str]:

@@ -377,7 +377,7 @@ class _Parser:
                 )
                 closing = self.peek()
                 if closing is None or closing.kind != CLOSE:
-                    raise self.error(closing, "variation is never closed", "')'")
+                    raise self.error(token, "variation is never closed", "')'")
                 self.take()
                 if not variation.moves:
                     raise self.error(token, "empty variation", "moves")
@@ -387,13 +387,9 @@ class _Parser:
                     raise self.error(token, "')' without '('")
                 return moves
             elif kind in (RESULT, TAG):
-                if not top:
-                    raise self.error(token, "variation is never closed", "')'")
-                return moves
+                return moves  # a variation left open is reported at its "("
             else:  # pragma: no cover - every kind is handled above
                 raise self.error(token, f"unexpected {token.text!r}")
-        if not top:
-            raise self.error(None, "variation is never closed", "')'")
         return moves
 
 

@@ -1,0 +1,99 @@
+"""Autosave and resume, including a process killed between moves."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cescacs_tui.core import BLACK, WHITE, CescacsError
+from cescacs_tui.core.autosave import clear_session, load_session, save_session
+from cescacs_tui.core.clock import ClockKind, TimeControl
+from cescacs_tui.core.game import Game
+from cescacs_tui.core.storage import write_atomic
+from tests.test_game import FOOLS_MATE, FakeTime, play
+
+
+def test_save_and_load_a_game_in_progress(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.json"
+    now = FakeTime()
+    game = Game.new(white="A", black="B", time_control=TimeControl(ClockKind.FISCHER, 300, 5), time_source=now)
+    play(game, "E7-E13")
+    now.now += 12
+    play(game, "E21-E15")
+    now.now += 4
+    save_session(game, {"flipped": True}, path)
+    session = load_session(path)
+    assert session is not None
+    assert [n.san for n in session.game.nodes] == ["E7-E13", "E21-E15"]
+    assert session.game.tags["White"] == "A"
+    assert session.options == {"flipped": True}
+    clock = session.game.clock
+    assert clock is not None and clock.paused  # resumed games wait for the players
+    assert clock.remaining(WHITE) == pytest.approx(305 - 4)
+    assert clock.remaining(BLACK) == pytest.approx(305 - 12)
+
+
+def test_a_finished_game_clears_the_autosave(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.json"
+    game = Game.new()
+    play(game, "E7-E13")
+    save_session(game, path=path)
+    assert path.exists()
+    fresh = Game.new()
+    play(fresh, *FOOLS_MATE)
+    save_session(fresh, path=path)
+    assert not path.exists()
+    assert load_session(path) is None
+
+
+def test_a_damaged_autosave_is_reported_not_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.json"
+    write_atomic(path, json.dumps({"format": "cescacs-tui autosave", "pgn": '[Variant "C\'escacs"]\n1. E7-E15\n'}))
+    with pytest.raises(CescacsError, match="damaged"):
+        load_session(path)
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CescacsError, match="damaged"):
+        load_session(path)
+    clear_session(path)
+    assert load_session(path) is None
+
+
+CRASHING_PLAYER = textwrap.dedent(
+    """
+    import os, signal, sys
+    from pathlib import Path
+    from cescacs_tui.core.autosave import save_session
+    from cescacs_tui.core.game import Game
+
+    path = Path(sys.argv[1])
+    game = Game.new(white="Crash", black="Test")
+    for text in ["E7-E13", "E21-E15", "F8-F12"]:
+        game.play_text(text)
+        save_session(game, path=path)
+    print("saved", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # no clean-up, no atexit: as if the terminal died
+    """
+)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+def test_resume_after_the_process_is_killed(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.json"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    done = subprocess.run(
+        [sys.executable, "-c", CRASHING_PLAYER, str(path)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == -signal.SIGKILL
+    assert "saved" in done.stdout
+    session = load_session(path)
+    assert session is not None
+    assert [n.san for n in session.game.nodes] == ["E7-E13", "E21-E15", "F8-F12"]
+    assert session.game.tags["White"] == "Crash"
+    assert [p.name for p in tmp_path.iterdir()] == ["autosave.json"]  # no temporary file left
