@@ -1,0 +1,1 @@
+"""The Textual front end: widgets and screens built on :mod:`cescacs_tui.core`."""

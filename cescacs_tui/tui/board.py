@@ -1,0 +1,505 @@
+"""The ``HexBoard`` widget: paints a :class:`BoardView` and turns keys and clicks into hex choices.
+
+The widget knows no rules.  The app computes what to show (pieces, targets,
+check...) as a ``BoardView`` and passes it to :meth:`HexBoard.show`; the board
+reports the player's choices as messages.  All geometry and cell texts come
+from :mod:`cescacs_tui.tui.board_layout`; this module only paints and listens.
+
+Painting uses the Line API: one cached :class:`~textual.strip.Strip` per text
+row.  A ``show()`` or a cursor move drops and refreshes only the rows of the
+hexes whose content changed; a new size, orientation, layout or piece set
+drops every row (they are part of the cache key), and so does a CSS or theme
+change (``notify_style_update``).
+
+Run ``python -m cescacs_tui.tui.board`` for a demo on the start position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar, NamedTuple
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.color import Color
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widget import Widget
+
+from cescacs_tui.core.geometry import HEX_COLOUR, HEX_COUNT, HEX_NAMES, HEXES
+from cescacs_tui.tui.board_layout import (
+    CURSOR_MOVES,
+    LAYOUT_CHOICES,
+    PIECE_SETS,
+    START_HEX,
+    BoardLayout,
+    BoardView,
+    LayoutChoice,
+    LayoutMode,
+    Mark,
+    PieceSet,
+    cell_lower_text,
+    cell_text,
+    choose_mode,
+    layout_for,
+    move_cursor,
+    piece_glyph,
+    view_marks,
+)
+
+__all__ = ["BoardView", "HexBoard", "demo_app"]
+
+_TILES = ("hexboard--tile-white", "hexboard--tile-black", "hexboard--tile-colour")
+"""Tile component classes, indexed like ``HEX_COLOUR`` (0 white, 1 black, 2 colour)."""
+
+_HIGHLIGHTS: tuple[tuple[Mark, str], ...] = (
+    (Mark.ATTACKED, "hexboard--attacked"),
+    (Mark.THREATENED, "hexboard--threatened"),
+    (Mark.LAST_MOVE, "hexboard--last-move"),
+    (Mark.PREVIEW, "hexboard--preview"),
+    (Mark.TARGET, "hexboard--target"),
+    (Mark.CAPTURE, "hexboard--capture"),
+    (Mark.AWAITING, "hexboard--awaiting"),
+    (Mark.SELECTED, "hexboard--selected"),
+    (Mark.CHECK, "hexboard--check"),
+    (Mark.CURSOR, "hexboard--cursor"),
+)
+"""Highlight component classes, lowest priority first: later layers tint over earlier ones."""
+
+
+class _CellStyles(NamedTuple):
+    """A hex's styles: its markers, its piece, and its plain lower row (full mode)."""
+
+    marker: Style
+    piece: Style
+    lower: Style
+
+
+class _Palette:
+    """The board's resolved component styles, and the cell styles composed from them.
+
+    Backgrounds are read as Textual colours, not Rich styles, so that a
+    translucent highlight tints the tile beneath it (targets stay visibly on a
+    white, black or colour tile) instead of replacing it.
+    """
+
+    def __init__(self, board: HexBoard) -> None:
+        base = board.background_colors[1]
+        self.blank = board.rich_style
+        self.label = board.get_component_rich_style("hexboard--label")
+        self.tiles = [self._layer(board, name, base) for name in _TILES]
+        self.pieces = [self._layer(board, name, None)[1] for name in ("hexboard--piece-white", "hexboard--piece-black")]
+        self.highlights = [(mark, *self._layer(board, name, None)) for mark, name in _HIGHLIGHTS]
+        self._cells: dict[tuple[int, int, Mark], _CellStyles] = {}
+
+    @staticmethod
+    def _layer(board: HexBoard, name: str, base: Color | None) -> tuple[Color | None, Style]:
+        """A component's background (over ``base`` if given) and its other attributes, without background."""
+        styles = board.get_component_styles(name)
+        background = styles.background if styles.has_rule("background") else None
+        if base is not None:
+            background = base + background
+        partial = board.get_component_rich_style(name, partial=True)
+        return background, partial.without_color + Style(color=partial.color)
+
+    def cell(self, tile: int, code: int, marks: Mark) -> _CellStyles:
+        key = (tile, (code > 0) - (code < 0), marks)
+        styles = self._cells.get(key)
+        if styles is None:
+            background, style = self.tiles[tile]
+            assert background is not None
+            for mark, tint, layer in self.highlights:
+                if marks & mark:
+                    background = background + tint
+                    style += layer
+            marker = Style(bgcolor=background.rich_color) + style
+            piece = marker + self.pieces[code < 0] if code else marker
+            styles = self._cells[key] = _CellStyles(marker, piece, Style(bgcolor=marker.bgcolor, color=marker.color))
+        return styles
+
+
+class HexBoard(Widget, can_focus=True):
+    """The 169-hex board: brick layout, highlights, keyboard cursor and mouse.
+
+    Keys (in screen terms, also when flipped): arrows move along the column
+    (up/down) or to the neighbour on the same row (left/right); ``q`` ``e``
+    ``a`` ``d`` step up-left, up-right, down-left, down-right; Home/End jump to
+    the column's ends; Enter/Space post :class:`HexSelected` for the cursor
+    hex and Escape posts :class:`Cancelled`.  A click on a hex moves the
+    cursor there and posts :class:`HexSelected`.
+
+    ``layout_mode`` (constructor argument ``layout``) is ``"auto"`` (full when
+    79x32 cells are available, else compact), ``"full"`` or ``"compact"``; it
+    cannot be called ``layout``, which Textual's ``Widget`` already uses.
+    ``piece_set`` is ``"letters"``, ``"fan"`` or ``"fan-safe"``.  ``cursor``
+    starts on the central hex F14.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {*_TILES, *(name for _, name in _HIGHLIGHTS)} | {
+        "hexboard--piece-white",
+        "hexboard--piece-black",
+        "hexboard--label",
+    }
+
+    DEFAULT_CSS = """
+    HexBoard {
+        width: auto;
+        height: auto;
+        content-align: center middle;
+    }
+    HexBoard > .hexboard--tile-white { background: #a8916c; }
+    HexBoard > .hexboard--tile-colour { background: #5f7f7a; }
+    HexBoard > .hexboard--tile-black { background: #6b5540; }
+    HexBoard > .hexboard--piece-white { color: #ffffff; text-style: bold; }
+    HexBoard > .hexboard--piece-black { color: #000000; }
+    HexBoard > .hexboard--label { color: $text-muted; }
+    HexBoard > .hexboard--attacked { background: #ff4040 25%; color: #ffe0e0; }
+    HexBoard > .hexboard--threatened { background: #ff9f1a 45%; color: #000000; text-style: bold; }
+    HexBoard > .hexboard--last-move { background: #e6e68a 35%; text-style: underline; }
+    HexBoard > .hexboard--preview { background: #c58cff 55%; color: #000000; text-style: bold; }
+    HexBoard > .hexboard--target { background: #8fd16a 50%; color: #000000; text-style: bold; }
+    HexBoard > .hexboard--capture { background: #ff5f5f 65%; color: #000000; text-style: bold; }
+    HexBoard > .hexboard--awaiting { background: #40e0d0 45%; color: #000000; text-style: bold; }
+    HexBoard > .hexboard--selected { background: #4aa0ff 70%; color: #000000; text-style: bold; }
+    HexBoard > .hexboard--check { background: #ff0000 80%; color: #ffffff; text-style: bold; }
+    HexBoard > .hexboard--cursor { background: #ffd75f 75%; color: #000000; text-style: bold; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "select", "Select"),
+        Binding("escape", "cancel", "Cancel"),
+        Binding("up", "move('up')", "Up", show=False),
+        Binding("down", "move('down')", "Down", show=False),
+        Binding("left", "move('left')", "Left", show=False),
+        Binding("right", "move('right')", "Right", show=False),
+        Binding("q", "move('up_left')", "Up-left", show=False),
+        Binding("e", "move('up_right')", "Up-right", show=False),
+        Binding("a", "move('down_left')", "Down-left", show=False),
+        Binding("d", "move('down_right')", "Down-right", show=False),
+        Binding("home", "move('top')", "Top of column", show=False),
+        Binding("end", "move('bottom')", "Bottom of column", show=False),
+    ]
+
+    cursor: reactive[int] = reactive(START_HEX, repaint=False, init=False)
+    flipped: reactive[bool] = reactive(False)
+    piece_set: reactive[PieceSet] = reactive("letters")
+    layout_mode: reactive[LayoutChoice] = reactive("auto", layout=True)
+
+    class HexSelected(Message):
+        """The player chose a hex: Enter/Space on the cursor, or a click on the hex."""
+
+        def __init__(self, board: HexBoard, hex: int) -> None:
+            super().__init__()
+            self.board = board
+            self.hex = hex
+
+        @property
+        def control(self) -> HexBoard:
+            return self.board
+
+        @property
+        def hex_name(self) -> str:
+            return HEX_NAMES[self.hex]
+
+    class Cancelled(Message):
+        """Escape: the player wants to drop the current selection."""
+
+        def __init__(self, board: HexBoard) -> None:
+            super().__init__()
+            self.board = board
+
+        @property
+        def control(self) -> HexBoard:
+            return self.board
+
+    class CursorMoved(Message):
+        """The cursor moved (by key or click), so a status line can name the hex."""
+
+        def __init__(self, board: HexBoard, hex: int) -> None:
+            super().__init__()
+            self.board = board
+            self.hex = hex
+
+        @property
+        def control(self) -> HexBoard:
+            return self.board
+
+    def __init__(
+        self,
+        view: BoardView | None = None,
+        *,
+        piece_set: PieceSet = "letters",
+        layout: LayoutChoice = "auto",
+        flipped: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._view = BoardView() if view is None else view
+        self._marks = view_marks(self._view)
+        self._strips: dict[int, Strip] = {}
+        self._cells: dict[tuple[int, int, Mark, int, int], list[Segment]] = {}
+        self._cache_key: tuple[BoardLayout, Size, str] | None = None
+        self._palette: _Palette | None = None
+        self.set_reactive(HexBoard.piece_set, self.validate_piece_set(piece_set))
+        self.set_reactive(HexBoard.layout_mode, self.validate_layout_mode(layout))
+        self.set_reactive(HexBoard.flipped, flipped)
+
+    # --- State in ---------------------------------------------------------
+
+    @property
+    def view(self) -> BoardView:
+        """What the board shows now."""
+        return self._view
+
+    def show(self, view: BoardView) -> None:
+        """Display ``view``, repainting only the rows of hexes whose code or marks changed."""
+        old_codes, old_marks = self._view.codes, self._marks
+        self._view, self._marks = view, view_marks(view)
+        changed = [h for h in HEXES if old_codes[h] != view.codes[h] or old_marks[h] != self._marks[h]]
+        if changed:
+            self._refresh_hexes(changed)
+
+    def validate_cursor(self, value: int) -> int:
+        if not 0 <= value < HEX_COUNT:
+            raise ValueError(f"cursor must be a hex index 0..{HEX_COUNT - 1}, got {value}")
+        return value
+
+    def validate_piece_set(self, value: str) -> PieceSet:
+        if value not in PIECE_SETS:
+            raise ValueError(f"piece_set must be one of {PIECE_SETS}, got {value!r}")
+        return value
+
+    def validate_layout_mode(self, value: str) -> LayoutChoice:
+        if value not in LAYOUT_CHOICES:
+            raise ValueError(f"layout must be one of {LAYOUT_CHOICES}, got {value!r}")
+        return value
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self._refresh_hexes((old, new))
+        self.post_message(self.CursorMoved(self, new))
+
+    # --- Geometry -----------------------------------------------------------
+
+    @property
+    def mode(self) -> LayoutMode:
+        """The layout in use: ``layout_mode`` with ``"auto"`` resolved against the current size."""
+        return choose_mode(self.layout_mode, self.size.width, self.size.height)
+
+    @property
+    def board_layout(self) -> BoardLayout:
+        return layout_for(self.mode, self.flipped)
+
+    def hex_region(self, h: int) -> Region:
+        """Where hex ``h`` is drawn, in content coordinates (for tests, tooltips and pop-ups)."""
+        layout = self.board_layout
+        x, y, width, height = layout.cells[h]
+        ox, oy = self._origin(layout)
+        return Region(ox + x, oy + y, width, height)
+
+    def hex_at_offset(self, x: int, y: int) -> int | None:
+        """The hex drawn at content offset ``(x, y)``, or ``None``."""
+        layout = self.board_layout
+        ox, oy = self._origin(layout)
+        return layout.hex_at(x - ox, y - oy)
+
+    def _origin(self, layout: BoardLayout) -> tuple[int, int]:
+        """Top-left of the board in the content area, honouring ``content-align``."""
+        spare_x = max(0, self.size.width - layout.width)
+        spare_y = max(0, self.size.height - layout.height)
+        share = {"left": 0, "top": 0, "center": 1, "middle": 1, "right": 2, "bottom": 2}
+        return (
+            spare_x * share[self.styles.content_align_horizontal] // 2,
+            spare_y * share[self.styles.content_align_vertical] // 2,
+        )
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        gutter = self.styles.gutter
+        mode = choose_mode(self.layout_mode, container.width - gutter.width, container.height - gutter.height)
+        return layout_for(mode).width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        mode = choose_mode(self.layout_mode, width, container.height - self.styles.gutter.height)
+        return layout_for(mode).height
+
+    # --- Painting -----------------------------------------------------------
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._palette = None
+        self._strips.clear()
+        self._cells.clear()
+
+    def _refresh_hexes(self, hexes: Iterable[int]) -> None:
+        """Drop the cached rows of ``hexes`` and ask Textual to repaint just those rows."""
+        if not self.is_mounted:
+            return
+        layout = self.board_layout
+        _, oy = self._origin(layout)
+        rows = sorted({oy + y for h in hexes for y in layout.hex_rows(h)})
+        for y in rows:
+            self._strips.pop(y, None)
+        regions = []
+        start = previous = rows[0]
+        for y in [*rows[1:], -1]:
+            if y != previous + 1:
+                regions.append(Region(0, start, self.size.width, previous - start + 1))
+                start = y
+            previous = y
+        self.refresh(*regions)
+
+    def render_line(self, y: int) -> Strip:
+        layout = self.board_layout
+        key = (layout, self.size, self.piece_set)
+        if key != self._cache_key:
+            self._cache_key = key
+            self._strips.clear()
+            self._cells.clear()
+        strip = self._strips.get(y)
+        if strip is None:
+            strip = self._strips[y] = self._render_row(y, layout)
+        return strip
+
+    def _render_row(self, y: int, layout: BoardLayout) -> Strip:
+        if self._palette is None:
+            self._palette = _Palette(self)
+        palette = self._palette
+        width = self.size.width
+        ox, oy = self._origin(layout)
+        row = y - oy
+        if not 0 <= row < layout.height:
+            return Strip.blank(width, palette.blank)
+        segments = [Segment(" " * ox, palette.blank)] if ox else []
+        position = 0
+        for span in layout.rows[row]:
+            if span.x > position:
+                segments.append(Segment(" " * (span.x - position), palette.blank))
+            if span.hex is None:
+                segments.append(Segment(span.text, palette.label))
+            else:
+                segments += self._cell_segments(span.hex, span.part, layout.mode, palette)
+            position = span.x + span.width
+        return Strip(segments, ox + position).adjust_cell_length(width, palette.blank)
+
+    def _cell_segments(self, h: int, part: int, mode: LayoutMode, palette: _Palette) -> list[Segment]:
+        """One text row of one hex: cached by content, so equal-looking hexes share segments."""
+        marks = self._marks[h] | (Mark.CURSOR if h == self.cursor else Mark.NONE)
+        code = self._view.codes[h]
+        named = h if part and marks & Mark.CURSOR else -1  # only the cursor's lower row names its hex
+        key = (code, HEX_COLOUR[h], marks, part, named)
+        segments = self._cells.get(key)
+        if segments is None:
+            styles = palette.cell(HEX_COLOUR[h], code, marks)
+            if part:
+                segments = [Segment(cell_lower_text(h, marks), styles.lower)]
+            else:
+                glyph = piece_glyph(code, self.piece_set)
+                text = cell_text(glyph, marks, mode)
+                middle = len(text) // 2
+                segments = [Segment(text[:middle], styles.marker), Segment(text[middle], styles.piece)]
+                segments.append(Segment(text[middle + 1 :], styles.marker))
+            self._cells[key] = segments
+        return segments
+
+    # --- Input ----------------------------------------------------------------
+
+    def action_move(self, direction: str) -> None:
+        if direction not in CURSOR_MOVES:
+            raise ValueError(f"unknown cursor move {direction!r}")
+        self.cursor = move_cursor(self.cursor, direction, flipped=self.flipped)
+
+    def action_select(self) -> None:
+        self.post_message(self.HexSelected(self, self.cursor))
+
+    def action_cancel(self) -> None:
+        self.post_message(self.Cancelled(self))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        h = None if offset is None else self.hex_at_offset(offset.x, offset.y)
+        if h is None:
+            return
+        event.stop()
+        self.cursor = h
+        self.post_message(self.HexSelected(self, h))
+
+
+def demo_app() -> App[None]:
+    """The ``python -m cescacs_tui.tui.board`` demo: hot-seat play on the start position.
+
+    Select a piece of the side to move, then one of its targets; Escape drops
+    the selection; f flips, p cycles the piece sets, l the layouts.  The rules
+    come from :class:`~cescacs_tui.core.Position`, as they will in the real app.
+    """
+    from textual.widgets import Footer, Static
+
+    from cescacs_tui.core import Position
+
+    class BoardDemo(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [
+            Binding("f", "flip", "Flip"),
+            Binding("p", "pieces", "Pieces"),
+            Binding("l", "layout", "Layout"),
+        ]
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.position = Position.initial()
+            self.selected: int | None = None
+
+        def compose(self) -> ComposeResult:
+            yield HexBoard(self._view())
+            yield Static(id="status")
+            yield Footer()
+
+        def _view(self) -> BoardView:
+            codes = self.position.board_codes
+            moves = [m for m in self.position.legal_moves() if m.origin == self.selected]
+            targets = {m.target: "capture" if codes[m.target] else "move" for m in moves}
+            last = self.position.peek()
+            check = self.position.king(self.position.turn) if self.position.is_check() else None
+            last_move = () if last is None else (last.origin, last.target)
+            return BoardView(codes, self.selected, targets, last_move, check)
+
+        def on_hex_board_hex_selected(self, event: HexBoard.HexSelected) -> None:
+            board = self.query_one(HexBoard)
+            if self.selected is not None and event.hex in board.view.targets:
+                chosen = (self.selected, event.hex)
+                self.position.push(next(m for m in self.position.legal_moves() if (m.origin, m.target) == chosen))
+                self.selected = None
+            else:
+                piece = self.position.piece_at(event.hex)
+                self.selected = event.hex if piece and piece.colour is self.position.turn else None
+            board.show(self._view())
+
+        def on_hex_board_cancelled(self) -> None:
+            self.selected = None
+            self.query_one(HexBoard).show(self._view())
+
+        def on_hex_board_cursor_moved(self, event: HexBoard.CursorMoved) -> None:
+            self.query_one("#status", Static).update(f"{HEX_NAMES[event.hex]}  {self.position.turn.title} to move")
+
+        def action_flip(self) -> None:
+            board = self.query_one(HexBoard)
+            board.flipped = not board.flipped
+
+        def action_pieces(self) -> None:
+            board = self.query_one(HexBoard)
+            board.piece_set = PIECE_SETS[(PIECE_SETS.index(board.piece_set) + 1) % len(PIECE_SETS)]
+
+        def action_layout(self) -> None:
+            board = self.query_one(HexBoard)
+            board.layout_mode = LAYOUT_CHOICES[(LAYOUT_CHOICES.index(board.layout_mode) + 1) % len(LAYOUT_CHOICES)]
+
+    return BoardDemo()
+
+
+if __name__ == "__main__":
+    demo_app().run()

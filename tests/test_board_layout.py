@@ -1,0 +1,336 @@
+"""The board's screen geometry, cursor moves and cell texts, without Textual."""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+
+import pytest
+
+from cescacs_tui.core.geometry import COLUMN, COLUMNS, HEX_NAMES, HEXES, LINE, ORTHOGONAL_NEIGHBOURS, hex_at, parse_hex
+from cescacs_tui.core.pieces import FAN_GLYPHS, PEGASUS, WYVERN
+from cescacs_tui.tui import board_layout
+from cescacs_tui.tui.board_layout import (
+    LABEL_WIDTH,
+    START_HEX,
+    BoardView,
+    Mark,
+    cell_lower_text,
+    cell_text,
+    choose_mode,
+    layout_for,
+    move_cursor,
+    piece_glyph,
+    view_marks,
+)
+
+VARIANTS = [("full", False), ("full", True), ("compact", False), ("compact", True)]
+ARROWS = ("up", "down", "left", "right")
+
+
+@pytest.fixture(params=VARIANTS, ids=[f"{m}-{'flipped' if f else 'white'}" for m, f in VARIANTS])
+def layout(request):
+    return layout_for(*request.param)
+
+
+def owner_grid(layout):
+    """Per content cell, the hex drawn there (checking no cell is drawn twice)."""
+    grid = {}
+    for h, rect in enumerate(layout.cells):
+        for y in range(rect.y, rect.y + rect.height):
+            for x in range(rect.x, rect.x + rect.width):
+                assert (x, y) not in grid, f"{HEX_NAMES[h]} overlaps {HEX_NAMES[grid[x, y]]}"
+                grid[x, y] = h
+    return grid
+
+
+# --- Geometry --------------------------------------------------------------------
+
+
+def test_169_rectangles_inside_content_and_disjoint(layout):
+    grid = owner_grid(layout)
+    assert len(layout.cells) == 169
+    assert len(set(layout.cells)) == 169
+    assert len(grid) == 169 * layout.cell_width * (2 if layout.mode == "full" else 1)
+    assert all(0 <= x < layout.width and 0 <= y < layout.height for x, y in grid)
+
+
+def test_screen_to_hex_is_the_inverse(layout):
+    grid = owner_grid(layout)
+    for y in range(-1, layout.height + 1):
+        for x in range(-1, layout.width + 1):
+            assert layout.hex_at(x, y) == grid.get((x, y))
+
+
+def test_rows_list_every_span_once_left_to_right(layout):
+    for row in layout.rows:
+        ends = [(span.x, span.x + span.width) for span in row]
+        assert all(end <= start for (_, end), (start, _) in itertools.pairwise(ends))
+    hex_spans = sum(1 for row in layout.rows for span in row if span.hex is not None)
+    assert hex_spans == 169 * (2 if layout.mode == "full" else 1)
+
+
+def test_adjacent_columns_are_offset_by_half_a_hex(layout):
+    width = layout.cell_width
+    for h in HEXES:
+        for n in ORTHOGONAL_NEIGHBOURS[h]:
+            if COLUMN[n] == COLUMN[h]:
+                continue
+            a, b = layout.cells[h], layout.cells[n]
+            assert abs(a.x - b.x) == width
+            if layout.mode == "full":
+                assert abs(a.y - b.y) == 1  # half of the 2-row hex: the brick offset
+            else:
+                # Compact: one oblique neighbour shares the row, the other is a row away.
+                assert abs(a.y - b.y) == (0 if (LINE[h] + LINE[n]) % 4 == 3 - 2 * layout.flipped else 1)
+
+
+def test_column_neighbours_are_stacked(layout):
+    for h in HEXES:
+        above = hex_at(COLUMN[h], LINE[h] + 2)
+        if above is None:
+            continue
+        a, b = layout.cells[h], layout.cells[above]
+        assert a.x == b.x
+        if layout.flipped:
+            assert b.y == a.y + a.height
+        else:
+            assert a.y == b.y + b.height
+
+
+def test_flipped_is_a_half_turn():
+    for mode in ("full", "compact"):
+        white, black = layout_for(mode, False), layout_for(mode, True)
+        for h in HEXES:
+            assert black.cells[h] == white.cells[hex_at(14 - COLUMN[h], 28 - LINE[h])]
+
+
+def test_labels_are_off_the_hexes_and_each_other(layout):
+    grid = owner_grid(layout)
+    used = set()
+    for label in layout.labels:
+        for x in range(label.x, label.x + len(label.text)):
+            assert (x, label.y) not in grid
+            assert (x, label.y) not in used
+            assert 0 <= x < layout.width
+            used.add((x, label.y))
+
+
+def test_column_letters_top_and_bottom_over_their_column(layout):
+    letters = [label for label in layout.labels if label.text.isalpha()]
+    assert sorted(label.text for label in letters) == sorted(COLUMNS * 2)
+    for label in letters:
+        assert label.y in (0, layout.height - 1)
+        column = COLUMNS.index(label.text)
+        below = [h for h in HEXES if COLUMN[h] == column]
+        assert all(layout.cells[h].x <= label.x < layout.cells[h].x + layout.cell_width for h in below)
+
+
+def test_line_numbers_name_the_outermost_hex_of_their_row(layout):
+    numbers = [label for label in layout.labels if not label.text.isalpha()]
+    for label in numbers:
+        assert label.x in (0, layout.width - LABEL_WIDTH)
+        pieces_row = [h for h in HEXES if layout.cells[h].y == label.y]
+        left = min(pieces_row, key=lambda h: layout.cells[h].x)
+        assert int(label.text) == LINE[left]
+        if layout.mode == "full":
+            assert {LINE[h] for h in pieces_row} == {int(label.text)}
+    left_numbers = sorted(int(label.text) for label in numbers if label.x == 0)
+    if layout.mode == "full":
+        assert left_numbers == list(range(29))
+    else:
+        assert len(left_numbers) == 15 and len(set(left_numbers)) == 15
+
+
+def test_content_sizes():
+    assert (layout_for("compact").width, layout_for("compact").height) == (49, 17)
+    assert (layout_for("full").width, layout_for("full").height) == (79, 32)
+    assert layout_for("compact", True).height == 17 and layout_for("full", True).width == 79
+
+
+def test_white_view_puts_f0_at_the_bottom_and_p_at_the_left():
+    white = layout_for("full")
+    f0, f28, p13 = (white.cells[parse_hex(n)] for n in ("F0", "F28", "P13"))
+    assert f0.y > f28.y
+    assert p13.x == LABEL_WIDTH
+    assert layout_for("compact").cells[parse_hex("E27")].y == layout_for("compact").cells[parse_hex("F28")].y == 1
+
+
+def test_choose_mode():
+    assert choose_mode("auto", 80, 22) == "compact"
+    assert choose_mode("auto", 79, 32) == "full"
+    assert choose_mode("auto", 78, 40) == "compact"
+    assert choose_mode("auto", 120, 31) == "compact"
+    assert choose_mode("full", 10, 10) == "full"
+    assert choose_mode("compact", 200, 60) == "compact"
+    with pytest.raises(ValueError):
+        choose_mode("huge", 80, 24)
+    with pytest.raises(ValueError):
+        layout_for("huge")
+
+
+# --- Cursor ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_arrow_keys_reach_every_hex(flipped):
+    seen = {START_HEX}
+    queue = deque([START_HEX])
+    while queue:
+        h = queue.popleft()
+        for key in ARROWS:
+            n = move_cursor(h, key, flipped=flipped)
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    assert len(seen) == 169
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_left_right_keep_the_screen_row(flipped):
+    compact, full = layout_for("compact", flipped), layout_for("full", flipped)
+    kept = 0
+    for h in HEXES:
+        here = compact.cells[h]
+        for key, dx in (("left", -3), ("right", 3)):
+            target = move_cursor(h, key, flipped=flipped)
+            same_row = compact.hex_at(here.x + dx, here.y)
+            if same_row is not None:
+                kept += 1
+                assert target == same_row
+                assert full.cells[target].y in (full.cells[h].y - 1, full.cells[h].y + 1)  # rows overlap
+                back = "left" if key == "right" else "right"
+                assert move_cursor(target, back, flipped=flipped) == h
+            elif (
+                compact.hex_at(here.x + dx, here.y - 1) is not None
+                or compact.hex_at(here.x + dx, here.y + 1) is not None
+            ):
+                assert compact.cells[target].x == here.x + dx  # the rim: the other oblique neighbour
+            else:
+                assert target == h  # no column that way
+    assert kept > 250
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_moves_are_in_screen_terms(flipped):
+    full = layout_for("full", flipped)
+    f14 = full.cells[START_HEX]
+    expected = {
+        "up": (0, -2),
+        "down": (0, 2),
+        "up_left": (-5, -1),
+        "up_right": (5, -1),
+        "down_left": (-5, 1),
+        "down_right": (5, 1),
+    }
+    for key, (dx, dy) in expected.items():
+        moved = full.cells[move_cursor(START_HEX, key, flipped=flipped)]
+        assert (moved.x - f14.x, moved.y - f14.y) == (dx, dy), key
+    assert move_cursor(START_HEX, "up", flipped=flipped) == parse_hex("F12" if flipped else "F16")
+
+
+def test_cursor_stays_at_the_edge_and_jumps_to_column_ends():
+    f28, f0 = parse_hex("F28"), parse_hex("F0")
+    assert move_cursor(f28, "up") == f28
+    assert move_cursor(f0, "down") == f0
+    assert move_cursor(f0, "up", flipped=True) == f0
+    assert move_cursor(parse_hex("P13"), "left") == parse_hex("P13")
+    assert move_cursor(START_HEX, "top") == f28
+    assert move_cursor(START_HEX, "bottom") == f0
+    assert move_cursor(START_HEX, "top", flipped=True) == f0
+    assert move_cursor(parse_hex("Z7"), "left", flipped=True) == parse_hex("Z7")  # Z is at the left when flipped
+    assert COLUMN[move_cursor(parse_hex("Z7"), "right", flipped=True)] == COLUMNS.index("X")
+    with pytest.raises(ValueError):
+        move_cursor(START_HEX, "sideways")
+
+
+# --- Cell contents ---------------------------------------------------------------
+
+
+def test_piece_glyphs():
+    assert piece_glyph(0) == ""
+    assert piece_glyph(9) == "K" and piece_glyph(-9) == "k"
+    assert [piece_glyph(code) for code in range(1, 10)] == list("PEJNGRVDK")
+    assert piece_glyph(9, "fan") == FAN_GLYPHS[9][0] and piece_glyph(-9, "fan") == FAN_GLYPHS[9][1]
+    assert piece_glyph(PEGASUS, "fan") == FAN_GLYPHS[PEGASUS][0]
+    assert piece_glyph(PEGASUS, "fan-safe") == "G" and piece_glyph(-WYVERN, "fan-safe") == "v"
+    assert piece_glyph(-8, "fan-safe") == FAN_GLYPHS[8][1]
+
+
+def test_wide_glyph_falls_back_to_the_letter(monkeypatch):
+    wide = FAN_GLYPHS[WYVERN][0]
+    monkeypatch.setattr(board_layout, "cell_len", lambda text: 2 if text == wide else 1)
+    assert piece_glyph(WYVERN, "fan") == "V"
+    assert piece_glyph(-WYVERN, "fan") == FAN_GLYPHS[WYVERN][1]
+
+
+@pytest.mark.parametrize(
+    ("glyph", "marks", "compact", "full"),
+    [
+        ("K", Mark.NONE, " K ", "  K  "),
+        ("K", Mark.CURSOR, "[K]", "[ K ]"),
+        ("", Mark.CURSOR, "[ ]", "[   ]"),
+        ("", Mark.TARGET, " · ", "  ·  "),
+        ("k", Mark.CAPTURE, "×k ", " ×k  "),
+        ("", Mark.CAPTURE, " × ", "  ×  "),
+        ("k", Mark.CAPTURE | Mark.CURSOR, "×k]", "[×k ]"),
+        ("K", Mark.SELECTED, ">K<", " >K< "),
+        ("K", Mark.CHECK | Mark.THREATENED, "!K!", " !K! "),
+        ("K", Mark.CHECK | Mark.CURSOR, "!K]", "[!K ]"),
+        ("P", Mark.AWAITING, " P?", "  P? "),
+        ("P", Mark.PREVIEW, "{P}", " {P} "),
+        ("", Mark.PREVIEW, "{ }", " { } "),
+        ("N", Mark.THREATENED, " N!", "  N! "),
+        ("n", Mark.ATTACKED, " n°", "  n° "),
+        ("", Mark.ATTACKED, " ° ", "  °  "),
+        ("", Mark.ATTACKED | Mark.TARGET, " · ", "  ·  "),
+        ("R", Mark.LAST_MOVE, " R ", "  R  "),
+    ],
+)
+def test_cell_text(glyph, marks, compact, full):
+    assert cell_text(glyph, marks, "compact") == compact
+    assert cell_text(glyph, marks, "full") == full
+
+
+def test_every_mark_combination_keeps_the_cell_width_and_the_piece_in_the_middle():
+    for value in range(sum(Mark) + 1):
+        marks = Mark(value)
+        for glyph in ("", "K", "♞"):
+            compact, full = cell_text(glyph, marks, "compact"), cell_text(glyph, marks, "full")
+            assert len(compact) == 3 and len(full) == 5
+            if glyph:
+                assert compact[1] == glyph and full[2] == glyph
+
+
+def test_lower_row_names_the_cursor_hex():
+    assert cell_lower_text(START_HEX, Mark.CURSOR | Mark.TARGET) == " F14 "
+    assert cell_lower_text(START_HEX, Mark.TARGET) == "     "
+
+
+def test_view_marks():
+    e7, e9, g21, g27 = (parse_hex(n) for n in ("E7", "E9", "G21", "G27"))
+    view = BoardView(
+        selected=e7,
+        targets={e9: "move", g21: "capture"},
+        last_move=(e9, g21),
+        check=g27,
+        attacked=frozenset({e9}),
+        threatened=frozenset({g27}),
+        awaiting=frozenset({e7}),
+        preview=(g27,),
+    )
+    marks = view_marks(view)
+    assert marks[e7] == Mark.SELECTED | Mark.AWAITING
+    assert marks[e9] == Mark.TARGET | Mark.LAST_MOVE | Mark.ATTACKED
+    assert marks[g21] == Mark.CAPTURE | Mark.LAST_MOVE
+    assert marks[g27] == Mark.CHECK | Mark.THREATENED | Mark.PREVIEW
+    assert sum(1 for m in marks if m) == 4
+    assert view_marks(BoardView()) == (Mark.NONE,) * 169
+
+
+def test_board_view_checks_its_input():
+    assert BoardView(codes=(0,) * 169).targets == {}
+    with pytest.raises(ValueError):
+        BoardView(codes=(0,) * 168)
+    with pytest.raises(ValueError):
+        BoardView(targets={0: "jump"})
