@@ -1,13 +1,554 @@
-"""Start a game.  The Textual app arrives with issue #4; until then the
-command prints the position and its legal moves (as issue #2 allows)."""
+"""The C'escacs terminal app: a hot-seat game on the hex board.
+
+:class:`CescacsApp` wires the widgets to a :class:`~cescacs_tui.core.game.Game`:
+the board and the move box produce moves, the game model checks and plays
+them, and the panels show the result.  Every rule lives in the core; the
+selection logic lives in :mod:`cescacs_tui.tui.picking`; this module only
+routes events and keeps the screen in step with the game.
+"""
 
 from __future__ import annotations
 
-from .core import Position
+import warnings
+from collections.abc import Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, Static
+
+from .core import HEX_NAMES, CescacsError, Move, MoveError, Position
+from .core.autosave import Session, autosave_path, load_session, save_session
+from .core.game import Game, GameError
+from .core.move import CASTLING, IN_PLACE_PROMOTION
+from .core.notation import normalise_typed
+from .core.pgn import load_pgn_file
+from .core.pieces import NAMES, Colour
+from .tui.board import HexBoard
+from .tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
+from .tui.help import help_text
+from .tui.panels import MaterialPanel, MoveList, StatusPanel
+from .tui.picking import Outcome as PickOutcome
+from .tui.picking import Picker
+from .tui.view import Overlays, board_view, move_hexes
+
+
+class CescacsApp(App[None]):
+    """Two players, one keyboard: C'escacs on a 169-hex board.
+
+    ``game`` is the game being played (``app.game``).  ``autosave`` is where
+    the game in progress is saved after every move (``None`` disables it);
+    ``resume`` is an unfinished game found at start, which the players are
+    offered to continue.
+    """
+
+    TITLE = "C'escacs"
+    CSS = """
+    #main { height: 1fr; }
+    #board { height: 100%; }
+    #side { width: 1fr; min-width: 28; border-left: solid $panel; }
+    #status { border-bottom: solid $panel; }
+    #material { border-top: solid $panel; }
+    #entry { height: 1; }
+    #move-label { width: auto; padding: 0 1; color: $text-muted; }
+    #move-input { border: none; height: 1; width: 1fr; padding: 0; }
+    #move-input:focus { background: $boost; }
+    #message { height: 1; padding: 0 1; color: $text-muted; }
+    #message.error { color: $error; text-style: bold; }
+    #message.info { color: $success; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help"),
+        Binding("slash,colon", "focus_input", "Type move"),
+        Binding("f", "flip", "Flip"),
+        Binding("u", "takeback", "Takeback"),
+        Binding("U", "redo", "Redo", show=False),
+        Binding("o", "offer_draw", "Offer draw", show=False),
+        Binding("c", "claim_draw", "Claim draw"),
+        Binding("R", "resign", "Resign", show=False),
+        Binding("n", "new_game", "New", show=False),
+        Binding("t", "overlays", "Overlays", show=False),
+        Binding("left_square_bracket", "review(-1)", "Back", show=False),
+        Binding("right_square_bracket", "review(1)", "Forward", show=False),
+        Binding("left_curly_bracket", "review_start", "Start", show=False),
+        Binding("right_curly_bracket", "review_live", "Live", show=False),
+    ]
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        *,
+        autosave: Path | None = None,
+        resume: Session | None = None,
+        auto_flip: bool = False,
+    ) -> None:
+        super().__init__()
+        self.game = game or Game.new()
+        self.autosave = autosave
+        self.auto_flip = auto_flip
+        self.overlays = Overlays()
+        self._resume = resume
+        self._picker: Picker | None = None
+        self._picker_key: tuple[int, int, int] | None = None
+        self._preview: tuple[int, ...] = ()
+
+    # --- layout ------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield HexBoard(id="board")
+            with Vertical(id="side"):
+                yield StatusPanel(id="status")
+                yield MoveList(id="moves")
+                yield MaterialPanel(id="material")
+        with Horizontal(id="entry"):
+            yield Label("Move:", id="move-label")
+            yield Input(
+                placeholder="CTL-AN, e.g. E7-E13 or NE3-D8 (Enter plays, Esc back to the board)", id="move-input"
+            )
+        yield Static(id="message", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        board = self.board
+        board.cursor = self.game.position.king(self.game.position.turn)
+        board.focus()
+        self.refresh_game()
+        if self._resume is not None:
+            self._offer_resume(self._resume)
+
+    @property
+    def board(self) -> HexBoard:
+        return self.query_one("#board", HexBoard)
+
+    # --- keeping the screen in step with the game ------------------------------
+
+    def _current_picker(self) -> Picker | None:
+        """The selection state for the live position (rebuilt when the position changes)."""
+        game = self.game
+        if not game.is_live or game.is_over:
+            return None
+        key = (id(game), game.ply, game.position.halfmove_clock)
+        if self._picker is None or self._picker_key != key:
+            self._picker = Picker(game.position)
+            self._picker_key = key
+        return self._picker
+
+    def refresh_game(self, *, board_only: bool = False) -> None:
+        """Redraw the board and the panels from the game (only changed hexes repaint).
+
+        ``board_only`` is for changes that cannot touch the panels: a selection,
+        a preview.
+        """
+        game = self.game
+        position = game.reviewed_position()
+        last: tuple[int, ...] = ()
+        if game.cursor > 0:
+            node = game.nodes[game.cursor - 1]
+            last = move_hexes(game.position_at(game.cursor - 1), node.move) if not game.is_live else self._last_hexes()
+        self.board.show(
+            board_view(
+                position, picker=self._current_picker(), last_move=last, preview=self._preview, overlays=self.overlays
+            )
+        )
+        if board_only:
+            return
+        self.query_one(StatusPanel).show_game(game)
+        self.query_one(MaterialPanel).show_game(game)
+        self.query_one(MoveList).show_game(game)
+        self.refresh_bindings()
+
+    def _last_hexes(self) -> tuple[int, ...]:
+        game = self.game
+        if not game.nodes:
+            return ()
+        node = game.nodes[-1]
+        game.position.pop()
+        try:
+            return move_hexes(game.position, node.move)
+        finally:
+            game.position.push(node.move)
+
+    def say(self, text: str, kind: str = "") -> None:
+        """One line under the board: what happened, or why not."""
+        message = self.query_one("#message", Static)
+        message.update(Text(text))
+        message.set_classes(kind)
+
+    # --- playing moves ---------------------------------------------------------------
+
+    def play(self, move: Move) -> None:
+        """Play a legal move of the live position and show its consequences."""
+        game = self.game
+        position = game.position
+        mover = position.turn
+        try:
+            node = game.play(move)
+        except (GameError, MoveError) as error:
+            self.say(str(error), "error")
+            return
+        self._preview = ()
+        self._save()
+        if self.auto_flip:
+            self.board.flipped = game.position.turn == Colour.BLACK
+        if game.outcome is not None:
+            self.say(f"{mover.title} played {node.san}.  {game.result}: {game.termination}", "info")
+            self.notify(f"{game.result} — {game.termination}", title="Game over", timeout=8)
+        else:
+            self.say(f"{mover.title} played {node.san}", "info")
+        self.refresh_game()
+
+    @on(HexBoard.HexSelected)
+    def pick_hex(self, event: HexBoard.HexSelected) -> None:
+        game = self.game
+        if not game.is_live:
+            self.say("you are reviewing an earlier move: press } to return to the live position", "error")
+            return
+        if game.is_over:
+            self.say(f"the game is over ({game.termination}): u takes back a move, n starts a new game", "error")
+            return
+        picker = self._current_picker()
+        assert picker is not None
+        result = picker.pick(event.hex)
+        if result.outcome is PickOutcome.PLAY:
+            self.play(result.moves[0])
+            return
+        if result.outcome is PickOutcome.CHOOSE:
+            self._choose(list(result.moves))
+        elif result.outcome is PickOutcome.REFUSED:
+            self.say(result.message, "error")
+        elif result.outcome is PickOutcome.SELECTED:
+            piece = game.position.piece_at(event.hex)
+            assert piece is not None
+            self.say(f"{NAMES[piece.type]} on {event.hex_name}: pick its target (Esc cancels)")
+        else:
+            self.say("")
+        self.refresh_game(board_only=True)
+
+    @on(HexBoard.Cancelled)
+    def cancel_selection(self) -> None:
+        if self._picker is not None:
+            self._picker.cancel()
+        self._preview = ()
+        self.say("")
+        self.refresh_game(board_only=True)
+
+    def _choose(self, moves: list[Move]) -> None:
+        """Several moves share the target: ask which one (promotion piece, or leap/castling)."""
+        position = self.game.position
+        if any(m.kind == CASTLING for m in moves):
+            title = "The King can go there in several ways:"
+            options = []
+            for index, move in enumerate(moves):
+                key = str(index + 1)
+                options.append((key, _describe_king_move(position, move), move))
+            preview = self._show_preview
+        else:
+            first = moves[0]
+            where = HEX_NAMES[first.target]
+            title = (
+                f"Regain which piece on {where}?"
+                if first.kind != IN_PLACE_PROMOTION
+                else f"Promote the pawn on {where} to:"
+            )
+            options = [(position.ctl_an(m).split("=")[1][:1], _promotion_label(position, m), m) for m in moves]
+            preview = None
+
+        def chosen(move: Move | None) -> None:
+            self._preview = ()
+            if move is None:
+                self.say("choice cancelled")
+                self.refresh_game()
+            else:
+                self.play(move)
+
+        self.push_screen(ChoiceDialog(title, options, on_preview=preview), chosen)
+
+    def _show_preview(self, move: Move | None) -> None:
+        self._preview = () if move is None else move_hexes(self.game.position, move)
+        self.refresh_game(board_only=True)
+
+    # --- the move box ------------------------------------------------------------------
+
+    def _parse_typed(self, text: str) -> Move:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a wrong check mark is not worth an error here
+            return self.game.position.parse_move(normalise_typed(text))
+
+    @on(Input.Changed, "#move-input")
+    def preview_typed_move(self, event: Input.Changed) -> None:
+        text = event.value.strip()
+        self._preview = ()
+        if text and self.game.is_live and not self.game.is_over:
+            try:
+                move = self._parse_typed(text)
+            except CescacsError:
+                pass
+            else:
+                self._preview = move_hexes(self.game.position, move)
+                self.say(f"Enter plays {self.game.position.ctl_an(move)}")
+        self.refresh_game(board_only=True)
+
+    @on(Input.Submitted, "#move-input")
+    def play_typed_move(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            self.board.focus()
+            return
+        game = self.game
+        if game.is_over or not game.is_live:
+            reason = (
+                f"the game is over ({game.termination})" if game.is_over else "return to the live position first (})"
+            )
+            self.say(f"{text}: {reason}", "error")
+            return
+        try:
+            move = self._parse_typed(text)
+        except CescacsError as error:
+            reason = error.reason if isinstance(error, MoveError) else str(error)
+            self.say(f"{text}: {reason}", "error")
+            return
+        event.input.value = ""
+        self.play(move)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "escape" and self.focused is not None and self.focused.id == "move-input":
+            event.stop()
+            self.board.focus()
+
+    # --- actions ------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the keys that do nothing now, so the footer shows what matters."""
+        game = self.game
+        if action == "claim_draw":
+            return game.claimable_draw() is not None and game.is_live
+        if action == "offer_draw":
+            return bool(game.nodes) and not game.is_over and game.is_live
+        if action == "takeback":
+            return bool(game.nodes)
+        if action == "redo":
+            return game.can_redo
+        if action == "resign":
+            return not game.is_over
+        return True
+
+    def action_focus_input(self) -> None:
+        self.query_one("#move-input", Input).focus()
+
+    def action_flip(self) -> None:
+        board = self.board
+        board.flipped = not board.flipped
+        self.say(f"{'Black' if board.flipped else 'White'} at the bottom")
+
+    def action_overlays(self) -> None:
+        self.overlays = self.overlays.cycle()
+        self.say(self.overlays.describe())
+        self.refresh_game(board_only=True)
+
+    def action_takeback(self) -> None:
+        node = self.game.takeback()
+        if node is None:
+            self.say("no move to take back", "error")
+            return
+        self._save()
+        self.say(f"took back {node.san}")
+        self.refresh_game()
+
+    def action_redo(self) -> None:
+        node = self.game.redo()
+        if node is None:
+            self.say("nothing to redo", "error")
+            return
+        self._save()
+        self.say(f"replayed {node.san}")
+        self.refresh_game()
+
+    def action_review(self, step: int) -> None:
+        self.game.go_to(self.game.cursor + step)
+        self.refresh_game()
+
+    def action_review_start(self) -> None:
+        self.game.go_to(0)
+        self.refresh_game()
+
+    def action_review_live(self) -> None:
+        self.game.go_to(self.game.ply)
+        self.say("")
+        self.refresh_game()
+
+    @on(MoveList.PlyChosen)
+    def review_ply(self, event: MoveList.PlyChosen) -> None:
+        if event.ply != self.game.cursor:
+            self.game.go_to(event.ply)
+            self.refresh_game()
+
+    def action_resign(self) -> None:
+        game = self.game
+        if game.is_over:
+            return
+        side = game.position.turn
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                game.resign(side)
+                self._save()
+                self.say(f"{game.result}: {game.termination}", "info")
+                self.refresh_game()
+
+        self.push_screen(
+            ConfirmDialog(f"{side.title} resigns: the game ends {('0-3' if side == Colour.WHITE else '3-0')}. Sure?"),
+            answer,
+        )
+
+    def action_offer_draw(self) -> None:
+        game = self.game
+        try:
+            game.offer_draw()
+        except GameError as error:
+            self.say(str(error), "error")
+            return
+        offerer = game.draw_offered_by
+        assert offerer is not None
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                game.accept_draw()
+                self.say(f"{game.result}: {game.termination}", "info")
+            else:
+                game.decline_draw()
+                self.say(f"{offerer.opponent.title} declines the draw")
+            self._save()
+            self.refresh_game()
+
+        self.push_screen(
+            ConfirmDialog(
+                f"{offerer.title} offers a draw. {offerer.opponent.title}, do you accept?", yes="Accept", no="Decline"
+            ),
+            answer,
+        )
+
+    def action_claim_draw(self) -> None:
+        game = self.game
+        try:
+            outcome = game.claim_draw()
+        except GameError as error:
+            self.say(str(error), "error")
+            return
+        self._save()
+        self.say(f"{outcome.result}: {outcome.reason}", "info")
+        self.refresh_game()
+
+    def action_new_game(self) -> None:
+        game = self.game
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.start_game(Game.new(castling=game.castling_enabled, time_control=game.time_control))
+
+        if game.nodes and not game.is_over:
+            self.push_screen(ConfirmDialog("Abandon this game and start a new one?"), answer)
+        else:
+            answer(True)
+
+    def start_game(self, game: Game) -> None:
+        """Show another game (a new one, a loaded one, a resumed one)."""
+        self.game = game
+        self._picker = None
+        self._preview = ()
+        self.board.cursor = game.position.king(game.position.turn)
+        self._save()
+        self.say("new game" if not game.nodes else f"{game.ply} half-moves loaded")
+        self.refresh_game()
+
+    def action_help(self) -> None:
+        self.push_screen(TextDialog("C'escacs — keys and move notation", help_text(self)))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Flip the board", "Show the board from the other side (f)", self.action_flip)
+        yield SystemCommand("Take back", "Undo the last half-move (u)", self.action_takeback)
+        yield SystemCommand("Redo", "Replay a taken-back half-move (U)", self.action_redo)
+        yield SystemCommand("Offer a draw", "Offer a draw with your last move (o)", self.action_offer_draw)
+        yield SystemCommand("Claim a draw", "Threefold repetition or fifty-move rule (c)", self.action_claim_draw)
+        yield SystemCommand("Resign", "The player to move resigns (R)", self.action_resign)
+        yield SystemCommand("New game", "Start a new game (n)", self.action_new_game)
+        yield SystemCommand("Overlays", "Cycle attacked hexes / threatened pieces (t)", self.action_overlays)
+        yield SystemCommand("Type a move", "Focus the CTL-AN move box (/)", self.action_focus_input)
+        yield SystemCommand("Help", "Keys and CTL-AN syntax (?)", self.action_help)
+
+    # --- saving ----------------------------------------------------------------------
+
+    def _save(self) -> None:
+        if self.autosave is None:
+            return
+        try:
+            save_session(self.game, {"flipped": self.board.flipped}, self.autosave)
+        except OSError as error:
+            self.say(f"autosave failed: {error}", "error")
+
+    def _offer_resume(self, session: Session) -> None:
+        game = session.game
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.start_game(game)
+                if session.options.get("flipped"):
+                    self.board.flipped = True
+                self.say(f"resumed the game saved at {session.saved_at}", "info")
+
+        moves = f"{game.ply} half-move{'s' if game.ply != 1 else ''}"
+        self.push_screen(
+            ConfirmDialog(
+                f"An unfinished game was found ({moves}, {game.position.turn.title} to move). Resume it?",
+                yes="Resume",
+                no="New game",
+            ),
+            answer,
+        )
+
+
+def _promotion_label(position: Position, move: Move) -> str:
+    from .core.geometry import HEX_COLOUR, HEX_COLOUR_NAMES
+
+    name = NAMES[move.promotion]
+    if move.promotion == 3:  # a Bishop is bound to the colour of its hex
+        name += f" ({HEX_COLOUR_NAMES[HEX_COLOUR[move.target]]} hexes)"
+    return f"{name}  {position.ctl_an(move)}"
+
+
+def _describe_king_move(position: Position, move: Move) -> str:
+    if move.castling is None:
+        return f"King's leap {HEX_NAMES[move.origin]}→{HEX_NAMES[move.target]}  ({position.ctl_an(move)})"
+    from .core.move import CASTLING_BY_TOKEN
+
+    plan = CASTLING_BY_TOKEN[position.turn][move.castling]
+    rooks = ", ".join(f"Rook {HEX_NAMES[a]}→{HEX_NAMES[b]}" for a, b, _ in plan.rooks)
+    return f"{position.ctl_an(move)}: King {HEX_NAMES[plan.king_from]}→{HEX_NAMES[plan.king_to]}, {rooks}"
 
 
 def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:
-    position = Position.initial(castling=castling) if pdtl is None else Position.from_pdtl(pdtl, castling=castling)
-    print(position.to_pdtl())
-    print(" ".join(position.ctl_an(m) for m in sorted(position.legal_moves(), key=str)))
+    """Start the app (the ``cescacs`` command without a subcommand)."""
+    resume = None
+    if pgn_file is not None:
+        games = load_pgn_file(pgn_file)
+        if not games:
+            raise CescacsError(f"{pgn_file} holds no game")
+        game = games[0]
+        game.go_to(game.ply)
+    elif pdtl is not None:
+        game = Game.new(pdtl=pdtl, castling=castling)
+    else:
+        game = Game.new(castling=castling)
+        try:
+            resume = load_session()
+        except CescacsError as error:
+            print(f"cescacs: warning: {error}")
+    CescacsApp(game, autosave=autosave_path(), resume=resume).run()
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import pytest
@@ -30,7 +31,7 @@ def test_game_position(row: dict) -> None:
 def test_games_replay_ply_by_ply() -> None:
     """Playing ``played`` in each position gives the PDTL of the next ply of the same game."""
     checked = 0
-    for row, following in zip(POSITIONS, POSITIONS[1:], strict=False):
+    for row, following in itertools.pairwise(POSITIONS):
         if row["played"] is None:
             continue
         position = Position.from_pdtl(row["pdtl"])

@@ -977,9 +977,10 @@ class Position:
         :class:`IllegalMoveError` for a move that is not legal here or that
         contradicts the board (wrong piece letter, wrong captured piece...),
         and :class:`AmbiguousMoveError` when the text fits several moves.
-        Tolerated irregularities are reported as :class:`NotationWarning`.
+        Tolerated irregularities are reported as :class:`NotationWarning`;
+        ``strict=True`` makes them errors and accepts CTL-AN only.
         """
-        move, found = _notation.parse_move(self, text, strict=strict)
+        move, found = _notation.parse_move(self, text, strict=strict, canonical=not strict)
         for warning in found:
             warnings.warn(warning, NotationWarning, stacklevel=2)
         return move

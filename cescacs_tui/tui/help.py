@@ -1,0 +1,72 @@
+"""The help page: every key (read from the live bindings, so it never goes stale) and CTL-AN."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import App
+from textual.binding import Binding
+
+from .board import HexBoard
+
+CTL_AN_GUIDE = """\
+Moves are typed in CTL-AN (lower case and an x between hexes are fine here):
+
+  E7-E13        a pawn move: no letter for pawns (here a triple step)
+  NE3-D8        a piece move: its letter, its hex, a hyphen, the target
+  E13×F16       a capture: × (or * or x); a captured piece is named:
+  EF12×NF14       the Elephant on F12 takes a Knight
+  F12@@G9       en passant (@@: on the far crossed hex after a triple step)
+  E15@F14       taking a scornful pawn
+  B20-B24=G     promotion: = and the regained piece
+  A19-A23=&     a pawn that reaches its last hex with nothing to regain
+  P21=J         promoting a pawn that was waiting (the forced turn)
+  KRK-HIO       castling: King + king's rook (KRK), queen's rook (KRD) or both (KRR)
+
+Pieces: K King, D Queen, V Wyvern, R Rook, G Pegasus, N Knight, J Bishop,
+E Elephant (aliases such as Q, W, T, C, B, H are understood too).
+Check marks (+^ adjoining, +∞ from afar, ++ double, # mate) are optional.
+The canonical coordinate form also works: E3-A11, F26-F28=D.
+
+On the board: · a move, × a capture, [ ] the cursor, > < the selected piece,
+! a King in check, P? a pawn awaiting promotion, { } a typed move's preview.
+"""
+
+
+def _keys(bindings: list[Binding]) -> list[tuple[str, str]]:
+    rows = []
+    for binding in bindings:
+        keys = ", ".join(_key_name(k) for k in binding.key.split(","))
+        rows.append((keys, binding.description or binding.action))
+    return rows
+
+
+def _key_name(key: str) -> str:
+    names = {
+        "question_mark": "?", "slash": "/", "colon": ":", "left_square_bracket": "[", "right_square_bracket": "]",
+        "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "Space", "enter": "Enter",
+        "escape": "Esc", "up": "↑", "down": "↓", "left": "←", "right": "→", "home": "Home", "end": "End",
+    }  # fmt: skip
+    return names.get(key, key.replace("ctrl+", "Ctrl+"))
+
+
+def help_text(app: App[Any]) -> Text:
+    """The help page for ``app``: board keys, game keys, then the notation guide."""
+    text = Text()
+    sections = (
+        ("On the board", [b for b in HexBoard.BINDINGS if isinstance(b, Binding)]),
+        ("Game", [b for b in app.BINDINGS if isinstance(b, Binding)]),
+    )
+    for title, bindings in sections:
+        text.append(f"{title}\n", style="bold underline")
+        for keys, description in _keys(bindings):
+            text.append(f"  {keys:<14}", style="bold")
+            text.append(f"{description}\n")
+        text.append("\n")
+    text.append("Also: Tab moves between the board, the move list and the move box;\n"
+                "click a hex to pick it, click a move in the list to review it;\n"
+                "Ctrl+P opens the command palette; Ctrl+Q quits (the game is saved).\n\n")  # fmt: skip
+    text.append("CTL-AN\n", style="bold underline")
+    text.append(CTL_AN_GUIDE)
+    return text

@@ -1,0 +1,292 @@
+"""The app driven as a person uses it: keys, clicks and typed moves through Textual's pilot."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+from textual.pilot import Pilot
+
+from cescacs_tui.app import CescacsApp
+from cescacs_tui.core import HEX_NAMES, Position, parse_hex
+from cescacs_tui.core.game import Game
+from cescacs_tui.tui.board import HexBoard
+from cescacs_tui.tui.board_layout import move_cursor
+from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
+from cescacs_tui.tui.panels import MoveList
+from tests.test_game import FOOLS_MATE
+
+ARROWS = {"up": "up", "down": "down", "left": "left", "right": "right"}
+
+
+def fools_mate_final() -> Position:
+    position = Position.initial()
+    for text in FOOLS_MATE:
+        position.push(position.parse_move(text))
+    return position
+
+
+def message(app: CescacsApp) -> str:
+    return str(app.query_one("#message").render())
+
+
+def key_path(start: int, goal: int, flipped: bool = False) -> list[str]:
+    """The arrow keys that take the board cursor from ``start`` to ``goal`` (breadth-first)."""
+    previous: dict[int, tuple[int, str] | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        h = queue.popleft()
+        if h == goal:
+            break
+        for key in ARROWS:
+            nxt = move_cursor(h, key, flipped=flipped)  # type: ignore[arg-type]
+            if nxt not in previous:
+                previous[nxt] = (h, key)
+                queue.append(nxt)
+    keys = []
+    h = goal
+    while previous[h] is not None:
+        h, key = previous[h]  # type: ignore[misc]
+        keys.append(key)
+    return keys[::-1]
+
+
+async def cursor_pick(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
+    board = app.board
+    for key in key_path(board.cursor, parse_hex(name), board.flipped):
+        await pilot.press(key)
+    assert board.cursor == parse_hex(name)
+    await pilot.press("enter")
+
+
+async def click_hex(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
+    region = app.board.hex_region(parse_hex(name))
+    await pilot.click("#board", offset=(region.x + region.width // 2, region.y))
+
+
+def check_fools_mate_end(app: CescacsApp) -> None:
+    game = app.game
+    assert (game.result, game.termination) == ("0-3", "Black mates")
+    assert game.position.to_pdtl() == fools_mate_final().to_pdtl()
+    assert app.board.view.codes == fools_mate_final().board_codes
+    table = app.query_one(MoveList)
+    assert table.row_count == 6
+    assert str(table.get_cell_at((5, 1))) == "GL5-H6#"
+    assert "Black mates" in str(app.query_one("#status").render())
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_fools_mate_by_typed_moves(size: tuple[int, int]) -> None:
+    app = CescacsApp()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("slash")
+        for move in FOOLS_MATE:
+            await pilot.press(*move.lower().replace("#", ""))  # typed in lower case, as people do
+            await pilot.press("enter")
+        await pilot.pause()
+        check_fools_mate_end(app)
+
+
+async def test_fools_mate_by_cursor_keys() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        for text in FOOLS_MATE:
+            move = app.game.position.parse_move(text)
+            await cursor_pick(pilot, app, HEX_NAMES[move.origin])
+            await cursor_pick(pilot, app, HEX_NAMES[move.target])
+        await pilot.pause()
+        check_fools_mate_end(app)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_fools_mate_by_mouse_clicks(size: tuple[int, int]) -> None:
+    app = CescacsApp()
+    async with app.run_test(size=size) as pilot:
+        for text in FOOLS_MATE:
+            move = app.game.position.parse_move(text)
+            await click_hex(pilot, app, HEX_NAMES[move.origin])
+            await click_hex(pilot, app, HEX_NAMES[move.target])
+        await pilot.pause()
+        check_fools_mate_end(app)
+
+
+async def test_every_hex_is_reachable_with_the_arrow_keys() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.board
+        seen = {board.cursor}
+        # Walk each column top to bottom, then step right: a path computed from the layout rules.
+        for target in sorted(range(169), key=lambda h: (HEX_NAMES[h][0], -int(HEX_NAMES[h][1:]))):
+            for key in key_path(board.cursor, target):
+                await pilot.press(key)
+                seen.add(board.cursor)
+        assert len(seen) == 169
+
+
+async def test_an_illegal_typed_move_is_explained_and_changes_nothing() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        before = app.game.position.to_pdtl()
+        await pilot.press("slash", *"ee5-e11", "enter")
+        assert "Elephant on E5 cannot go to E11" in message(app)
+        assert app.game.position.to_pdtl() == before and app.game.ply == 0
+        assert app.query_one("#move-input").value == "ee5-e11"  # kept for correction
+        await pilot.press(*"zz9", "enter")
+        assert "not a CTL-AN move" in message(app) or "not a hex" in message(app)
+        assert app.game.ply == 0
+
+
+async def test_typed_move_is_previewed_on_the_board_before_it_is_played() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"ne3-d8")
+        await pilot.pause()
+        assert app.board.view.preview == (parse_hex("E3"), parse_hex("D8"))
+        assert "Enter plays NE3-D8" in message(app)
+        assert app.game.ply == 0
+
+
+async def test_refused_pick_says_why() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await click_hex(pilot, app, "E27")  # a Black piece, White to move
+        assert "White is to move" in message(app)
+        await click_hex(pilot, app, "F14")
+        assert "F14 is empty" in message(app)
+
+
+PROMOTION = "/27:1k/22:1P5/18:5p1/4:2J2/3:R3/2:GJG/1:DK/0:V/ w -- - 0 30"
+"""RULES.md 7.1: the pawn on B22 may regain a Rook, a Knight or the black-hex Bishop on B24."""
+
+
+async def test_promotion_dialog_offers_only_regainable_pieces() -> None:
+    app = CescacsApp(Game.new(pdtl=PROMOTION))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await click_hex(pilot, app, "B22")
+        await click_hex(pilot, app, "B24")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        offered = [label for _, label, _ in dialog._options]
+        assert [label.split()[0] for label in offered] == ["Rook", "Knight", "Bishop"]
+        assert "black hexes" in offered[2]
+        await pilot.press("n")  # the letter chooses
+        await pilot.pause()
+        assert app.game.nodes[-1].san == "B22-B24=N"
+        assert app.game.position.piece_at(parse_hex("B24")).symbol == "N"
+
+
+async def test_cancelling_the_promotion_dialog_plays_nothing() -> None:
+    app = CescacsApp(Game.new(pdtl=PROMOTION))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await click_hex(pilot, app, "B22")
+        await click_hex(pilot, app, "B24")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.game.ply == 0
+
+
+CASTLING = "/27:dk/25:r2r/3:R2R/1:DK/ w RKRrkr - 0 1"
+"""RULES.md 8.7: G1→H6 is a leap and also the target of six castlings."""
+
+
+async def test_castling_chooser_names_and_previews_each_way() -> None:
+    app = CescacsApp(Game.new(pdtl=CASTLING))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await click_hex(pilot, app, "G1")
+        await click_hex(pilot, app, "H6")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        labels = [label for _, label, _ in dialog._options]
+        assert labels[0].startswith("King's leap G1→H6")
+        tokens = [label.split(":")[0].rstrip("+^\u221e#") for label in labels[1:]]
+        assert tokens == ["KRK-HIO", "KRK-HIOO", "KRK-HH", "KRK-HG", "KRD-HH", "KRD-HG", "KRR-HIH", "KRR-HGG"]
+        await pilot.press("down")  # highlight KRK-HIO: the board previews King and Rook
+        await pilot.pause()
+        assert set(app.board.view.preview) == {parse_hex(n) for n in ("G1", "H6", "I3", "I5")}
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.game.nodes[-1].san == "KRK-HIO"
+        assert app.board.view.preview == ()
+
+
+async def test_takeback_and_redo() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter", *"e21-e15", "enter", "escape")
+        assert app.game.ply == 2
+        await pilot.press("u")
+        assert app.game.ply == 1 and "took back E21-E15" in message(app)
+        assert app.board.view.codes == app.game.position.board_codes
+        await pilot.press("U")
+        assert [n.san for n in app.game.nodes] == ["E7-E13", "E21-E15"]
+
+
+async def test_review_an_earlier_ply_and_return() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter", *"e21-e15", "enter", *"f8-f12", "enter", "escape")
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        assert app.game.cursor == 1
+        assert app.board.view.codes == app.game.position_at(1).board_codes
+        assert "Reviewing ply 1 of 3" in str(app.query_one("#status").render())
+        await click_hex(pilot, app, "F20")
+        assert "reviewing" in message(app) and app.game.ply == 3
+        await pilot.press("right_curly_bracket")
+        assert app.game.is_live and app.board.view.codes == app.game.position.board_codes
+
+
+async def test_clicking_a_move_in_the_list_reviews_it() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter", *"e21-e15", "enter", *"f8-f12", "enter", "escape")
+        # Header row, then move 1; Black's cell starts after the row label (4 cells) and White's (14).
+        await pilot.click(MoveList, offset=(4 + 14 + 3, 1))
+        await pilot.pause()
+        assert app.game.cursor == 2
+        assert app.board.view.codes == app.game.position_at(2).board_codes
+
+
+async def test_flip_puts_black_at_the_bottom() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        board = app.query_one(HexBoard)
+        bottom_before = board.hex_region(parse_hex("F0")).y
+        await pilot.press("f")
+        assert board.flipped
+        assert board.hex_region(parse_hex("F0")).y < board.hex_region(parse_hex("F28")).y < bottom_before + 1
+        await pilot.press("f")
+        assert not board.flipped
+
+
+async def test_resign_asks_for_confirmation() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("R")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert not app.game.is_over
+        await pilot.press("R", "y")
+        assert (app.game.result, app.game.termination) == ("0-3", "White resigns")
+
+
+async def test_draw_offer_is_answered_by_the_opponent() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter", "escape", "o")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        assert (app.game.result, app.game.termination) == ("1-1", "draw by agreement")
+
+
+async def test_help_screen_lists_keys_and_notation() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, TextDialog)
+        body = str(app.screen.query_one("#text-body").render())
+        for expected in ("Takeback", "Flip", "KRK-HIO", "P21=J", "Up-left"):
+            assert expected in body
+        await pilot.press("escape")
+        assert not isinstance(app.screen, TextDialog)

@@ -1,0 +1,136 @@
+"""Property tests: random legal games keep push/pop, PDTL and CTL-AN consistent.
+
+Hypothesis chooses a start position (the initial one, or one met in the
+reference games and rule vectors, so that promotions, castling and special
+captures come up) and then the index of the move to play at every ply.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cescacs_tui.core import BLACK, INITIAL_PDTL, WHITE, PieceType, Position
+from tests.conftest import POSITIONS, RULE_VECTORS
+
+STARTS = [INITIAL_PDTL] + [row["pdtl"] for row in RULE_VECTORS] + [row["pdtl"] for row in POSITIONS[::7]]
+
+
+def budget(examples: int) -> settings:
+    """Few examples, no deadline: each test stays well under 20 s on a slow machine."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+def names(position: Position) -> list[str]:
+    return sorted(str(m) for m in position.legal_moves())
+
+
+def random_game(data, plies: int):
+    """Yield the position after each ply of a random legal game (the same object, mutated)."""
+    castling = data.draw(st.booleans(), label="castling option")
+    position = Position.from_pdtl(data.draw(st.sampled_from(STARTS), label="start"), castling=castling)
+    yield position
+    for _ in range(plies):
+        moves = position.legal_moves()
+        if not moves:
+            return
+        position.push(moves[data.draw(st.integers(0, len(moves) - 1), label="move index")])
+        yield position
+
+
+def snapshot(position: Position) -> tuple:
+    return (
+        position.to_pdtl(),
+        names(position),
+        position.check_kind(),
+        position.state_key(),
+        position.castling_rights(WHITE),
+        position.castling_rights(BLACK),
+    )
+
+
+@budget(60)
+@given(st.data())
+def test_pop_restores_the_exact_previous_position(data):
+    seen = []
+    position = None
+    for position in random_game(data, 60):
+        seen.append((snapshot(position), position.copy()))
+    assert position is not None
+    played = position.move_stack
+    assert len(played) == len(seen) - 1
+    for move in reversed(played):
+        assert position.pop() == move
+        seen.pop()
+        state, copy = seen[-1]
+        assert snapshot(position) == state
+        assert position == copy
+
+
+@budget(40)
+@given(st.data())
+def test_push_then_pop_is_the_identity_at_every_ply(data):
+    for position in random_game(data, 60):
+        before = (position.to_pdtl(), names(position), position.halfmove_clock, position.fullmove_number)
+        snapshot = position.copy()
+        for move in position.legal_moves()[:8]:
+            position.push(move)
+            position.pop()
+        assert position == snapshot
+        assert (position.to_pdtl(), names(position), position.halfmove_clock, position.fullmove_number) == before
+
+
+@budget(50)
+@given(st.data())
+def test_pdtl_round_trip_keeps_legal_moves_and_check_kind(data):
+    for position in random_game(data, 60):
+        text = position.to_pdtl()
+        again = Position.from_pdtl(text, castling=position.castling_enabled)
+        assert again.to_pdtl() == text
+        assert again == position
+        assert names(again) == names(position)
+        assert again.check_kind() == position.check_kind()
+        assert again.result() == position.result()
+
+
+@budget(20)
+@given(st.data())
+def test_every_legal_move_reads_back_from_its_ctl_an(data):
+    for position in random_game(data, 25):
+        for move in position.legal_moves():
+            text = position.ctl_an(move)
+            assert position.parse_move(text) == move, text
+            assert position.parse_move(text, strict=True) == move, text
+
+
+@budget(12)
+@given(st.data())
+def test_every_legal_move_reads_back_from_its_ctl_fan(data):
+    for position in random_game(data, 20):
+        for move in position.legal_moves():
+            assert position.parse_move(position.ctl_an(move, fan=True)) == move
+
+
+@budget(50)
+@given(st.data())
+def test_clock_and_move_number_follow_the_rules_in_random_games(data):
+    game = random_game(data, 60)
+    position = next(game)
+    for _ in game:  # the same position object, one more ply each time
+        pass
+    stack = position.move_stack
+    while position.move_stack:
+        position.pop()
+    for move in stack:
+        clock, number, turn = position.halfmove_clock, position.fullmove_number, position.turn
+        # RULES.md 10.4: any pawn move (in-place promotion included) or capture resets, anything else counts
+        resets = position.moving_piece(move).type == PieceType.PAWN or position.is_capture(move)
+        position.push(move)
+        assert position.halfmove_clock == (0 if resets else clock + 1)
+        # RULES.md 10.5: the move number grows after Black's half-move
+        if number is not None:
+            assert position.fullmove_number == (number + 1 if turn == BLACK else number)
