@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -27,11 +28,12 @@ from .core.autosave import Session, autosave_path, load_session, save_session
 from .core.game import Game, GameError
 from .core.move import CASTLING, IN_PLACE_PROMOTION
 from .core.notation import normalise_typed
-from .core.pgn import load_pgn_file
+from .core.pgn import PGNError, load_pgn_file, save_pgn_file, write_pgn
 from .core.pieces import NAMES, Colour
 from .tui.board import HexBoard
-from .tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
-from .tui.help import help_text
+from .tui.clipboard import copy_text
+from .tui.dialogs import ChoiceDialog, ConfirmDialog, PathDialog, TextDialog
+from .tui.help import help_text, key_name
 from .tui.panels import MaterialPanel, MoveList, StatusPanel
 from .tui.picking import Outcome as PickOutcome
 from .tui.picking import Picker
@@ -74,6 +76,11 @@ class CescacsApp(App[None]):
         Binding("R", "resign", "Resign", show=False),
         Binding("n", "new_game", "New", show=False),
         Binding("t", "overlays", "Overlays", show=False),
+        Binding("y", "copy_pgn", "Copy PGN"),
+        Binding("Y", "copy_pdtl", "Copy PDTL", show=False),
+        Binding("v", "view_record", "View record", show=False),
+        Binding("ctrl+s", "save", "Save", show=False),
+        Binding("ctrl+o", "open", "Open", show=False),
         Binding("left_square_bracket", "review(-1)", "Back", show=False),
         Binding("right_square_bracket", "review(1)", "Forward", show=False),
         Binding("left_curly_bracket", "review_start", "Start", show=False),
@@ -199,7 +206,7 @@ class CescacsApp(App[None]):
             self.board.flipped = game.position.turn == Colour.BLACK
         if game.outcome is not None:
             self.say(f"{mover.title} played {node.san}.  {game.result}: {game.termination}", "info")
-            self.notify(f"{game.result} — {game.termination}", title="Game over", timeout=8)
+            self.notify(f"{game.result} — {game.termination}", title="Game over", timeout=8, markup=False)
         else:
             self.say(f"{mover.title} played {node.san}", "info")
         self.refresh_game()
@@ -467,21 +474,93 @@ class CescacsApp(App[None]):
         self.say("new game" if not game.nodes else f"{game.ply} half-moves loaded")
         self.refresh_game()
 
+    # --- records: copy, view, save, open -------------------------------------------------
+
+    def action_copy_pgn(self) -> None:
+        """Copy the game as CTL-PGN (OSC 52 for the terminal, pyperclip for a local clipboard)."""
+        self.say(copy_text(self, write_pgn(self.game)).describe("Game record copied"), "info")
+
+    def action_copy_pdtl(self) -> None:
+        """Copy the position on the board (the reviewed one) as PDTL."""
+        self.say(copy_text(self, self.game.reviewed_position().to_pdtl()).describe("Position copied"), "info")
+
+    def action_view_record(self) -> None:
+        """Show the record as text, to select and copy by hand where no clipboard works."""
+        body = Text(write_pgn(self.game))
+        body.append("\nPDTL of the position shown:\n", style="bold")
+        body.append(self.game.reviewed_position().to_pdtl())
+        self.push_screen(TextDialog("Game record (CTL-PGN)", body, hint="Select with the mouse to copy; Esc closes"))
+
+    def action_save(self) -> None:
+        game = self.game
+        parts = (game.tags.get(name, "") for name in ("Date", "White", "Black"))
+        stem = "-".join(part for part in parts if part and part != "?").replace(" ", "_").replace(",", "")
+        initial = Path.cwd() / f"cescacs-{stem or 'game'}.ctl-pgn"
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                save_pgn_file(self.game, path)
+            except OSError as error:
+                self.say(f"could not save {path}: {error.strerror or error}", "error")
+            else:
+                self.say(f"saved {path}", "info")
+
+        self.push_screen(PathDialog("Save the game as CTL-PGN", initial), chosen)
+
+    def action_open(self) -> None:
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.open_record(path)
+
+        self.push_screen(PathDialog("Open a CTL-PGN record", Path.cwd(), browse=True), chosen)
+
+    def open_record(self, path: Path) -> None:
+        """Load the first game of a record; on any error keep the current game and say why."""
+        try:
+            games = load_pgn_file(path)
+        except (PGNError, OSError) as error:
+            reason = str(error) if isinstance(error, PGNError) else (error.strerror or str(error))
+            self.say(f"{path.name}: {reason}", "error")
+            self.notify(f"{path.name}: {reason}", title="Cannot open the record", severity="error", markup=False)
+            return
+        if not games:
+            self.say(f"{path.name} holds no game", "error")
+            return
+        self.start_game(games[0])
+        extra = f" (the file holds {len(games)} games: the first is shown)" if len(games) > 1 else ""
+        warnings_note = f"; {len(games[0].warnings)} irregularities tolerated" if games[0].warnings else ""
+        self.say(f"opened {path.name}: {games[0].ply} half-moves{extra}{warnings_note}", "info")
+
     def action_help(self) -> None:
         self.push_screen(TextDialog("C'escacs — keys and move notation", help_text(self)))
 
+    COMMANDS_LIST: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("new_game", "New game", "Start a new game"),
+        ("open", "Open game", "Open a .ctl-pgn record"),
+        ("save", "Save game", "Save the game as a .ctl-pgn file"),
+        ("copy_pgn", "Copy game (CTL-PGN)", "Copy the record to the clipboard, also over SSH"),
+        ("copy_pdtl", "Copy position (PDTL)", "Copy the position shown to the clipboard"),
+        ("view_record", "View record", "Show the CTL-PGN text, to copy it by hand"),
+        ("flip", "Flip the board", "Show the board from the other side"),
+        ("takeback", "Take back", "Undo the last half-move"),
+        ("redo", "Redo", "Replay a taken-back half-move"),
+        ("offer_draw", "Offer a draw", "Offer a draw with your last move"),
+        ("claim_draw", "Claim a draw", "Threefold repetition or the fifty-move rule"),
+        ("resign", "Resign", "The player to move resigns"),
+        ("overlays", "Overlays", "Cycle: attacked hexes, threatened pieces, both, none"),
+        ("focus_input", "Type a move", "Go to the CTL-AN move box"),
+        ("help", "Help", "Keys and the CTL-AN move syntax"),
+    )
+    """Every game action, as the command palette lists it (``action``, title, help)."""
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Flip the board", "Show the board from the other side (f)", self.action_flip)
-        yield SystemCommand("Take back", "Undo the last half-move (u)", self.action_takeback)
-        yield SystemCommand("Redo", "Replay a taken-back half-move (U)", self.action_redo)
-        yield SystemCommand("Offer a draw", "Offer a draw with your last move (o)", self.action_offer_draw)
-        yield SystemCommand("Claim a draw", "Threefold repetition or fifty-move rule (c)", self.action_claim_draw)
-        yield SystemCommand("Resign", "The player to move resigns (R)", self.action_resign)
-        yield SystemCommand("New game", "Start a new game (n)", self.action_new_game)
-        yield SystemCommand("Overlays", "Cycle attacked hexes / threatened pieces (t)", self.action_overlays)
-        yield SystemCommand("Type a move", "Focus the CTL-AN move box (/)", self.action_focus_input)
-        yield SystemCommand("Help", "Keys and CTL-AN syntax (?)", self.action_help)
+        keys = {b.action: key_name(b.key.split(",")[0]) for b in self.BINDINGS if isinstance(b, Binding)}
+        for action, title, help_ in self.COMMANDS_LIST:
+            key = keys.get(action)
+            yield SystemCommand(title, f"{help_} ({key})" if key else help_, partial(self.run_action, action))
 
     # --- saving ----------------------------------------------------------------------
 

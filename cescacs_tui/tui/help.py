@@ -37,12 +37,12 @@ On the board: · a move, × a capture, [ ] the cursor, > < the selected piece,
 def _keys(bindings: list[Binding]) -> list[tuple[str, str]]:
     rows = []
     for binding in bindings:
-        keys = ", ".join(_key_name(k) for k in binding.key.split(","))
+        keys = ", ".join(key_name(k) for k in binding.key.split(","))
         rows.append((keys, binding.description or binding.action))
     return rows
 
 
-def _key_name(key: str) -> str:
+def key_name(key: str) -> str:
     names = {
         "question_mark": "?", "slash": "/", "colon": ":", "left_square_bracket": "[", "right_square_bracket": "]",
         "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "Space", "enter": "Enter",
