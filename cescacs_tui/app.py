@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import events, on
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -30,32 +30,38 @@ from .core.move import CASTLING, IN_PLACE_PROMOTION
 from .core.notation import normalise_typed
 from .core.pgn import PGNError, load_pgn_file, save_pgn_file, write_pgn
 from .core.pieces import NAMES, Colour
+from .settings import Settings, settings_path
 from .tui.board import HexBoard
+from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
 from .tui.clipboard import copy_text
+from .tui.clock_panel import ClockPanel
 from .tui.dialogs import ChoiceDialog, ConfirmDialog, PathDialog, TextDialog
 from .tui.help import help_text, key_name
+from .tui.new_game import NewGameDialog, NewGameOptions
 from .tui.panels import MaterialPanel, MoveList, StatusPanel
 from .tui.picking import Outcome as PickOutcome
 from .tui.picking import Picker
+from .tui.themes import THEMES, BoardHostApp, register_themes
 from .tui.view import Overlays, board_view, move_hexes
 
 
-class CescacsApp(App[None]):
+class CescacsApp(BoardHostApp[None]):
     """Two players, one keyboard: C'escacs on a 169-hex board.
 
     ``game`` is the game being played (``app.game``).  ``autosave`` is where
     the game in progress is saved after every move (``None`` disables it);
     ``resume`` is an unfinished game found at start, which the players are
-    offered to continue.
+    offered to continue.  ``settings`` are the player's preferences; with a
+    ``settings_path`` every change to them is saved there.
     """
 
     TITLE = "C'escacs"
     CSS = """
     #main { height: 1fr; }
     #board { height: 100%; }
-    #side { width: 1fr; min-width: 28; border-left: solid $panel; }
-    #status { border-bottom: solid $panel; }
-    #material { border-top: solid $panel; }
+    #side { width: 1fr; min-width: 28; border-left: solid $border-blurred; }
+    #status { border-bottom: solid $border-blurred; }
+    #material { border-top: solid $border-blurred; }
     #entry { height: 1; }
     #move-label { width: auto; padding: 0 1; color: $text-muted; }
     #move-input { border: none; height: 1; width: 1fr; padding: 0; }
@@ -76,6 +82,11 @@ class CescacsApp(App[None]):
         Binding("R", "resign", "Resign", show=False),
         Binding("n", "new_game", "New", show=False),
         Binding("t", "overlays", "Overlays", show=False),
+        Binding("p", "pause_clock", "Pause clock", show=False),
+        Binding("g", "piece_set", "Piece set", show=False),
+        Binding("L", "board_layout", "Board layout", show=False),
+        Binding("F", "auto_flip", "Auto-flip", show=False),
+        Binding("T", "next_theme", "Theme", show=False),
         Binding("y", "copy_pgn", "Copy PGN"),
         Binding("Y", "copy_pdtl", "Copy PDTL", show=False),
         Binding("v", "view_record", "View record", show=False),
@@ -93,12 +104,16 @@ class CescacsApp(App[None]):
         *,
         autosave: Path | None = None,
         resume: Session | None = None,
-        auto_flip: bool = False,
+        settings: Settings | None = None,
+        settings_path: Path | None = None,
     ) -> None:
         super().__init__()
-        self.game = game or Game.new()
+        register_themes(self)
+        self.settings = settings or Settings()
+        self.settings_path = settings_path
+        self.theme = self.settings.theme
+        self.game = game or self.settings_game()
         self.autosave = autosave
-        self.auto_flip = auto_flip
         self.overlays = Overlays()
         self._resume = resume
         self._picker: Picker | None = None
@@ -111,6 +126,7 @@ class CescacsApp(App[None]):
         with Horizontal(id="main"):
             yield HexBoard(id="board")
             with Vertical(id="side"):
+                yield ClockPanel(id="clocks")
                 yield StatusPanel(id="status")
                 yield MoveList(id="moves")
                 yield MaterialPanel(id="material")
@@ -124,8 +140,13 @@ class CescacsApp(App[None]):
 
     def on_mount(self) -> None:
         board = self.board
+        board.piece_set = self.settings.piece_set
+        board.layout_mode = self.settings.board_layout
         board.cursor = self.game.position.king(self.game.position.turn)
         board.focus()
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        for problem in self.settings.problems:
+            self.notify(problem, title="Settings", severity="warning", timeout=10, markup=False)
         self.refresh_game()
         if self._resume is not None:
             self._offer_resume(self._resume)
@@ -166,6 +187,8 @@ class CescacsApp(App[None]):
         )
         if board_only:
             return
+        names = (game.tags.get("White", "?"), game.tags.get("Black", "?"))
+        self.query_one(ClockPanel).show_clock(game.clock, names=names, flipped=self.board.flipped)
         self.query_one(StatusPanel).show_game(game)
         self.query_one(MaterialPanel).show_game(game)
         self.query_one(MoveList).show_game(game)
@@ -202,7 +225,7 @@ class CescacsApp(App[None]):
             return
         self._preview = ()
         self._save()
-        if self.auto_flip:
+        if self.settings.auto_flip:
             self.board.flipped = game.position.turn == Colour.BLACK
         if game.outcome is not None:
             self.say(f"{mover.title} played {node.san}.  {game.result}: {game.termination}", "info")
@@ -344,6 +367,8 @@ class CescacsApp(App[None]):
             return game.can_redo
         if action == "resign":
             return not game.is_over
+        if action == "pause_clock":
+            return game.clock is not None and not game.is_over
         return True
 
     def action_focus_input(self) -> None:
@@ -353,6 +378,7 @@ class CescacsApp(App[None]):
         board = self.board
         board.flipped = not board.flipped
         self.say(f"{'Black' if board.flipped else 'White'} at the bottom")
+        self.refresh_game()
 
     def action_overlays(self) -> None:
         self.overlays = self.overlays.cycle()
@@ -453,16 +479,115 @@ class CescacsApp(App[None]):
         self.refresh_game()
 
     def action_new_game(self) -> None:
+        """Ask for the players, the clock and the options, then start (after confirming an abandon)."""
         game = self.game
+        settings = self.settings
+        defaults = NewGameOptions(
+            white=settings.white.strip("?"),
+            black=settings.black.strip("?"),
+            time_control=settings.parsed_time_control,
+            castling=settings.castling,
+        )
 
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.start_game(Game.new(castling=game.castling_enabled, time_control=game.time_control))
+        def start(options: NewGameOptions | None) -> None:
+            if options is None:
+                return
+            self.update_settings(
+                white=options.white or "?",
+                black=options.black or "?",
+                time_control=options.time_control.to_tag(),
+                castling=options.castling,
+            )
+            self.start_game(options.create_game())
+
+        def ask() -> None:
+            self.push_screen(NewGameDialog(defaults), start)
 
         if game.nodes and not game.is_over:
-            self.push_screen(ConfirmDialog("Abandon this game and start a new one?"), answer)
+            self.push_screen(
+                ConfirmDialog("Abandon this game and start a new one?"), lambda yes: ask() if yes else None
+            )
         else:
-            answer(True)
+            ask()
+
+    # --- preferences ----------------------------------------------------------------
+
+    def settings_game(self) -> Game:
+        """A new game with the players, clock and castling option of the settings."""
+        settings = self.settings
+        return Game.new(
+            white=settings.white,
+            black=settings.black,
+            time_control=settings.parsed_time_control,
+            castling=settings.castling,
+        )
+
+    def update_settings(self, **changes: object) -> None:
+        """Change preferences and save them (when the app has a settings file)."""
+        for name, value in changes.items():
+            setattr(self.settings, name, value)
+        if self.settings_path is not None:
+            try:
+                self.settings.save(self.settings_path)
+            except OSError as error:
+                self.say(f"settings not saved: {error.strerror or error}", "error")
+
+    def _theme_changed(self, theme: object) -> None:
+        if self.theme != self.settings.theme:
+            self.update_settings(theme=self.theme)
+
+    def action_next_theme(self) -> None:
+        names = list(THEMES)
+        current = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(current + 1) % len(names)]
+        self.say(f"theme: {self.theme}")
+
+    def action_piece_set(self) -> None:
+        board = self.board
+        board.piece_set = PIECE_SETS[(PIECE_SETS.index(board.piece_set) + 1) % len(PIECE_SETS)]
+        self.update_settings(piece_set=board.piece_set)
+        self.say(f"pieces: {board.piece_set}")
+
+    def action_board_layout(self) -> None:
+        board = self.board
+        board.layout_mode = LAYOUT_CHOICES[(LAYOUT_CHOICES.index(board.layout_mode) + 1) % len(LAYOUT_CHOICES)]
+        self.update_settings(board_layout=board.layout_mode)
+        self.say(f"board layout: {board.layout_mode} ({board.mode} now)")
+
+    def action_auto_flip(self) -> None:
+        self.update_settings(auto_flip=not self.settings.auto_flip)
+        if self.settings.auto_flip:
+            self.board.flipped = self.game.position.turn == Colour.BLACK
+        self.say(f"auto-flip after each move: {'on' if self.settings.auto_flip else 'off'}")
+        self.refresh_game()
+
+    def action_pause_clock(self) -> None:
+        clock = self.game.clock
+        if clock is None or self.game.is_over:
+            self.say("this game has no clock running", "error")
+            return
+        if clock.paused:
+            clock.resume()
+            self.say("clock running")
+        elif clock.running is not None:
+            clock.pause()
+            self.say("clock paused: p resumes it")
+        else:
+            clock.start(self.game.position.turn)
+            self.say(f"{self.game.position.turn.title}'s clock started")
+        self._save()
+        self.refresh_game()
+
+    @on(ClockPanel.FlagFell)
+    def flag_fell(self, event: ClockPanel.FlagFell) -> None:
+        if event.clock is not self.game.clock:
+            return  # a message about a game no longer shown
+        outcome = self.game.check_time()
+        if outcome is not None:
+            self._save()
+            self.say(f"{outcome.result}: {outcome.reason}", "error")
+            self.notify(f"{outcome.result} — {outcome.reason}", title="Flag fall", timeout=10, markup=False)
+            self.refresh_game()
 
     def start_game(self, game: Game) -> None:
         """Show another game (a new one, a loaded one, a resumed one)."""
@@ -550,6 +675,11 @@ class CescacsApp(App[None]):
         ("claim_draw", "Claim a draw", "Threefold repetition or the fifty-move rule"),
         ("resign", "Resign", "The player to move resigns"),
         ("overlays", "Overlays", "Cycle: attacked hexes, threatened pieces, both, none"),
+        ("pause_clock", "Pause or resume the clock", "Stop or restart the running clock"),
+        ("next_theme", "Next theme", "Dark, light, or 16 ANSI colours for basic terminals"),
+        ("piece_set", "Piece set", "Letters, CTL-FAN glyphs, or glyphs with letters for Pegasus and Wyvern"),
+        ("board_layout", "Board layout", "Automatic, full hexes, or compact"),
+        ("auto_flip", "Auto-flip", "Turn the board to the side to move after each move (hot seat)"),
         ("focus_input", "Type a move", "Go to the CTL-AN move box"),
         ("help", "Help", "Keys and the CTL-AN move syntax"),
     )
@@ -580,7 +710,8 @@ class CescacsApp(App[None]):
                 self.start_game(game)
                 if session.options.get("flipped"):
                     self.board.flipped = True
-                self.say(f"resumed the game saved at {session.saved_at}", "info")
+                paused = " — the clock is paused: p restarts it" if game.clock is not None else ""
+                self.say(f"resumed the game saved at {session.saved_at}{paused}", "info")
 
         moves = f"{game.ply} half-move{'s' if game.ply != 1 else ''}"
         self.push_screen(
@@ -614,7 +745,9 @@ def _describe_king_move(position: Position, move: Move) -> str:
 
 def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:
     """Start the app (the ``cescacs`` command without a subcommand)."""
+    settings = Settings.load()
     resume = None
+    game: Game | None
     if pgn_file is not None:
         games = load_pgn_file(pgn_file)
         if not games:
@@ -624,10 +757,10 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     elif pdtl is not None:
         game = Game.new(pdtl=pdtl, castling=castling)
     else:
-        game = Game.new(castling=castling)
+        game = None if castling else Game.new(castling=False)
         try:
             resume = load_session()
-        except CescacsError as error:
-            print(f"cescacs: warning: {error}")
-    CescacsApp(game, autosave=autosave_path(), resume=resume).run()
+        except CescacsError as error:  # a damaged autosave: say so in the app, start afresh
+            settings.problems.append(str(error))
+    CescacsApp(game, autosave=autosave_path(), resume=resume, settings=settings, settings_path=settings_path()).run()
     return 0

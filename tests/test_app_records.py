@@ -107,7 +107,7 @@ async def test_save_then_open_the_record(tmp_path: Path) -> None:
 
 async def test_a_broken_record_is_explained_and_the_game_kept(tmp_path: Path) -> None:
     bad = tmp_path / "bad.ctl-pgn"
-    bad.write_text("[Variant \"C'escacs\"]\n\n1. E7-E13, E21-E15\n2. EE5-E11\n", encoding="utf-8")
+    bad.write_text('[Variant "C\'escacs"]\n\n1. E7-E13, E21-E15\n2. EE5-E11\n', encoding="utf-8")
     app = CescacsApp(played("F8-F12"))
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_record(bad)
@@ -118,9 +118,7 @@ async def test_a_broken_record_is_explained_and_the_game_kept(tmp_path: Path) ->
 
 async def test_text_from_a_record_is_never_markup(tmp_path: Path) -> None:
     record = tmp_path / "markup.ctl-pgn"
-    record.write_text(
-        "[Variant \"C'escacs\"]\n[White \"[bold red]Mallory[/]\"]\n\n1. E7-E13 :\n*\n", encoding="utf-8"
-    )
+    record.write_text('[Variant "C\'escacs"]\n[White "[bold red]Mallory[/]"]\n\n1. E7-E13 :\n*\n', encoding="utf-8")
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_record(record)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rich.color import Color
 from rich.style import Style
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.geometry import Region
 from textual.message import Message
 from textual.widgets import Footer
@@ -15,12 +15,13 @@ from cescacs_tui.core.geometry import HEX_NAMES, HEXES, ORTHOGONAL_NEIGHBOURS
 from cescacs_tui.core.pieces import FAN_GLYPHS, KING
 from cescacs_tui.tui.board import BoardView, HexBoard, demo_app
 from cescacs_tui.tui.board_layout import START_HEX
+from cescacs_tui.tui.themes import BoardHostApp
 
 INITIAL = Position.initial().board_codes
 SMALL, LARGE = (80, 24), (120, 40)
 
 
-class BoardApp(App[None]):
+class BoardApp(BoardHostApp[None]):
     """A board and a footer; records every message the board posts."""
 
     def __init__(self, board: HexBoard | None = None) -> None:

@@ -57,7 +57,7 @@ async def read_until(ws: aiohttp.ClientWebSocketResponse, chunks: list[bytes], n
     while time.monotonic() < deadline:
         try:
             message = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             break
         if message.type == aiohttp.WSMsgType.BINARY:
             chunks.append(message.data)

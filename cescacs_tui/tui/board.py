@@ -51,6 +51,7 @@ from cescacs_tui.tui.board_layout import (
     piece_glyph,
     view_marks,
 )
+from cescacs_tui.tui.themes import BoardHostApp
 
 __all__ = ["BoardView", "HexBoard", "demo_app"]
 
@@ -137,7 +138,8 @@ class HexBoard(Widget, can_focus=True):
     79x32 cells are available, else compact), ``"full"`` or ``"compact"``; it
     cannot be called ``layout``, which Textual's ``Widget`` already uses.
     ``piece_set`` is ``"letters"``, ``"fan"`` or ``"fan-safe"``.  ``cursor``
-    starts on the central hex F14.
+    starts on the central hex F14.  Its colours are theme variables: the app
+    showing it derives from :class:`~cescacs_tui.tui.themes.BoardHostApp`.
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {*_TILES, *(name for _, name in _HIGHLIGHTS)} | {
@@ -152,22 +154,24 @@ class HexBoard(Widget, can_focus=True):
         height: auto;
         content-align: center middle;
     }
-    HexBoard > .hexboard--tile-white { background: #a8916c; }
-    HexBoard > .hexboard--tile-colour { background: #5f7f7a; }
-    HexBoard > .hexboard--tile-black { background: #6b5540; }
-    HexBoard > .hexboard--piece-white { color: #ffffff; text-style: bold; }
-    HexBoard > .hexboard--piece-black { color: #000000; }
+    HexBoard > .hexboard--tile-white { background: $board-tile-white; }
+    HexBoard > .hexboard--tile-colour { background: $board-tile-colour; }
+    HexBoard > .hexboard--tile-black { background: $board-tile-black; }
+    HexBoard > .hexboard--piece-white { color: $board-piece-white; text-style: bold; }
+    HexBoard > .hexboard--piece-black { color: $board-piece-black; }
     HexBoard > .hexboard--label { color: $text-muted; }
-    HexBoard > .hexboard--attacked { background: #ff4040 25%; color: #ffe0e0; }
-    HexBoard > .hexboard--threatened { background: #ff9f1a 45%; color: #000000; text-style: bold; }
-    HexBoard > .hexboard--last-move { background: #e6e68a 35%; text-style: underline; }
-    HexBoard > .hexboard--preview { background: #c58cff 55%; color: #000000; text-style: bold; }
-    HexBoard > .hexboard--target { background: #8fd16a 50%; color: #000000; text-style: bold; }
-    HexBoard > .hexboard--capture { background: #ff5f5f 65%; color: #000000; text-style: bold; }
-    HexBoard > .hexboard--awaiting { background: #40e0d0 45%; color: #000000; text-style: bold; }
-    HexBoard > .hexboard--selected { background: #4aa0ff 70%; color: #000000; text-style: bold; }
-    HexBoard > .hexboard--check { background: #ff0000 80%; color: #ffffff; text-style: bold; }
-    HexBoard > .hexboard--cursor { background: #ffd75f 75%; color: #000000; text-style: bold; }
+    HexBoard > .hexboard--attacked { background: $board-attacked; color: $board-attacked-text; }
+    HexBoard > .hexboard--threatened { background: $board-threatened; color: $board-threatened-text; text-style: bold; }
+    HexBoard > .hexboard--last-move {
+        background: $board-last-move; color: $board-last-move-text; text-style: underline;
+    }
+    HexBoard > .hexboard--preview { background: $board-preview; color: $board-preview-text; text-style: bold; }
+    HexBoard > .hexboard--target { background: $board-target; color: $board-target-text; text-style: bold; }
+    HexBoard > .hexboard--capture { background: $board-capture; color: $board-capture-text; text-style: bold; }
+    HexBoard > .hexboard--awaiting { background: $board-awaiting; color: $board-awaiting-text; text-style: bold; }
+    HexBoard > .hexboard--selected { background: $board-selected; color: $board-selected-text; text-style: bold; }
+    HexBoard > .hexboard--check { background: $board-check; color: $board-check-text; text-style: bold; }
+    HexBoard > .hexboard--cursor { background: $board-cursor; color: $board-cursor-text; text-style: bold; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -442,7 +446,7 @@ def demo_app() -> App[None]:
 
     from cescacs_tui.core import Position
 
-    class BoardDemo(App[None]):
+    class BoardDemo(BoardHostApp[None]):
         BINDINGS: ClassVar[list[BindingType]] = [
             Binding("f", "flip", "Flip"),
             Binding("p", "pieces", "Pieces"),

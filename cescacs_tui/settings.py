@@ -1,0 +1,222 @@
+"""The player's settings, kept between runs in ``settings.toml`` in the config directory.
+
+The file is plain TOML with one key per setting, for example::
+
+    theme = "cescacs-dark"
+    piece_set = "letters"
+    board_layout = "auto"
+    auto_flip = false
+    white = "?"
+    black = "?"
+    time_control = "900+10"
+    castling = true
+
+Reading never fails: a missing file gives the defaults; a file that cannot be
+read or is not TOML gives the defaults and one problem; a bad value or an
+unknown key is ignored (its default is used) with one problem each.  The app
+shows :attr:`Settings.problems` to the player.  :meth:`Settings.save` writes
+the file atomically (a crash leaves the old file or the new one), with
+``tomli-w``; unknown keys read earlier are not written back.
+
+``$CESCACS_CONFIG_DIR`` moves the config directory (for tests and portable
+installs): see :func:`cescacs_tui.core.storage.config_dir`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Final
+
+import tomli_w
+from textual.theme import BUILTIN_THEMES
+
+from .core.clock import ClockError, TimeControl
+from .core.storage import config_dir, write_atomic
+from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
+from .tui.themes import DEFAULT_THEME, THEMES
+
+__all__ = ["SETTINGS_NAME", "Settings", "known_themes", "settings_path"]
+
+SETTINGS_NAME: Final = "settings.toml"
+MAX_NAME_LENGTH: Final = 100
+"""The longest player name accepted (it becomes a PGN tag)."""
+
+
+def settings_path() -> Path:
+    """Where the settings live: ``settings.toml`` in :func:`~cescacs_tui.core.storage.config_dir`."""
+    return config_dir() / SETTINGS_NAME
+
+
+def known_themes(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The theme names a setting may use: the app's three, Textual's built-in themes, and ``extra``."""
+    return frozenset((*THEMES, *BUILTIN_THEMES, *extra))
+
+
+@dataclass
+class Settings:
+    """What the player chose last time, and the defaults for a new game.
+
+    ``theme`` is a Textual theme name (one of :data:`~cescacs_tui.tui.themes.THEMES`
+    or any theme the app has registered); ``piece_set`` and ``board_layout``
+    are the :class:`~cescacs_tui.tui.board.HexBoard` options; ``auto_flip``
+    turns the board towards the side to move after each move.  ``white`` and
+    ``black`` are the default player names (``"?"``: unknown, as in PGN);
+    ``time_control`` is a CTL-PGN ``TimeControl`` tag (``"-"``: no clock,
+    ``"900+10"``...: see :meth:`~cescacs_tui.core.clock.TimeControl.from_tag`);
+    ``castling`` is ``False`` for the beginners' variant without castling.
+
+    ``problems`` lists, in words for the player, what :meth:`load` could not
+    use; it is never saved and not compared.
+    """
+
+    theme: str = DEFAULT_THEME
+    piece_set: PieceSet = "letters"
+    board_layout: LayoutChoice = "auto"
+    auto_flip: bool = False
+    white: str = "?"
+    black: str = "?"
+    time_control: str = "-"
+    castling: bool = True
+    problems: list[str] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def parsed_time_control(self) -> TimeControl:
+        """``time_control`` as a :class:`~cescacs_tui.core.clock.TimeControl` (raises ``ClockError`` if invalid)."""
+        return TimeControl.from_tag(self.time_control)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as the TOML file holds them (without ``problems``)."""
+        return {name: getattr(self, name) for name in _KEYS}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, themes: Iterable[str] = (), source: str = SETTINGS_NAME) -> Settings:
+        """Settings from a parsed TOML table: bad values and unknown keys become :attr:`problems`.
+
+        ``themes`` are theme names accepted besides :func:`known_themes`'s;
+        ``source`` names the file in the problems.
+        """
+        settings = cls()
+        accepted = known_themes(themes)
+        for key, value in data.items():
+            check = _CHECKS.get(key)
+            if check is None:
+                settings.problems.append(f"{source}: unknown setting {key!r} ignored")
+                continue
+            try:
+                setattr(settings, key, check(value, accepted))
+            except ValueError as error:
+                default = getattr(settings, key)
+                settings.problems.append(f"{source}: {key} = {_show(value)}: {error}; using {_show(default)}")
+        return settings
+
+    @classmethod
+    def load(cls, path: Path | None = None, *, themes: Iterable[str] = ()) -> Settings:
+        """Read the settings file (``path``, default :func:`settings_path`); never raises.
+
+        A missing file gives the defaults without problems.  ``themes`` are
+        extra theme names to accept (for example ``app.available_themes``).
+        """
+        target = settings_path() if path is None else path
+        try:
+            with target.open("rb") as handle:
+                data = tomllib.load(handle)
+        except FileNotFoundError:
+            return cls()
+        except OSError as error:
+            return cls(
+                problems=[f"cannot read the settings in {target}: {error.strerror or error}; using the defaults"]
+            )
+        except UnicodeDecodeError:
+            return cls(problems=[f"{target} is not UTF-8 text; using the default settings"])
+        except tomllib.TOMLDecodeError as error:
+            return cls(problems=[f"{target} is not valid TOML ({error}); using the default settings"])
+        return cls.from_dict(data, themes=themes, source=str(target))
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write the settings atomically to ``path`` (default :func:`settings_path`) and return it.
+
+        Raises ``OSError`` if the file cannot be written (the old file, if
+        any, is then left as it was).
+        """
+        target = settings_path() if path is None else path
+        write_atomic(target, tomli_w.dumps(self.to_dict()))
+        return target
+
+
+def _show(value: object) -> str:
+    """A value as TOML would write it, for problem messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def _choice(choices: Iterable[str], what: str) -> Callable[[object, frozenset[str]], str]:
+    options = tuple(choices)
+
+    def check(value: object, themes: frozenset[str]) -> str:
+        if not isinstance(value, str) or value not in options:
+            raise ValueError(f"{what} must be one of {', '.join(options)}")
+        return value
+
+    return check
+
+
+def _theme(value: object, themes: frozenset[str]) -> str:
+    if not isinstance(value, str):
+        raise ValueError("a theme must be a name in quotes")
+    if value not in themes:
+        raise ValueError(f"no theme has that name (the app's are {', '.join(THEMES)})")
+    return value
+
+
+def _flag(value: object, themes: frozenset[str]) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be true or false")
+    return value
+
+
+def _name(value: object, themes: frozenset[str]) -> str:
+    if not isinstance(value, str):
+        raise ValueError("a player name must be text in quotes")
+    name = value.strip()
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise ValueError("a player name cannot hold control characters")
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValueError(f"a player name has at most {MAX_NAME_LENGTH} characters")
+    return name or "?"
+
+
+def _time_control(value: object, themes: frozenset[str]) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)  # `time_control = 300`: five minutes, sudden death
+    if not isinstance(value, str):
+        raise ValueError('a time control must be a TimeControl tag in quotes, such as "-" or "900+10"')
+    try:
+        return TimeControl.from_tag(value).to_tag()
+    except ClockError as error:
+        raise ValueError(str(error)) from None
+
+
+_CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
+    "theme": _theme,
+    "piece_set": _choice(PIECE_SETS, "the piece set"),
+    "board_layout": _choice(LAYOUT_CHOICES, "the board layout"),
+    "auto_flip": _flag,
+    "white": _name,
+    "black": _name,
+    "time_control": _time_control,
+    "castling": _flag,
+}
+"""Per key, the function that checks a read value and returns the value to use (or raises ``ValueError``)."""
+
+_KEYS: Final = tuple(f.name for f in fields(Settings) if f.name != "problems")

@@ -1,0 +1,327 @@
+"""The app's Textual themes, and the board colours every theme needs.
+
+Three themes are registered by :func:`register_themes`:
+
+``cescacs-dark`` (the default)
+    Mid-tone tiles on a dark screen.  Every tile, plain or under any one or
+    two highlights, keeps a WCAG contrast of at least 3:1 against *both* piece
+    colours (pure white, bold, for White; pure black for Black): a tile's
+    relative luminance must lie between about 0.10 and 0.30 for that, and the
+    three tiles sit at 0.14, 0.19 and 0.27.
+``cescacs-light``
+    Pale tiles on a light screen.  White's pieces are drawn dark red (still
+    bold and upper-case), Black's black (plain, lower-case): both keep a
+    contrast of at least 4.5:1 on every tile, plain or highlighted; the
+    board stays readable on a light screen without a dark block in it.
+``cescacs-ansi``
+    Only the 16 ANSI colours, so that it reads on basic terminals and follows
+    the terminal's own palette.  Like Textual's ``ansi-dark`` theme it is a
+    ``Theme(ansi=True)`` whose colours are ``ansi_*`` names: Textual then
+    builds its design variables (``$panel``, ``$text-muted``...) from ANSI
+    colours only and sends them to the terminal as ANSI codes instead of
+    converting them to true colour.  The board's variables are ANSI names or
+    ``transparent``: an ANSI colour cannot be blended, so a highlight either
+    replaces the tile (cursor, selection, targets, captures, check) or leaves
+    it and only colours the marker characters (the attacked and threatened
+    overlays, last move, preview, pawn awaiting promotion).
+
+The board's colours are theme variables (``$board-tile-white``...; see
+:data:`BOARD_VARIABLES`) that :class:`~cescacs_tui.tui.board.HexBoard`'s
+CSS uses.  A theme that does not define them (Textual's own themes, a user's)
+gets the set that suits it from :func:`board_variables`: the ANSI set for an
+ANSI theme, else the dark or the light one.  An app that shows the board
+derives from :class:`BoardHostApp`, which supplies those fallbacks, so the
+board works under any theme.
+
+The contrast figures in this module's tables are checked by
+``tests/test_themes.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, TypeVar
+
+from textual.app import App
+from textual.color import Color
+from textual.theme import Theme
+
+__all__ = [
+    "ANSI_BOARD",
+    "BOARD_VARIABLES",
+    "DARK_BOARD",
+    "DEFAULT_THEME",
+    "HIGHLIGHTS",
+    "LIGHT_BOARD",
+    "THEMES",
+    "BoardHostApp",
+    "board_variables",
+    "contrast_ratio",
+    "parse_colour",
+    "register_themes",
+    "relative_luminance",
+]
+
+HIGHLIGHTS: Final = (
+    "attacked",
+    "threatened",
+    "last-move",
+    "preview",
+    "target",
+    "capture",
+    "awaiting",
+    "selected",
+    "check",
+    "cursor",
+)
+"""The board's highlights, lowest priority first (as ``HexBoard`` layers them)."""
+
+BOARD_VARIABLES: Final[tuple[str, ...]] = (
+    "board-tile-white",
+    "board-tile-black",
+    "board-tile-colour",
+    "board-piece-white",
+    "board-piece-black",
+    *(f"board-{name}{part}" for name in HIGHLIGHTS for part in ("", "-text")),
+)
+"""The variables the board's CSS uses: tiles, pieces, and per highlight its background and marker colour.
+
+``board-<highlight>`` is a background laid over the tile (with an alpha, it
+tints it); ``board-<highlight>-text`` colours the highlight's marker
+characters (``[ ]`` cursor, ``·`` target...).  A piece keeps its own colour.
+"""
+
+# Contrast against White's piece (#ffffff) and Black's (#000000), WCAG 2 formula:
+#   tile           colour   luminance  vs White  vs Black
+#   white          #a08a64  0.266      3.33      6.31
+#   colour         #3f8577  0.192      4.35      4.83
+#   black          #835c6c  0.136      5.66      3.71
+# Tiles apart: white/colour dE76 37, white/black dE76 34, colour/black dE76 45.
+# Every highlight over every tile stays >= 3:1 against both pieces and its marker colour (lowest: last
+# move over a white tile, 3.08 vs White), and so does every pair of highlights (lowest 3.23).
+DARK_BOARD: Final[Mapping[str, str]] = {
+    "board-tile-white": "#a08a64",
+    "board-tile-black": "#835c6c",
+    "board-tile-colour": "#3f8577",
+    "board-piece-white": "#ffffff",
+    "board-piece-black": "#000000",
+    "board-attacked": "#ff4040 25%",
+    "board-attacked-text": "#ffffff",
+    "board-threatened": "#d0409a 55%",
+    "board-threatened-text": "#000000",
+    "board-last-move": "#c0a400 30%",
+    "board-last-move-text": "#ffffff",
+    "board-preview": "#9a5ae0 65%",
+    "board-preview-text": "#000000",
+    "board-target": "#3aa03a 60%",
+    "board-target-text": "#000000",
+    "board-capture": "#e04a2a 70%",
+    "board-capture-text": "#000000",
+    "board-awaiting": "#119c9c 65%",
+    "board-awaiting-text": "#000000",
+    "board-selected": "#3a7be0 75%",
+    "board-selected-text": "#000000",
+    "board-check": "#e00000 85%",
+    "board-check-text": "#ffffff",
+    "board-cursor": "#b88600 80%",
+    "board-cursor-text": "#000000",
+}
+"""The dark theme's board (also the fallback for any dark non-ANSI theme)."""
+
+# Contrast against White's piece (#7a1200, dark red, bold) and Black's (#000000):
+#   tile           colour   luminance  vs White  vs Black
+#   white          #ecdfc0  0.744      8.30      15.9
+#   colour         #a4d6c6  0.601      6.80      13.0
+#   black          #cca4ba  0.429      5.01      9.59
+# Tiles apart: white/colour dE76 25, white/black dE76 34, colour/black dE76 40.
+# Every highlight, or pair of highlights, over every tile stays >= 4.5:1 against both pieces (lowest:
+# attacked and threatened over a black tile, 4.6 vs White) and >= 8:1 against its (black) marker colour.
+LIGHT_BOARD: Final[Mapping[str, str]] = {
+    "board-tile-white": "#ecdfc0",
+    "board-tile-black": "#cca4ba",
+    "board-tile-colour": "#a4d6c6",
+    "board-piece-white": "#7a1200",
+    "board-piece-black": "#000000",
+    "board-attacked": "#ff6060 18%",
+    "board-attacked-text": "#000000",
+    "board-threatened": "#ff80cc 35%",
+    "board-threatened-text": "#000000",
+    "board-last-move": "#fff06a 40%",
+    "board-last-move-text": "#000000",
+    "board-preview": "#c9a0ff 55%",
+    "board-preview-text": "#000000",
+    "board-target": "#8fe07a 55%",
+    "board-target-text": "#000000",
+    "board-capture": "#ffa080 55%",
+    "board-capture-text": "#000000",
+    "board-awaiting": "#6fe0e0 55%",
+    "board-awaiting-text": "#000000",
+    "board-selected": "#8cbcff 65%",
+    "board-selected-text": "#000000",
+    "board-check": "#ff8a8a 60%",
+    "board-check-text": "#000000",
+    "board-cursor": "#ffd24a 75%",
+    "board-cursor-text": "#000000",
+}
+"""The light theme's board (also the fallback for any light non-ANSI theme)."""
+
+# The 16 ANSI colours look different on every terminal, so there are no fixed figures; the tiles are
+# the three mid-tone colours that keep the most contrast against both bright white and black over
+# nine common palettes (VGA, xterm, Tango, Windows Campbell, macOS Terminal, Rich's and Textual's
+# Monokai, Rich's default, Textual's Alabaster), and that stay apart from each other in all of them:
+#   tile     colour        worst contrast vs bright white / vs black
+#   white    bright_blue   2.4 / 2.4
+#   colour   bright_red    3.1 / 4.2
+#   black    bright_black  4.0 / 2.7
+# Highlights replace the tile (an ANSI colour cannot be blended) or, ``transparent``, keep it and
+# only colour their markers; every highlight also has its marker characters, so none relies on colour.
+ANSI_BOARD: Final[Mapping[str, str]] = {
+    "board-tile-white": "ansi_bright_blue",
+    "board-tile-black": "ansi_bright_black",
+    "board-tile-colour": "ansi_bright_red",
+    "board-piece-white": "ansi_bright_white",
+    "board-piece-black": "ansi_black",
+    "board-attacked": "transparent",
+    "board-attacked-text": "ansi_bright_yellow",
+    "board-threatened": "transparent",
+    "board-threatened-text": "ansi_bright_yellow",
+    "board-last-move": "transparent",
+    "board-last-move-text": "ansi_bright_white",
+    "board-preview": "transparent",
+    "board-preview-text": "ansi_bright_cyan",
+    "board-target": "ansi_green",
+    "board-target-text": "ansi_black",
+    "board-capture": "ansi_magenta",
+    "board-capture-text": "ansi_bright_white",
+    "board-awaiting": "transparent",
+    "board-awaiting-text": "ansi_bright_yellow",
+    "board-selected": "ansi_cyan",
+    "board-selected-text": "ansi_black",
+    "board-check": "ansi_red",
+    "board-check-text": "ansi_bright_white",
+    "board-cursor": "ansi_yellow",
+    "board-cursor-text": "ansi_black",
+}
+"""The ANSI theme's board (also the fallback for any ANSI theme, such as Textual's ``ansi-dark``)."""
+
+DEFAULT_THEME: Final = "cescacs-dark"
+
+THEMES: Final[dict[str, Theme]] = {
+    "cescacs-dark": Theme(
+        name="cescacs-dark",
+        primary="#5b9bd5",
+        secondary="#3f8577",
+        accent="#d8a74a",
+        warning="#e0a030",
+        error="#e05555",
+        success="#5fb36a",
+        foreground="#e6e1d6",
+        background="#16181c",
+        surface="#1f2227",
+        panel="#2c3038",
+        dark=True,
+        variables=dict(DARK_BOARD),
+    ),
+    "cescacs-light": Theme(
+        name="cescacs-light",
+        primary="#2f5d8a",
+        secondary="#2f6f62",
+        accent="#a25d00",
+        warning="#a25d00",
+        error="#b3261e",
+        success="#2e7d32",
+        foreground="#1f1d1a",
+        background="#f4f1ea",
+        surface="#ebe6dc",
+        panel="#d9d2c3",
+        dark=False,
+        variables=dict(LIGHT_BOARD),
+    ),
+    "cescacs-ansi": Theme(
+        name="cescacs-ansi",
+        ansi=True,
+        primary="ansi_blue",
+        secondary="ansi_cyan",
+        accent="ansi_magenta",
+        warning="ansi_yellow",
+        error="ansi_red",
+        success="ansi_green",
+        foreground="ansi_default",
+        background="ansi_default",
+        surface="ansi_default",
+        panel="ansi_default",
+        boost="ansi_default",
+        dark=True,
+        variables={
+            # What Textual's own ansi-dark theme defines (its screen CSS needs $ansi-background)...
+            "ansi-background": "ansi_black",
+            "ansi-foreground": "ansi_white",
+            "border-blurred": "ansi_black",
+            "block-cursor-foreground": "ansi_black",
+            "block-cursor-background": "ansi_white",
+            "input-cursor-background": "ansi_black",
+            "input-cursor-foreground": "ansi_bright_white",
+            "input-cursor-text-style": "none",
+            "input-selection-background": "ansi_bright_blue",
+            "input-selection-foreground": "ansi_black",
+            "screen-selection-background": "ansi_bright_blue",
+            "screen-selection-foreground": "ansi_black",
+            # ...and the board.
+            **ANSI_BOARD,
+        },
+    ),
+}
+"""The app's themes by name; :func:`register_themes` adds them to an app."""
+
+
+def board_variables(theme: Theme) -> dict[str, str]:
+    """The board variables for ``theme``: its own where it defines them, else the set that suits its kind."""
+    fallback = ANSI_BOARD if theme.ansi else DARK_BOARD if theme.dark else LIGHT_BOARD
+    return {name: theme.variables.get(name, fallback[name]) for name in BOARD_VARIABLES}
+
+
+def register_themes(app: App[Any]) -> None:
+    """Add the three themes to ``app`` (which keeps its current theme)."""
+    for theme in THEMES.values():
+        app.register_theme(theme)
+
+
+ReturnType = TypeVar("ReturnType")
+
+
+class BoardHostApp(App[ReturnType]):
+    """Base class of an app that shows a :class:`~cescacs_tui.tui.board.HexBoard`.
+
+    The board's CSS uses the ``$board-*`` variables, and Textual refuses CSS
+    whose variables the current theme does not define.  This app supplies the
+    set that suits the current theme (:func:`board_variables`) under every
+    theme; a theme's own values, and a subclass's, still win.
+    """
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return {**board_variables(self.current_theme), **super().get_theme_variable_defaults()}
+
+
+def parse_colour(value: str) -> Color:
+    """A CSS colour value as the board's variables write it: a colour, optionally followed by an alpha ``NN%``."""
+    colour, _, alpha = value.strip().partition(" ")
+    parsed = Color.parse(colour)
+    if alpha.strip():
+        parsed = parsed.with_alpha(float(alpha.strip().removesuffix("%")) / 100)
+    return parsed
+
+
+def relative_luminance(colour: Color) -> float:
+    """WCAG 2 relative luminance of an opaque colour, from 0 (black) to 1 (white)."""
+
+    def linear(channel: int) -> float:
+        value = channel / 255
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(colour.r) + 0.7152 * linear(colour.g) + 0.0722 * linear(colour.b)
+
+
+def contrast_ratio(first: Color, second: Color) -> float:
+    """WCAG 2 contrast ratio of two opaque colours, from 1 (equal) to 21 (black on white)."""
+    darker, lighter = sorted((relative_luminance(first), relative_luminance(second)))
+    return (lighter + 0.05) / (darker + 0.05)

@@ -1,0 +1,66 @@
+"""Preferences in the app: themes, piece set, layout, auto-flip and new-game defaults persist."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cescacs_tui.app import CescacsApp
+from cescacs_tui.core import BLACK, WHITE
+from cescacs_tui.settings import Settings
+from cescacs_tui.tui.new_game import NewGameDialog
+
+
+async def test_theme_and_piece_set_changes_are_saved(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    app = CescacsApp(settings_path=path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.theme == "cescacs-dark"
+        await pilot.press("T")
+        assert app.theme == "cescacs-light"
+        await pilot.press("g")
+        assert app.board.piece_set == "fan"
+        await pilot.press("L")
+        assert app.board.layout_mode == "full"
+    saved = Settings.load(path)
+    assert (saved.theme, saved.piece_set, saved.board_layout) == ("cescacs-light", "fan", "full")
+    again = CescacsApp(settings=saved)
+    async with again.run_test(size=(120, 40)):
+        assert again.theme == "cescacs-light"
+        assert again.board.piece_set == "fan" and again.board.layout_mode == "full"
+
+
+async def test_auto_flip_turns_the_board_to_the_side_to_move() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("F")
+        assert app.settings.auto_flip and not app.board.flipped
+        await pilot.press("slash", *"e7-e13", "enter")
+        assert app.game.position.turn == BLACK and app.board.flipped
+        await pilot.press(*"e21-e15", "enter")
+        assert app.game.position.turn == WHITE and not app.board.flipped
+
+
+async def test_new_game_dialog_uses_and_remembers_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    app = CescacsApp(settings=Settings(white="Ana", time_control="600+5"), settings_path=path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.game.tags["White"] == "Ana" and app.game.time_control.to_tag() == "600+5"
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameDialog)
+        black = app.screen.query_one("#black")
+        black.value = "Bru"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, NewGameDialog)
+        assert (app.game.tags["White"], app.game.tags["Black"]) == ("Ana", "Bru")
+    assert Settings.load(path).black == "Bru"
+
+
+async def test_unusable_settings_are_reported_not_fatal(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text('theme = "no-such-theme"\npiece_set = 7\n', encoding="utf-8")
+    settings = Settings.load(path)
+    app = CescacsApp(settings=settings)
+    async with app.run_test(size=(120, 40)):
+        assert app.theme == "cescacs-dark"
+        assert len(settings.problems) == 2
