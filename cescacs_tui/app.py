@@ -136,7 +136,7 @@ class CescacsApp(BoardHostApp[None]):
                 placeholder="CTL-AN, e.g. E7-E13 or NE3-D8 (Enter plays, Esc back to the board)", id="move-input"
             )
         yield Static(id="message", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         board = self.board

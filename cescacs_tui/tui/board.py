@@ -176,7 +176,7 @@ class HexBoard(Widget, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "select", "Select"),
-        Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "cancel", "Cancel", show=False),
         Binding("up", "move('up')", "Up", show=False),
         Binding("down", "move('down')", "Down", show=False),
         Binding("left", "move('left')", "Left", show=False),

@@ -138,7 +138,7 @@ def status_text(game: Game) -> Text:
         text.append(game.termination, style="bold")
         return text
     who = mover.title
-    if names[mover] not in ("?", ""):
+    if names[mover] not in ("?", "") and game.clock is None:  # with a clock, the clock panel names the players
         who += f" ({names[mover]})"
     text.append("\u25cf " if mover == Colour.BLACK else "\u25cb ", style="bold")
     text.append(f"{who} to move", style="bold")
@@ -199,10 +199,10 @@ def material_text(game: Game) -> Text:
             else:
                 words.append(LETTERS[piece.type])
         text.append("\n regain: ")
-        text.append(" ".join(words) if words else "-", style="green" if words else "dim")
+        text.append(" ".join(words) if words else "nothing", style="green" if words else "dim")
         lost = [
             node.captured for node in captured_by_ply if node.captured is not None and node.captured.colour == colour
         ]
         text.append("\n lost: ")
-        text.append(" ".join(_piece_word(p) for p in lost) if lost else "-", style="dim" if not lost else "")
+        text.append(" ".join(_piece_word(p) for p in lost) if lost else "nothing", style="dim" if not lost else "")
     return text
