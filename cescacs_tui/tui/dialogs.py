@@ -36,16 +36,15 @@ class ChoiceDialog(ModalScreen[Move | None]):
         background: $background 40%;
     }
     ChoiceDialog > Vertical {
-        width: auto;
-        min-width: 34;
-        max-width: 70;
+        width: 72;
+        max-width: 95%;
         height: auto;
         border: thick $accent;
         background: $surface;
         padding: 0 1;
     }
     ChoiceDialog #choice-title { text-style: bold; }
-    ChoiceDialog OptionList { height: auto; max-height: 14; border: none; padding: 0; }
+    ChoiceDialog OptionList { width: 100%; height: auto; max-height: 14; border: none; padding: 0; }
     ChoiceDialog #choice-hint { color: $text-muted; }
     """
 

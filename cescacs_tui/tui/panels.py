@@ -50,13 +50,29 @@ class MoveList(DataTable[Text]):
         self._plies = 0
         self._current = 0
         self._signature: tuple[object, ...] = ()
+        self._column_width = 0
+        self._game: Game | None = None
 
     def on_mount(self) -> None:
-        self.add_column("White", width=12, key="white")
-        self.add_column("Black", width=12, key="black")
+        self._add_columns(12)
+
+    def _add_columns(self, width: int) -> None:
+        self._column_width = width
+        self.add_column("White", width=width, key="white")
+        self.add_column("Black", width=width, key="black")
+
+    def on_resize(self) -> None:
+        """Fit both move columns in the panel: no sideways scrolling in a narrow terminal."""
+        width = max(8, min(14, (self.size.width - 6) // 2 - 2))
+        if width != self._column_width and self._game is not None:
+            self.clear(columns=True)
+            self._add_columns(width)
+            self._signature = ()
+            self.show_game(self._game)
 
     def show_game(self, game: Game) -> None:
         """Show the game's moves (rebuilt only when they changed) with the cursor on the reviewed ply."""
+        self._game = game
         signature = (id(game), tuple((node.san, node.assessment, node.draw_offer) for node in game.nodes))
         if signature != self._signature:
             self._signature = signature

@@ -1,0 +1,129 @@
+"""Render the SVG screenshots in ``screenshots/`` with the app itself.
+
+    python scripts/screenshots.py          # rewrite every screenshot
+    python scripts/screenshots.py start    # only the scenes named
+
+Each scene is a reproducible state of the app (a fixed game, a clock on a
+frozen time source, a theme and a terminal size).  The snapshot tests in
+``tests/test_snapshots.py`` use the same scenes, so what the README shows is
+what the tests guard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from cescacs_tui.app import CescacsApp
+from cescacs_tui.core import parse_hex
+from cescacs_tui.core.clock import TimeControl
+from cescacs_tui.core.game import Game
+from cescacs_tui.core.pgn import read_pgn
+from cescacs_tui.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "screenshots"
+FIRST_GAME = ROOT / "tests" / "data" / "games" / "site-file_2020-07-20.txt"
+
+
+class FrozenTime:
+    """A time source that never moves: clocks show the same times on every run."""
+
+    def __call__(self) -> float:
+        return 5000.0
+
+
+def middlegame() -> Game:
+    """Cescacs-A0001-24 after 16. …, DB10-D10+∞: White is in check from afar, on a 15+10 clock."""
+    record = read_pgn(FIRST_GAME.read_text(encoding="utf-8").partition("\n")[2])[0]
+    game = Game.new(white="Sasal, Cesc", black="Ros, Xus", time_control=TimeControl.from_tag("900+10"), time_source=FrozenTime())
+    for node in record.nodes[:32]:
+        game.play(node.move)
+    assert game.clock is not None
+    game.clock.set_remaining(612.0, 548.0)
+    return game
+
+
+async def select_queen(pilot: Pilot[None]) -> None:
+    """Pick the White Queen on E1 with the mouse: its answers to the check light up."""
+    app = pilot.app
+    assert isinstance(app, CescacsApp)
+    region = app.board.hex_region(parse_hex("E1"))
+    await pilot.click("#board", offset=(region.x + region.width // 2, region.y))
+    await pilot.pause()
+
+
+async def castling_chooser(pilot: Pilot[None]) -> None:
+    app = pilot.app
+    assert isinstance(app, CescacsApp)
+    for name in ("G1", "H6"):
+        region = app.board.hex_region(parse_hex(name))
+        await pilot.click("#board", offset=(region.x + region.width // 2, region.y))
+    await pilot.pause()
+    await pilot.press("down")
+    await pilot.pause()
+
+
+async def show_help(pilot: Pilot[None]) -> None:
+    await pilot.press("question_mark")
+    await pilot.pause()
+
+
+async def nothing(pilot: Pilot[None]) -> None:
+    await pilot.pause()
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A state of the app worth a picture."""
+
+    size: tuple[int, int]
+    game: Callable[[], Game]
+    then: Callable[[Pilot[None]], Awaitable[None]] = nothing
+    theme: str = "cescacs-dark"
+    caption: str = ""
+
+    def app(self) -> CescacsApp:
+        return CescacsApp(self.game(), settings=Settings(theme=self.theme))
+
+
+SCENES: dict[str, Scene] = {
+    "start-80x24": Scene((80, 24), Game.new, caption="The start position in an 80x24 terminal (compact board)"),
+    "start-120x40": Scene((120, 40), Game.new, caption="The start position at 120x40 (full hex board)"),
+    "middlegame-80x24": Scene((80, 24), middlegame, select_queen, caption="Check from afar; the Queen's answers"),
+    "middlegame-120x40": Scene((120, 40), middlegame, select_queen, caption="The same at 120x40, with clocks"),
+    "middlegame-160x50": Scene((160, 50), middlegame, select_queen, caption="A roomy terminal: 160x50"),
+    "theme-light": Scene((120, 40), middlegame, select_queen, "cescacs-light", "The light theme"),
+    "theme-ansi": Scene((120, 40), middlegame, select_queen, "cescacs-ansi", "16 ANSI colours, for basic terminals"),
+    "castling-chooser": Scene(
+        (120, 40),
+        lambda: Game.new(pdtl="/27:dk/25:r2r/3:R2R/1:DK/ w RKRrkr - 0 1"),
+        castling_chooser,
+        caption="Leap or castling? The chooser names each way and previews it",
+    ),
+    "help": Scene((120, 40), Game.new, show_help, caption="Help: every key and the CTL-AN syntax"),
+}
+
+
+async def render(scene: Scene) -> str:
+    app = scene.app()
+    async with app.run_test(size=scene.size) as pilot:
+        await scene.then(pilot)
+        return app.export_screenshot()
+
+
+def main(names: list[str]) -> None:
+    OUTPUT.mkdir(exist_ok=True)
+    for name in names or list(SCENES):
+        svg = asyncio.run(render(SCENES[name]))
+        (OUTPUT / f"{name}.svg").write_text(svg, encoding="utf-8")
+        print(f"screenshots/{name}.svg  {SCENES[name].caption}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
