@@ -41,7 +41,8 @@ class FrozenTime:
 def middlegame() -> Game:
     """Cescacs-A0001-24 after 16. …, DB10-D10+∞: White is in check from afar, on a 15+10 clock."""
     record = read_pgn(FIRST_GAME.read_text(encoding="utf-8").partition("\n")[2])[0]
-    game = Game.new(white="Sasal, Cesc", black="Ros, Xus", time_control=TimeControl.from_tag("900+10"), time_source=FrozenTime())
+    clock = TimeControl.from_tag("900+10")
+    game = Game.new(white="Sasal, Cesc", black="Ros, Xus", time_control=clock, time_source=FrozenTime())
     for node in record.nodes[:32]:
         game.play(node.move)
     assert game.clock is not None
