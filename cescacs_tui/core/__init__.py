@@ -1,9 +1,11 @@
 """The C'escacs rules core: pure Python, no user-interface imports.
 
 Everything a front end or an engine needs: the board geometry, positions and
-their legal moves with every special rule, CTL-AN/CTL-FAN, PDTL and perft.
+their legal moves with every special rule, CTL-AN/CTL-FAN, PDTL, perft, and
+the game model with its results, clocks and CTL-PGN records.
 """
 
+from .clock import ChessClock, ClockError, TimeControl
 from .errors import (
     AmbiguousMoveError,
     CescacsError,
@@ -15,9 +17,11 @@ from .errors import (
     PDTLError,
     PDTLWarning,
 )
+from .game import Game, GameError, Outcome
 from .geometry import HEX_COLOUR, HEX_NAMES, HEXES, find_hex, parse_hex
 from .move import Move
 from .perft import divide, perft
+from .pgn import PGNError, load_pgn_file, read_pgn, save_pgn_file, write_pgn
 from .pieces import BLACK, WHITE, Colour, Piece, PieceType
 from .position import INITIAL_PDTL, CastlingRights, CheckKind, Position, RegainablePiece
 from .state import EnPassant, Scornful
@@ -34,22 +38,33 @@ __all__ = [
     "CescacsError",
     "CescacsWarning",
     "CheckKind",
+    "ChessClock",
+    "ClockError",
     "Colour",
     "EnPassant",
+    "Game",
+    "GameError",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
     "MoveError",
     "NotationWarning",
+    "Outcome",
     "PDTLError",
     "PDTLWarning",
+    "PGNError",
     "Piece",
     "PieceType",
     "Position",
     "RegainablePiece",
     "Scornful",
+    "TimeControl",
     "divide",
     "find_hex",
+    "load_pgn_file",
     "parse_hex",
     "perft",
+    "read_pgn",
+    "save_pgn_file",
+    "write_pgn",
 ]
