@@ -290,3 +290,26 @@ async def test_help_screen_lists_keys_and_notation() -> None:
             assert expected in body
         await pilot.press("escape")
         assert not isinstance(app.screen, TextDialog)
+
+
+FORCED = "/27:1k/24:P4/18:5p1/4:2J2/3:RNNR/2:GJG/1:DK/0:V/ w -- - 9 30"
+"""RULES.md 7.4: the pawn waiting on B24 (a black hex) must become the black-hex Bishop this turn."""
+
+
+async def test_the_forced_promotion_turn_is_explained_and_played() -> None:
+    app = CescacsApp(Game.new(pdtl=FORCED))
+    async with app.run_test(size=(120, 40)) as pilot:
+        status = str(app.query_one("#status").render())
+        assert "Promote the pawn on B24 this turn (J)" in status
+        assert parse_hex("B24") in app.board.view.awaiting
+        await click_hex(pilot, app, "G1")  # another piece: refused, with the reason
+        assert "must be promoted this turn (B24)" in message(app)
+        await click_hex(pilot, app, "B24")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert [label.split()[0] for _, label, _ in dialog._options] == ["Bishop"]
+        await pilot.press("j")
+        await pilot.pause()
+        assert app.game.nodes[-1].san == "B24=J"
+        assert app.game.position.halfmove_clock == 0
