@@ -9,6 +9,7 @@ routes events and keeps the screen in step with the game.
 
 from __future__ import annotations
 
+import gc
 import warnings
 from collections.abc import Iterable
 from functools import partial
@@ -119,6 +120,7 @@ class CescacsApp(BoardHostApp[None]):
         self._picker: Picker | None = None
         self._picker_key: tuple[int, int, int] | None = None
         self._preview: tuple[int, ...] = ()
+        self._enabled_actions: tuple[bool | None, ...] = ()
 
     # --- layout ------------------------------------------------------------------
 
@@ -148,6 +150,8 @@ class CescacsApp(BoardHostApp[None]):
         for problem in self.settings.problems:
             self.notify(problem, title="Settings", severity="warning", timeout=10, markup=False)
         self.refresh_game()
+        if not self.is_headless:  # start-up objects live as long as the app: keep them out of every GC pass
+            self.call_after_refresh(gc.freeze)
         if self._resume is not None:
             self._offer_resume(self._resume)
 
@@ -192,7 +196,21 @@ class CescacsApp(BoardHostApp[None]):
         self.query_one(StatusPanel).show_game(game)
         self.query_one(MaterialPanel).show_game(game)
         self.query_one(MoveList).show_game(game)
-        self.refresh_bindings()
+        self._refresh_footer()
+
+    _DYNAMIC_ACTIONS = ("claim_draw", "offer_draw", "takeback", "redo", "resign", "pause_clock")
+
+    def _refresh_footer(self) -> None:
+        """Re-read the bindings only when a key's availability changed.
+
+        Rebuilding the footer costs frames, and Textual keeps the old footer
+        keys alive, so doing it after every move would slow the app down as
+        the game goes on.
+        """
+        enabled = tuple(self.check_action(action, ()) for action in self._DYNAMIC_ACTIONS)
+        if enabled != self._enabled_actions:
+            self._enabled_actions = enabled
+            self.refresh_bindings()
 
     def _last_hexes(self) -> tuple[int, ...]:
         game = self.game

@@ -142,6 +142,9 @@ class HexBoard(Widget, can_focus=True):
     showing it derives from :class:`~cescacs_tui.tui.themes.BoardHostApp`.
     """
 
+    ALLOW_SELECT = False
+    """A board is clicked, not text-selected: selecting would repaint the whole screen on every click."""
+
     COMPONENT_CLASSES: ClassVar[set[str]] = {*_TILES, *(name for _, name in _HIGHLIGHTS)} | {
         "hexboard--piece-white",
         "hexboard--piece-black",
@@ -252,6 +255,7 @@ class HexBoard(Widget, can_focus=True):
         self._cells: dict[tuple[int, int, Mark, int, int], list[Segment]] = {}
         self._cache_key: tuple[BoardLayout, Size, str] | None = None
         self._palette: _Palette | None = None
+        self._stale_cursor: tuple[int, ...] = ()
         self.set_reactive(HexBoard.piece_set, self.validate_piece_set(piece_set))
         self.set_reactive(HexBoard.layout_mode, self.validate_layout_mode(layout))
         self.set_reactive(HexBoard.flipped, flipped)
@@ -268,8 +272,9 @@ class HexBoard(Widget, can_focus=True):
         old_codes, old_marks = self._view.codes, self._marks
         self._view, self._marks = view, view_marks(view)
         changed = [h for h in HEXES if old_codes[h] != view.codes[h] or old_marks[h] != self._marks[h]]
-        if changed:
-            self._refresh_hexes(changed)
+        stale, self._stale_cursor = self._stale_cursor, ()
+        if changed or stale:
+            self._refresh_hexes((*changed, *stale))
 
     def validate_cursor(self, value: int) -> int:
         if not 0 <= value < HEX_COUNT:
@@ -431,8 +436,20 @@ class HexBoard(Widget, can_focus=True):
         if h is None:
             return
         event.stop()
-        self.cursor = h
+        # Move the cursor without repainting now: the app answers HexSelected with a show(), which
+        # repaints the old and new cursor hexes in the same frame as the selection or the move.
+        # Repainting here would cost a frame, and the player would see the click land late.
+        self._stale_cursor = (self.cursor, h)
+        self.set_reactive(HexBoard.cursor, h)
+        self.post_message(self.CursorMoved(self, h))
         self.post_message(self.HexSelected(self, h))
+        self.set_timer(0.05, self._flush_stale_cursor)
+
+    def _flush_stale_cursor(self) -> None:
+        """Repaint a clicked cursor that no show() has repainted (an app that ignores the click)."""
+        stale, self._stale_cursor = self._stale_cursor, ()
+        if stale:
+            self._refresh_hexes(stale)
 
 
 def demo_app() -> App[None]:

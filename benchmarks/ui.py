@@ -1,0 +1,774 @@
+"""Responsiveness of the terminal UI: board painting, key-to-repaint, first paint and per-move costs.
+
+python benchmarks/ui.py            # the full run (about 75 s)
+python benchmarks/ui.py --quick    # a quarter of the repetitions (about 20 s)
+python benchmarks/ui.py --profile  # also a cProfile of refresh_game() after a move
+
+It checks the project's goals: the board renders well under 5 ms, a key is
+answered by a repaint in under 16 ms (median), and the app's first paint takes
+under 1.5x that of a bare Textual app.  Every figure is wall-clock time
+(``time.perf_counter``) in milliseconds, as median, p90 (nearest rank) and worst
+of ``n`` repetitions, all measured in this one process.
+
+1. Board render.  A mounted ``HexBoard`` (in ``CescacsApp``, a middlegame
+   position after 40 half-moves of a recorded game) at 80x24 (compact layout)
+   and 120x40 (full layout); the time to call ``render_line(y)`` for every row
+   of the widget:
+
+   * cold: after ``notify_style_update()`` (the CSS/theme invalidation path), which
+     drops the palette, the cell-segment cache and every cached row strip;
+   * rows dropped: after ``_refresh_hexes(every hex)`` (the path a ``show()`` or a
+     cursor move takes), which drops the row strips but keeps the cell cache;
+   * warm: every row strip cached.
+
+   Then the pure view building done once per move: ``Picker(position)`` (its
+   legal moves) and ``board_view(...)`` (plain, with a piece selected, and with
+   both overlays on), on the same middlegame position.
+
+2. Key-to-repaint, in ``App.run_test()`` (headless).  ``Pilot.press`` itself is
+   not timed: it sleeps in ``wait_for_idle`` for at least 2 x 20 ms per key.
+   Instead the input event is posted exactly as the pilot and a terminal driver
+   post it (``driver.send_message``), and the clock stops when the compositor
+   hands a frame to ``App._display`` and that frame has re-rendered the board
+   rows concerned (seen through a counting wrapper of the board's
+   ``render_line``) with the new state.  A headless app does not encode frames,
+   so the probe encodes each one (``CompositorUpdate.render_segments``) as a real
+   terminal app would, and that cost is inside the figure.  Before each input the
+   app is left idle until no frame has come for 40 ms (more than two 60 Hz
+   frame periods, so Textual's frame timer is not mid-period), as when a person
+   presses keys at human speed.  Rows:
+
+   * cursor key: an arrow key on the board (a seeded random walk that always
+     moves) until the rows of the new cursor hex are repainted;
+   * typed move: with the move box focused and the move typed, Enter until the
+     board shows the new position (the rows of every hex the move changed);
+   * select click / move click: a mouse button release (the driver's MouseUp,
+     from which Textual makes the Click) on a piece, until it shows as selected,
+     and on its target, until the board shows the new position.
+
+   Under each: "CPU" is the process CPU time spent in that span (the rest is
+   waiting, mostly for Textual's 60 Hz frame timer); "frame" is from the frame
+   timer's tick to the encoded frame (layout, compositing, rendering, encoding);
+   "settled" is input to the last frame of the burst (panels, move list and
+   footer included).
+
+3. First paint.  From constructing the app to the first frame it produces
+   (encoded, as above), under ``run_test(size=(120, 40))``, for ``CescacsApp()``,
+   for a bare ``App`` with one ``Static`` (the goal's baseline) and for an ``App``
+   with the app's costliest widgets and no logic (``HexBoard``, ``DataTable``,
+   ``Input``, ``Footer``), which splits the gap into Textual's widget costs and
+   the app's own start-up work.  The apps alternate, after one unmeasured warm-up
+   of each (shown apart: it pays for lazy imports); "settled" is to the last
+   frame before 100 ms without frames.
+
+4. Per-move costs inside the app (120x40): ``CescacsApp.refresh_game()`` after a
+   move (the app's game switched between the positions before and after one
+   move, so the picker, board diff and move list are rebuilt as after a real
+   move) at ply 40 and ply 80, and its parts; ``Game.play``; the autosave write;
+   and a full ``gc.collect()`` with a new app running and again after 100 more
+   moves, each painted (the objects a session keeps per move, and what that
+   does to the pauses of Python's full garbage collections).
+
+Last, the pauses of Python's automatic full (generation 2) garbage collections
+seen during the run: they, and the machine's other load, make most of the worst
+figures.  Each app is started after an explicit, untimed ``gc.collect()``, so the
+garbage of the previous apps is not collected inside a later measurement; the
+explicit full collection timed in section 4 shows what one costs with one app
+running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import io
+import math
+import pstats
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from rich.console import RenderableType
+from textual import events
+from textual._compositor import CompositorUpdate
+from textual._styles_cache import StylesCache
+from textual.app import App, ComposeResult
+from textual.keys import _character_to_key
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widgets import DataTable, Footer, Input, Static
+
+from cescacs_tui.app import CescacsApp
+from cescacs_tui.core import HEXES, Move
+from cescacs_tui.core.autosave import save_session
+from cescacs_tui.core.game import Game
+from cescacs_tui.core.move import CASTLING, IN_PLACE_PROMOTION
+from cescacs_tui.core.pgn import read_pgn
+from cescacs_tui.tui.board import HexBoard
+from cescacs_tui.tui.board_layout import CursorMove, move_cursor
+from cescacs_tui.tui.panels import MaterialPanel, MoveList, StatusPanel, material_text, status_text
+from cescacs_tui.tui.picking import Picker
+from cescacs_tui.tui.themes import BoardHostApp
+from cescacs_tui.tui.view import Overlays, board_view, move_hexes
+
+RECORD = Path(__file__).resolve().parent.parent / "tests" / "data" / "games" / "site-file_2022-08-14.1.txt"
+"""A 100-ply recorded game: the source of the middlegame positions and of the moves played."""
+MIDDLEGAME = 40
+LATE = 80
+SIZES = ((80, 24), (120, 40))
+QUIET = 0.040
+"""Idle time before each input: longer than two frame periods of Textual's 60 Hz update timer."""
+TIMEOUT = 5.0
+ARROWS: tuple[CursorMove, ...] = ("up", "down", "left", "right")
+
+
+# --- Figures and the table ----------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One line of the table: a label and its samples in seconds (or a section heading if ``samples`` is None)."""
+
+    label: str
+    samples: list[float] | None = None
+    note: str = ""
+
+    def stat(self, which: str) -> float:
+        assert self.samples
+        ordered = sorted(self.samples)
+        if which == "median":
+            return statistics.median(ordered)
+        if which == "p90":
+            return ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
+        return ordered[-1]
+
+
+def print_rows(rows: Iterable[Row]) -> None:
+    for row in rows:
+        if row.samples is None:
+            print(f"\n{row.label:<66} {'n':>5} {'median':>9} {'p90':>9} {'worst':>9}")
+            continue
+        figures = " ".join(f"{row.stat(which) * 1000:9.3f}" for which in ("median", "p90", "worst"))
+        print(f"  {row.label:<64} {len(row.samples):>5} {figures}  {row.note}".rstrip())
+    sys.stdout.flush()
+
+
+COLLECTING = False
+"""True during :func:`collect_garbage`, whose collections are not the app's."""
+
+
+def collect_garbage() -> None:
+    """Free the apps of earlier measurements now, untimed, so their collection does not fall into later ones.
+
+    Textual's ``StylesCache.get_inner_outer`` is an ``lru_cache`` (1024 entries) on a method, which keeps
+    the render caches of dead widgets alive: cleared too, so each app starts on a heap like a new process's.
+    """
+    global COLLECTING
+    COLLECTING = True
+    try:
+        StylesCache.get_inner_outer.cache_clear()
+        gc.collect()
+    finally:
+        COLLECTING = False
+
+
+def timed(action: Callable[[], object], reps: int) -> list[float]:
+    samples = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+# --- Games --------------------------------------------------------------------------
+
+
+def record_game() -> Game:
+    (game,) = read_pgn(RECORD.read_text(encoding="utf-8").partition("\n")[2])
+    return game
+
+
+def game_at(record: Game, ply: int) -> Game:
+    """A fresh game with the record's first ``ply`` half-moves played."""
+    game = Game(record.start)
+    for node in record.nodes[:ply]:
+        game.play(node.move)
+    return game
+
+
+def typed_text(game: Game, move: Move) -> str:
+    """The move as a person types it: lower case, ``x`` for a capture, no check mark."""
+    return game.position.ctl_an(move).replace("×", "x").rstrip("+#").lower()
+
+
+# --- Watching the frames ---------------------------------------------------------------
+
+
+class Sample(NamedTuple):
+    start: float
+    total: float
+    cpu: float
+    frame: float
+
+
+class PaintProbe:
+    """Timestamps every frame the app's compositor produces, and the board rows each one re-rendered.
+
+    ``App._display`` is shadowed on the instance: after the original (which
+    writes nothing when headless) the frame is encoded to terminal sequences,
+    then timestamped.  ``attach`` also counts the board's ``render_line`` calls
+    and timestamps the ticks of the screen's update timer.
+    """
+
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+        self.frames: list[float] = []
+        self.rows: set[int] = set()
+        self.tick = 0.0
+        self.first = asyncio.Event()
+        self._waiting: tuple[Callable[[], bool], asyncio.Future[tuple[float, float, float]]] | None = None
+        self._display = app._display
+        app._display = self._on_display  # type: ignore[method-assign]
+
+    def attach(self, board: HexBoard) -> None:
+        render_line = board.render_line
+        rows = self.rows
+
+        def counting_render_line(y: int) -> Strip:
+            rows.add(y)
+            return render_line(y)
+
+        board.render_line = counting_render_line  # type: ignore[method-assign]
+        timer = board.screen._update_timer
+        update = timer._callback
+        assert update is not None
+
+        def ticking_update() -> object:
+            self.tick = time.perf_counter()
+            return update()
+
+        timer._callback = ticking_update
+
+    def _on_display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+        self._display(screen, renderable)
+        if renderable is None or self.app._batch_count:
+            return
+        if isinstance(renderable, CompositorUpdate):
+            renderable.render_segments(self.app.console)
+        now = time.perf_counter()
+        self.frames.append(now)
+        self.first.set()
+        if self._waiting is not None:
+            painted, future = self._waiting
+            if not future.done() and painted():
+                self._waiting = None
+                future.set_result((now, time.process_time(), self.tick))
+
+    async def measure(self, event: events.Event, painted: Callable[[], bool]) -> Sample:
+        """Post an input ``event`` and wait for the first frame after which ``painted()`` holds."""
+        self.rows.clear()
+        future: asyncio.Future[tuple[float, float, float]] = asyncio.get_running_loop().create_future()
+        self._waiting = (painted, future)
+        start, cpu = time.perf_counter(), time.process_time()
+        post(self.app, event)
+        try:
+            end, cpu_end, tick = await asyncio.wait_for(future, TIMEOUT)
+        except TimeoutError:
+            raise RuntimeError("no frame showed the expected change within the timeout") from None
+        return Sample(start, end - start, cpu_end - cpu, end - max(tick, start))
+
+    async def quiet(self, gap: float = QUIET, limit: float = 3.0) -> float:
+        """Wait until no frame has come for ``gap`` seconds; the time of the last frame."""
+        deadline = time.perf_counter() + limit
+        while True:
+            last = self.frames[-1] if self.frames else 0.0
+            wait = last + gap - time.perf_counter()
+            if wait <= 0 or time.perf_counter() > deadline:
+                return last
+            await asyncio.sleep(wait)
+
+    def rows_of(self, board: HexBoard, hexes: Iterable[int]) -> set[int]:
+        return {y for h in hexes for region in [board.hex_region(h)] for y in range(region.y, region.bottom)}
+
+
+def post(app: App[Any], event: events.Event) -> None:
+    """Hand an input event to the app as a terminal driver does (and as ``Pilot.press`` does)."""
+    driver = app._driver
+    assert driver is not None
+    event.set_sender(app)
+    driver.send_message(event)
+
+
+def key_event(char: str) -> events.Key:
+    key = char if len(char) > 1 or char.isalnum() else _character_to_key(char)
+    return events.Key(key, char if len(char) == 1 else ("\r" if key == "enter" else None))
+
+
+def mouse(cls: type[events.MouseEvent], board: HexBoard, h: int) -> events.MouseEvent:
+    """A left-button mouse event in the middle of hex ``h``'s piece row, in screen coordinates."""
+    region = board.hex_region(h)
+    origin = board.content_region
+    x, y = origin.x + region.x + region.width // 2, origin.y + region.y
+    return cls(None, x, y, 0, 0, 1, False, False, False, x, y)
+
+
+@dataclass
+class Timings:
+    """Samples of one kind of input, split into the figures shown."""
+
+    total: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    frame: list[float] = field(default_factory=list)
+    settled: list[float] = field(default_factory=list)
+
+    def add(self, sample: Sample, last_frame: float | None = None) -> None:
+        self.total.append(sample.total)
+        self.cpu.append(sample.cpu)
+        self.frame.append(sample.frame)
+        if last_frame is not None:
+            self.settled.append(last_frame - sample.start)
+
+    def rows(self, label: str) -> list[Row]:
+        rows = [Row(label, self.total), Row("  CPU used in that span", self.cpu)]
+        rows.append(Row("  frame: timer tick to encoded frame", self.frame))
+        if self.settled:
+            rows.append(Row("  settled: input to the burst's last frame", self.settled))
+        return rows
+
+
+# --- 1. Board render ---------------------------------------------------------------------
+
+
+async def board_render(size: tuple[int, int], reps: int) -> list[Row]:
+    """Every row of the mounted board rendered cold, with the rows dropped, and warm."""
+    collect_garbage()
+    app = CescacsApp(game_at(record_game(), MIDDLEGAME))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        board = app.board
+        height = board.size.height
+
+        def render_all() -> None:
+            for y in range(height):
+                board.render_line(y)
+
+        cold: list[float] = []
+        dropped: list[float] = []
+        warm: list[float] = []
+        for _ in range(reps):
+            board.notify_style_update()
+            cold += timed(render_all, 1)
+            board._refresh_hexes(HEXES)
+            dropped += timed(render_all, 1)
+            warm += timed(render_all, 1)
+        where = f"{board.mode} at {size[0]}x{size[1]}, {board.size.width}x{height} rows"
+        await pilot.pause()
+    return [Row(f"{where}, cold", cold), Row(f"{where}, rows dropped", dropped), Row(f"{where}, warm", warm)]
+
+
+def view_building(reps: int) -> list[Row]:
+    """The per-move work of computing what the board shows (no Textual)."""
+    game = game_at(record_game(), MIDDLEGAME)
+    position = game.position
+    picker = Picker(position)
+    last = move_hexes(game.position_at(MIDDLEGAME - 1), game.nodes[-1].move)
+    selected = Picker(position)
+    piece = max({m.origin for m in selected.legal_moves}, key=lambda h: len(selected.moves_from(h)))
+    selected.pick(piece)
+    both = Overlays(attacked=True, threatened=True)
+    label = f"ply {MIDDLEGAME}, {len(picker.legal_moves)} legal moves"
+    return [
+        Row(f"Picker(position): legal moves ({label})", timed(lambda: Picker(position), reps)),
+        Row(
+            "board_view(position, picker, last_move)",
+            timed(lambda: board_view(position, picker=picker, last_move=last), reps),
+        ),
+        Row(
+            "board_view(...) with a piece selected (its targets)",
+            timed(lambda: board_view(position, picker=selected, last_move=last), reps),
+        ),
+        Row(
+            "board_view(...) with both overlays (attacked, threatened)",
+            timed(lambda: board_view(position, picker=picker, last_move=last, overlays=both), reps),
+        ),
+    ]
+
+
+# --- 2. Key-to-repaint ---------------------------------------------------------------------
+
+
+def cursor_painted(probe: PaintProbe, board: HexBoard, goal: int) -> Callable[[], bool]:
+    """The frame has the cursor on ``goal`` and has re-rendered that hex's rows."""
+    rows = probe.rows_of(board, [goal])
+    return lambda: board.cursor == goal and rows <= probe.rows
+
+
+def selection_painted(probe: PaintProbe, board: HexBoard, h: int) -> Callable[[], bool]:
+    """The frame shows the piece on ``h`` selected (its rows re-rendered)."""
+    rows = probe.rows_of(board, [h])
+    return lambda: board.view.selected == h and rows <= probe.rows
+
+
+def move_painted(probe: PaintProbe, board: HexBoard, game: Game, move: Move) -> Callable[[], bool]:
+    """The frame shows the position after ``move`` (the rows of every hex it changes re-rendered)."""
+    after = game.position.copy()
+    after.push(move)
+    codes = after.board_codes
+    rows = probe.rows_of(board, move_hexes(game.position, move))
+    return lambda: board.view.codes == codes and rows <= probe.rows
+
+
+async def cursor_keys(size: tuple[int, int], reps: int) -> Timings:
+    """Arrow keys on the board, each until the new cursor hex is repainted."""
+    collect_garbage()
+    app = CescacsApp(game_at(record_game(), MIDDLEGAME))
+    timings = Timings()
+    rng = random.Random(14)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        board = app.board
+        probe = PaintProbe(app)
+        probe.attach(board)
+        for _ in range(reps):
+            key = rng.choice([k for k in ARROWS if move_cursor(board.cursor, k, flipped=board.flipped) != board.cursor])
+            painted = cursor_painted(probe, board, move_cursor(board.cursor, key, flipped=board.flipped))
+            await probe.quiet()
+            timings.add(await probe.measure(key_event(key), painted))
+    return timings
+
+
+async def typed_moves(size: tuple[int, int], reps: int) -> Timings:
+    """The record's first moves typed in the move box; Enter until the board shows the move."""
+    collect_garbage()
+    record = record_game()
+    app = CescacsApp(Game(record.start))
+    timings = Timings()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        board = app.board
+        probe = PaintProbe(app)
+        probe.attach(board)
+        box = app.query_one("#move-input", Input)
+        await pilot.press("slash")
+        for node in record.nodes[:reps]:
+            text = typed_text(app.game, node.move)
+            for char in text:
+                post(app, key_event(char))
+            await pilot.pause()
+            if box.value != text:
+                raise RuntimeError(f"typed {text!r} but the move box holds {box.value!r}")
+            painted = move_painted(probe, board, app.game, node.move)
+            await probe.quiet()
+            timings.add(await probe.measure(key_event("enter"), painted), await probe.quiet())
+    return timings
+
+
+async def clicked_moves(size: tuple[int, int], reps: int) -> tuple[Timings, Timings]:
+    """The record's first moves played by two clicks: the piece (select), then its target (move)."""
+    collect_garbage()
+    record = record_game()
+    app = CescacsApp(Game(record.start))
+    select, play = Timings(), Timings()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        board = app.board
+        probe = PaintProbe(app)
+        probe.attach(board)
+        for node in record.nodes[:reps]:
+            move = node.move
+            position = app.game.position
+            same = [m for m in position.legal_moves() if (m.origin, m.target) == (move.origin, move.target)]
+            if len(same) > 1 or move.kind in (CASTLING, IN_PLACE_PROMOTION):
+                app.play(move)  # a choice dialog would follow the click: not timed
+                await pilot.pause()
+                continue
+            clicks = (
+                (move.origin, select, selection_painted(probe, board, move.origin)),
+                (move.target, play, move_painted(probe, board, app.game, move)),
+            )
+            for h, timings, painted in clicks:
+                post(app, mouse(events.MouseDown, board, h))
+                await probe.quiet()
+                timings.add(await probe.measure(mouse(events.MouseUp, board, h), painted), await probe.quiet())
+        if app.game.moves != [node.move for node in record.nodes[:reps]]:
+            raise RuntimeError("the clicks did not play the record's moves")
+    return select, play
+
+
+# --- 3. First paint ----------------------------------------------------------------------------
+
+
+class BareApp(App[None]):
+    """The baseline of the goal: a Textual app with a single Static."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("C'escacs")
+
+
+class WidgetsApp(BoardHostApp[None]):
+    """A second baseline: the app's costliest widgets (board, table, input, footer), without the app's logic.
+
+    ``BoardHostApp`` (the app's own base) supplies the theme variables of the board's colours.
+    """
+
+    def compose(self) -> ComposeResult:
+        yield HexBoard()
+        yield DataTable[str]()
+        yield Input()
+        yield Footer()
+
+
+async def first_paint(factory: Callable[[], App[Any]]) -> tuple[float, float]:
+    """Seconds from constructing the app to its first frame, and to the last frame of the start-up burst."""
+    collect_garbage()
+    start = time.perf_counter()
+    app = factory()
+    probe = PaintProbe(app)
+    async with app.run_test(size=(120, 40)):
+        await asyncio.wait_for(probe.first.wait(), TIMEOUT)
+        last = await probe.quiet(0.1)
+    return probe.frames[0] - start, last - start
+
+
+BARE, WIDGETS, CESCACS = "bare App + Static", "App + HexBoard, DataTable, Input, Footer", "CescacsApp()"
+
+
+async def first_paints(runs: int) -> tuple[list[Row], dict[str, float]]:
+    """The rows, and the medians of the first frames by app."""
+    apps: dict[str, Callable[[], App[Any]]] = {BARE: BareApp, WIDGETS: WidgetsApp, CESCACS: CescacsApp}
+    warmup = {name: await first_paint(factory) for name, factory in apps.items()}
+    first: dict[str, list[float]] = {name: [] for name in apps}
+    settled: dict[str, list[float]] = {name: [] for name in apps}
+    for _ in range(runs):
+        for name, factory in apps.items():
+            a, b = await first_paint(factory)
+            first[name].append(a)
+            settled[name].append(b)
+    rows = [Row("3. First paint, 120x40 headless (construction -> first frame)")]
+    for name in apps:
+        note = f"warm-up run {warmup[name][0] * 1000:.1f} / {warmup[name][1] * 1000:.1f} ms"
+        rows += [
+            Row(f"{name}: first frame", first[name], note),
+            Row("  settled: last frame of the start-up", settled[name]),
+        ]
+    return rows, {name: statistics.median(samples) for name, samples in first.items()}
+
+
+class GcWatch:
+    """Times the full (generation 2) garbage collections, which cause most of the worst figures."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2 or COLLECTING:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._start)
+
+
+# --- 4. Per-move costs inside the app ------------------------------------------------------------
+
+
+async def per_move(reps: int, profile: bool) -> list[Row]:
+    """What one move costs in the app outside the frame: refresh_game() and its parts, Game.play, the autosave."""
+    collect_garbage()
+    record = record_game()
+    games = {ply: game_at(record, ply) for ply in (MIDDLEGAME, MIDDLEGAME + 1, LATE, LATE + 1)}
+    app = CescacsApp(games[MIDDLEGAME])
+    rows: list[Row] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        board = app.board
+        status, material, moves = app.query_one(StatusPanel), app.query_one(MaterialPanel), app.query_one(MoveList)
+        growth = await session_growth(app, pilot, games, max(10, reps))
+
+        async def repeat(step: Callable[[int], object], before: Callable[[int], object]) -> list[float]:
+            """Time ``step(i)`` for i in range(reps), after an untimed ``before(i)``; drain the app now and then."""
+            samples = []
+            for i in range(reps):
+                before(i)
+                start = time.perf_counter()
+                step(i)
+                samples.append(time.perf_counter() - start)
+                if i % 10 == 9:
+                    await pilot.pause()
+            return samples
+
+        async def alternate(ply: int, step: Callable[[Game], object]) -> list[float]:
+            """Time ``step`` on the game before and after one move, alternately (a real move's change)."""
+
+            def switch(i: int) -> None:
+                app.game = games[ply + i % 2]
+
+            samples = await repeat(lambda i: step(games[ply + i % 2]), switch)
+            app.game = games[ply]
+            app.refresh_game()
+            await pilot.pause()
+            return samples
+
+        for ply in (MIDDLEGAME, LATE):
+            rows.append(
+                Row(f"refresh_game() after a move, ply {ply}", await alternate(ply, lambda _: app.refresh_game()))
+            )
+        ply = MIDDLEGAME
+        views = {p: board_view(games[p].position, picker=Picker(games[p].position)) for p in (ply, ply + 1)}
+        rows += [
+            Row("  Picker(position) (legal moves)", await alternate(ply, lambda g: Picker(g.position))),
+            Row(
+                "  HexBoard.show(view) (diff, refresh requests)",
+                await alternate(ply, lambda g: board.show(views[g.ply])),
+            ),
+            Row("  StatusPanel.show_game", await alternate(ply, status.show_game)),
+            Row("    status_text(game) alone", await alternate(ply, status_text)),
+            Row("  MaterialPanel.show_game", await alternate(ply, material.show_game)),
+            Row("    material_text(game) alone", await alternate(ply, material_text)),
+            Row(f"  MoveList.show_game (rebuilt, ply {ply})", await alternate(ply, moves.show_game)),
+            Row(f"  MoveList.show_game (rebuilt, ply {LATE})", await alternate(LATE, moves.show_game)),
+            Row("  App.refresh_bindings()", await alternate(ply, lambda _: app.refresh_bindings())),
+        ]
+        previews = ((), move_hexes(games[ply].position, record.nodes[ply].move))
+
+        def preview(i: int) -> None:
+            app._preview = previews[i % 2]
+            app.refresh_game(board_only=True)
+
+        toggled = await repeat(preview, lambda i: None)
+        rows.append(Row("refresh_game(board_only=True), preview toggled", toggled))
+        app._preview = ()
+        if profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+            await alternate(LATE, lambda _: app.refresh_game())
+            profiler.disable()
+            report = io.StringIO()
+            stats = pstats.Stats(profiler, stream=report)
+            stats.sort_stats("tottime").print_stats(18)
+            lines = report.getvalue().splitlines()
+            header = next(i for i, line in enumerate(lines) if "ncalls" in line)
+            print(f"\ncProfile of {reps} x refresh_game() after a move at ply {LATE}, with the app's work between")
+            print("(its frames, every 10 moves), by own time:")
+            print("\n".join(lines[header:]))
+    game = games[MIDDLEGAME]
+    move = record.nodes[MIDDLEGAME].move
+    plays = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        game.play(move)
+        plays.append(time.perf_counter() - start)
+        game.takeback()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "autosave.json"
+        saves = timed(lambda: save_session(game, {"flipped": False}, path), reps)
+    return [
+        Row("4. Per-move costs in the app, 120x40"),
+        *rows,
+        Row(f"Game.play(move) at ply {MIDDLEGAME}", plays),
+        Row(f"save_session (autosave after every move), ply {MIDDLEGAME}", saves),
+        *growth,
+    ]
+
+
+async def session_growth(app: CescacsApp, pilot: Any, games: dict[int, Game], moves: int) -> list[Row]:
+    """A full garbage collection with the app running, before and after ``moves`` more moves, each painted."""
+    collect_garbage()
+    before, tracked = timed(collect_garbage, 3), len(gc.get_objects())
+    for i in range(moves):
+        app.game = games[LATE + i % 2]
+        app.refresh_game()
+        await pilot.pause()
+    after, grown = timed(collect_garbage, 3), len(gc.get_objects())
+    note = f"{grown:,} objects tracked, {(grown - tracked) / moves:+.0f} per move"
+    return [
+        Row("gc.collect() with a new app running (full collection)", before, f"{tracked:,} objects tracked"),
+        Row(f"gc.collect() after {moves} more moves, each painted", after, note),
+    ]
+
+
+# --- Main ------------------------------------------------------------------------------
+
+
+async def run(args: argparse.Namespace) -> None:
+    scale = 0.25 if args.quick else 1.0
+
+    def count(n: int) -> int:
+        return max(5, int(n * scale))
+
+    began = time.perf_counter()
+    gc_watch = GcWatch()
+    rows: list[Row] = [Row("1. Board render: render_line(y) for every row of the HexBoard")]
+    render: dict[tuple[int, int], list[Row]] = {}
+    for size in SIZES:
+        render[size] = await board_render(size, count(300))
+        rows += render[size]
+    rows.append(Row("   View building, once per move (pure, no Textual)"))
+    rows += view_building(count(300))
+    print_rows(rows)
+
+    rows = [Row("2. Key-to-repaint, headless (input posted -> frame showing it)")]
+    keys: dict[str, list[Timings]] = {"cursor key": [], "typed move": [], "select click": [], "move click": []}
+    for size in SIZES:
+        keys["cursor key"].append(await cursor_keys(size, count(200)))
+        rows += keys["cursor key"][-1].rows(f"cursor key, {size[0]}x{size[1]}")
+    for size in SIZES:
+        keys["typed move"].append(await typed_moves(size, count(30)))
+        rows += keys["typed move"][-1].rows(f"typed move (Enter), {size[0]}x{size[1]}")
+    for size in SIZES:
+        select, play = await clicked_moves(size, count(30))
+        keys["select click"].append(select)
+        keys["move click"].append(play)
+        rows += select.rows(f"select click (piece), {size[0]}x{size[1]}")
+        rows += play.rows(f"move click (target), {size[0]}x{size[1]}")
+    print_rows(rows)
+
+    first, medians = await first_paints(count(8))
+    print_rows(first)
+    ratio = medians[CESCACS] / medians[BARE]
+    print(
+        f"  CescacsApp / bare app: {ratio:.2f}x; CescacsApp / same widgets without logic: "
+        f"{medians[CESCACS] / medians[WIDGETS]:.2f}x; same widgets / bare app: {medians[WIDGETS] / medians[BARE]:.2f}x"
+    )
+
+    print_rows(await per_move(count(100), args.profile))
+    gc_watch.close()
+    if gc_watch.pauses:
+        print_rows([Row("Python's automatic full garbage collections"), Row("gen-2 pause", gc_watch.pauses)])
+
+    cold_p90 = max(row.stat("p90") for size in SIZES for row in render[size] if row.label.endswith("cold"))
+    print(f"\n{'Goals':<66} {'value':>9} {'target':>9}")
+    goals = [("board render, cold cache, p90 (worse layout)", cold_p90 * 1000, 5.0, "ms")]
+    for label, timings in keys.items():
+        median = max(statistics.median(timing.total) for timing in timings)
+        goals.append((f"key-to-repaint median, {label} (worse size)", median * 1000, 16.0, "ms"))
+    goals.append(("first paint, CescacsApp / bare App + Static (medians)", ratio, 1.5, "x"))
+    for goal, value, target, unit in goals:
+        verdict = "met" if value < target else "MISSED"
+        print(f"  {goal:<64} {value:>7.2f}{unit:<2} {'< ' + format(target, 'g') + unit:>9}  {verdict}")
+    print(f"\nTotal {time.perf_counter() - began:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a quarter of the repetitions")
+    parser.add_argument("--profile", action="store_true", help="also print a cProfile of refresh_game() after a move")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
