@@ -86,6 +86,18 @@ class Node:
     clock_before: ClockState | None = field(default=None, repr=False, compare=False)
     """The clock as it was before this move, so a takeback can restore it."""
 
+    @classmethod
+    def before(cls, position: Position, move: Move, number: int | None) -> Node:
+        """The node of ``move``, described in ``position``, the position it is played from."""
+        capture = position.captured_piece(move)
+        return cls(
+            move=move,
+            san=position.ctl_an(move),
+            colour=position.turn,
+            number=number,
+            captured=capture[1] if capture else None,
+        )
+
 
 def default_tags(*, white: str = "?", black: str = "?", date: datetime.date | None = None) -> dict[str, str]:
     """The roster a game played in the app starts with (NOTATION.md 7.5)."""
@@ -244,14 +256,7 @@ class Game:
         position = self._position
         if not position.is_legal(move):
             raise IllegalMoveError("not a legal move in this position", token=str(move))
-        capture = position.captured_piece(move)
-        node = Node(
-            move=move,
-            san=position.ctl_an(move),
-            colour=position.turn,
-            number=position.fullmove_number,
-            captured=capture[1] if capture else None,
-        )
+        node = Node.before(position, move, position.fullmove_number)
         clock = self.clock
         if clock is not None:
             node.clock_before = clock.snapshot()

@@ -249,14 +249,7 @@ class _GameReader:
         for half in variation.moves:
             parsed = self.resolve(position, half, None)
             move = parsed.move
-            capture = position.captured_piece(move)
-            node = Node(
-                move=move,
-                san=position.ctl_an(move),
-                colour=position.turn,
-                number=half.number,
-                captured=capture[1] if capture else None,
-            )
+            node = Node.before(position, move, half.number)
             self.annotate(node, half)
             for nested in half.variations:
                 node.variations.append(self.replay_variation(history[-1], nested))

@@ -24,6 +24,7 @@ from . import notation as _notation
 from . import pdtl as _pdtl
 from .errors import IllegalMoveError, NotationWarning, PDTLError, PDTLWarning
 from .geometry import (
+    ALL_RAYS,
     DIAGONAL_RAYS,
     ELEPHANT_FAR,
     ELEPHANT_FAR_ATTACKER,
@@ -89,6 +90,15 @@ _SIGN: Final = (1, -1)
 _ORTHOGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (ROOK, WYVERN, QUEEN)) for s in _SIGN)
 _DIAGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (BISHOP, PEGASUS, QUEEN)) for s in _SIGN)
 _JUMPERS: Final = tuple(frozenset(s * t for t in (KNIGHT_TYPE, WYVERN, PEGASUS)) for s in _SIGN)
+
+_SLIDES: Final[dict[int, tuple[tuple[tuple[int, ...], ...], ...]]] = {
+    ROOK: ORTHOGONAL_RAYS,
+    WYVERN: ORTHOGONAL_RAYS,
+    BISHOP: DIAGONAL_RAYS,
+    PEGASUS: DIAGONAL_RAYS,
+    QUEEN: ALL_RAYS,
+}
+"""Per line piece, the rays it slides along (per hex)."""
 
 MoveTuple = tuple[int, int, int, int, "str | None"]
 """The generator's plain-tuple form of a :class:`Move` (same fields, no class overhead)."""
@@ -593,26 +603,15 @@ class Position:
                 if far is not None and not board[far[0]] and board[far[1]] * sign <= 0:
                     append((h, far[1], NORMAL, 0, None))
             else:
-                if kind >= ROOK:  # Rook, Wyvern, Queen
-                    for ray in ORTHOGONAL_RAYS[h]:
-                        for x in ray:
-                            piece = board[x]
-                            if not piece:
+                for ray in _SLIDES[kind][h]:
+                    for x in ray:
+                        piece = board[x]
+                        if not piece:
+                            append((h, x, NORMAL, 0, None))
+                        else:
+                            if piece * sign < 0:
                                 append((h, x, NORMAL, 0, None))
-                            else:
-                                if piece * sign < 0:
-                                    append((h, x, NORMAL, 0, None))
-                                break
-                if kind in (BISHOP, PEGASUS, QUEEN):
-                    for ray in DIAGONAL_RAYS[h]:
-                        for x in ray:
-                            piece = board[x]
-                            if not piece:
-                                append((h, x, NORMAL, 0, None))
-                            else:
-                                if piece * sign < 0:
-                                    append((h, x, NORMAL, 0, None))
-                                break
+                            break
                 if kind in (PEGASUS, WYVERN):
                     for x in KNIGHT[h]:
                         if board[x] * sign <= 0:
