@@ -20,7 +20,8 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
+from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static
 
@@ -42,6 +43,7 @@ from .tui.new_game import NewGameDialog, NewGameOptions
 from .tui.panels import MaterialPanel, MoveList, StatusPanel
 from .tui.picking import Outcome as PickOutcome
 from .tui.picking import Picker
+from .tui.side_panel import SidePanel
 from .tui.themes import THEMES, BoardHostApp, register_themes
 from .tui.view import Overlays, board_view, move_hexes
 
@@ -127,7 +129,7 @@ class CescacsApp(BoardHostApp[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield HexBoard(id="board")
-            with Vertical(id="side"):
+            with Lazy(SidePanel(id="side")):
                 yield ClockPanel(id="clocks")
                 yield StatusPanel(id="status")
                 yield MoveList(id="moves")
@@ -139,6 +141,10 @@ class CescacsApp(BoardHostApp[None]):
             )
         yield Static(id="message", markup=False)
         yield Footer(compact=True)
+
+    @on(SidePanel.Ready)
+    def side_panel_ready(self) -> None:
+        self.refresh_game()
 
     def on_mount(self) -> None:
         board = self.board
@@ -191,6 +197,8 @@ class CescacsApp(BoardHostApp[None]):
         )
         if board_only:
             return
+        if not self.query(SidePanel):
+            return  # still being mounted (after the first paint): it shows the game when it arrives
         names = (game.tags.get("White", "?"), game.tags.get("Black", "?"))
         self.query_one(ClockPanel).show_clock(game.clock, names=names, flipped=self.board.flipped)
         self.query_one(StatusPanel).show_game(game)

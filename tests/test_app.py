@@ -69,9 +69,9 @@ def check_fools_mate_end(app: CescacsApp) -> None:
     assert (game.result, game.termination) == ("0-3", "Black mates")
     assert game.position.to_pdtl() == fools_mate_final().to_pdtl()
     assert app.board.view.codes == fools_mate_final().board_codes
-    table = app.query_one(MoveList)
-    assert table.row_count == 6
-    assert str(table.get_cell_at((5, 1))) == "GL5-H6#"
+    moves = app.query_one(MoveList)
+    assert moves.row_count == 6
+    assert moves.cell_text(5, 1) == "GL5-H6#"
     assert "Black mates" in str(app.query_one("#status").render())
 
 
@@ -241,8 +241,9 @@ async def test_clicking_a_move_in_the_list_reviews_it() -> None:
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", *"e7-e13", "enter", *"e21-e15", "enter", *"f8-f12", "enter", "escape")
-        # Header row, then move 1; Black's cell starts after the row label (4 cells) and White's (14).
-        await pilot.click(MoveList, offset=(4 + 14 + 3, 1))
+        # Header row, then move 1; Black's cell starts after the move number and White's cell.
+        moves = app.query_one(MoveList)
+        await pilot.click(MoveList, offset=(moves.NUMBER_WIDTH + moves.column_width + 3, 1))
         await pilot.pause()
         assert app.game.cursor == 2
         assert app.board.view.codes == app.game.position_at(2).board_codes
@@ -299,6 +300,7 @@ FORCED = "/27:1k/24:P4/18:5p1/4:2J2/3:RNNR/2:GJG/1:DK/0:V/ w -- - 9 30"
 async def test_the_forced_promotion_turn_is_explained_and_played() -> None:
     app = CescacsApp(Game.new(pdtl=FORCED))
     async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()  # the side panel is mounted just after the first paint
         status = str(app.query_one("#status").render())
         assert "Promote the pawn on B24 this turn (J)" in status
         assert parse_hex("B24") in app.board.view.awaiting

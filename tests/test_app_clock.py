@@ -27,6 +27,7 @@ async def test_increment_is_added_after_a_move_and_shown() -> None:
     now = FakeTime()
     app = clocked(TimeControl(ClockKind.FISCHER, base=300, increment=5), now)
     async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()  # the side panel is mounted just after the first paint
         assert "5:00" in face(app, 0) and "5:00" in face(app, 1)
         await type_move(pilot, "e7-e13")  # the first move starts the clocks
         now.now += 20

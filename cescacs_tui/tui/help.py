@@ -9,6 +9,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from .board import HexBoard
+from .move_list import MoveList
 
 CTL_AN_GUIDE = """\
 Moves are typed in CTL-AN (lower case and an x between hexes are fine here):
@@ -47,6 +48,7 @@ def key_name(key: str) -> str:
         "question_mark": "?", "slash": "/", "colon": ":", "left_square_bracket": "[", "right_square_bracket": "]",
         "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "Space", "enter": "Enter",
         "escape": "Esc", "up": "↑", "down": "↓", "left": "←", "right": "→", "home": "Home", "end": "End",
+        "pageup": "PgUp", "pagedown": "PgDn",
     }  # fmt: skip
     return names.get(key, key.replace("ctrl+", "Ctrl+"))
 
@@ -56,6 +58,7 @@ def help_text(app: App[Any]) -> Text:
     text = Text()
     sections = (
         ("On the board", [b for b in HexBoard.BINDINGS if isinstance(b, Binding)]),
+        ("In the move list", [b for b in MoveList.BINDINGS if isinstance(b, Binding)]),
         ("Game", [b for b in app.BINDINGS if isinstance(b, Binding)]),
     )
     for title, bindings in sections:

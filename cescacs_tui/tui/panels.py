@@ -1,6 +1,7 @@
 """The side panels: the move list, the game status, and the pieces captured and regainable.
 
-Each panel is given the :class:`Game` to show; none of them changes it.  Text
+Each panel is given the :class:`Game` to show; none of them changes it.  The
+move list lives in :mod:`.move_list` and is re-exported here.  Text
 that comes from a record (player names, comments) is always wrapped in
 :class:`rich.text.Text`, never parsed as markup.
 """
@@ -8,125 +9,17 @@ that comes from a record (player names, comments) is always wrapped in
 from __future__ import annotations
 
 from rich.text import Text
-from textual.coordinate import Coordinate
-from textual.message import Message
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from ..core import Colour, Piece, PieceType
 from ..core.game import Game
 from ..core.geometry import HEX_COLOUR_NAMES, HEX_NAMES
 from ..core.pieces import LETTERS
+from .move_list import MoveList
+
+__all__ = ["MaterialPanel", "MoveList", "StatusPanel", "material_text", "status_text"]
 
 _SIDES = (Colour.WHITE, Colour.BLACK)
-
-
-class MoveList(DataTable[Text]):
-    """The moves in CTL-AN, one numbered line per move; the reviewed ply is the cursor cell.
-
-    When the player moves the cursor (keys or mouse, with the list focused) it
-    posts :class:`PlyChosen`, so the app can show that position; the cell of
-    ply *n* is the half-move that leads to it.
-    """
-
-    DEFAULT_CSS = """
-    MoveList {
-        height: 1fr;
-        min-height: 3;
-        overflow-x: hidden;
-        scrollbar-size-vertical: 1;
-    }
-    """
-
-    class PlyChosen(Message):
-        """The player asked to see the position after half-move ``ply``."""
-
-        def __init__(self, ply: int) -> None:
-            super().__init__()
-            self.ply = ply
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="cell", zebra_stripes=True, show_row_labels=True)
-        self._black_first = False
-        self._plies = 0
-        self._current = 0
-        self._signature: tuple[object, ...] = ()
-        self._column_width = 0
-        self._game: Game | None = None
-
-    def on_mount(self) -> None:
-        self._add_columns(12)
-
-    def _add_columns(self, width: int) -> None:
-        self._column_width = width
-        self.add_column("White", width=width, key="white")
-        self.add_column("Black", width=width, key="black")
-
-    def on_resize(self) -> None:
-        """Fit both move columns in the panel: no sideways scrolling in a narrow terminal."""
-        width = max(8, min(14, (self.size.width - 6) // 2 - 2))
-        if width != self._column_width and self._game is not None:
-            self.clear(columns=True)
-            self._add_columns(width)
-            self._signature = ()
-            self.show_game(self._game)
-
-    def show_game(self, game: Game) -> None:
-        """Show the game's moves (rebuilt only when they changed) with the cursor on the reviewed ply."""
-        self._game = game
-        signature = (id(game), tuple((node.san, node.assessment, node.draw_offer) for node in game.nodes))
-        if signature != self._signature:
-            self._signature = signature
-            self._rebuild(game)
-        self._current = game.cursor
-        self.show_cursor = game.cursor > 0
-        if game.cursor:
-            row, column = self._cell_of(game.cursor)
-            if self.cursor_coordinate != (row, column):
-                self.move_cursor(row=row, column=column, animate=False)
-
-    def _rebuild(self, game: Game) -> None:
-        self._black_first = game.start.turn == Colour.BLACK
-        self._plies = game.ply
-        self.clear()
-        rows: list[list[Text]] = []
-        labels: list[int | None] = []
-        for index, node in enumerate(game.nodes):
-            row, column = self._cell_of(index + 1)
-            if row == len(rows):
-                rows.append([Text("\u2026", style="dim"), Text("")])
-                labels.append(node.number)
-            text = Text(node.san + (f" {node.assessment}" if node.assessment else ""))
-            if node.draw_offer:
-                text.append(" (=)", style="italic")
-            rows[row][column] = text
-        for number, cells in zip(labels, rows, strict=True):
-            label = "?" if number is None else str(number)
-            self.add_row(*cells, label=Text(f"{label}.", style="dim"))
-
-    def _cell_of(self, ply: int) -> tuple[int, int]:
-        """Row and column of the half-move that leads to ``ply`` (ply ≥ 1)."""
-        index = ply - 1 + self._black_first
-        return index // 2, index % 2
-
-    def _ply_at(self, coordinate: Coordinate) -> int | None:
-        ply = coordinate.row * 2 + coordinate.column + 1 - self._black_first
-        return ply if 1 <= ply <= self._plies else None
-
-    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
-        event.stop()
-        if not self.has_focus:
-            return  # the app moved the cursor (or the table reset it): not the player's choice
-        ply = self._ply_at(event.coordinate)
-        if ply is not None and ply != self._current:
-            self._current = ply
-            self.post_message(self.PlyChosen(ply))
-
-    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
-        event.stop()
-        ply = self._ply_at(event.coordinate)
-        if ply is not None:
-            self._current = ply
-            self.post_message(self.PlyChosen(ply))
 
 
 class StatusPanel(Static):
