@@ -55,7 +55,7 @@ of ``n`` repetitions, all measured in this one process.
 3. First paint.  From constructing the app to the first frame it produces
    (encoded, as above), under ``run_test(size=(120, 40))``, for ``CescacsApp()``,
    for a bare ``App`` with one ``Static`` (the goal's baseline) and for an ``App``
-   with the app's costliest widgets and no logic (``HexBoard``, ``DataTable``,
+   with the app's costliest widgets and no logic (``HexBoard``, ``MoveList``,
    ``Input``, ``Footer``), which splits the gap into Textual's widget costs and
    the app's own start-up work.  The apps alternate, after one unmeasured warm-up
    of each (shown apart: it pays for lazy imports); "settled" is to the last
@@ -104,7 +104,7 @@ from textual.app import App, ComposeResult
 from textual.keys import _character_to_key
 from textual.screen import Screen
 from textual.strip import Strip
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import Footer, Input, Static
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import HEXES, Move
@@ -515,14 +515,14 @@ class BareApp(App[None]):
 
 
 class WidgetsApp(BoardHostApp[None]):
-    """A second baseline: the app's costliest widgets (board, table, input, footer), without the app's logic.
+    """A second baseline: the app's costliest widgets (board, move list, input, footer), without its logic.
 
     ``BoardHostApp`` (the app's own base) supplies the theme variables of the board's colours.
     """
 
     def compose(self) -> ComposeResult:
         yield HexBoard()
-        yield DataTable[str]()
+        yield MoveList()
         yield Input()
         yield Footer()
 
@@ -539,7 +539,7 @@ async def first_paint(factory: Callable[[], App[Any]]) -> tuple[float, float]:
     return probe.frames[0] - start, last - start
 
 
-BARE, WIDGETS, CESCACS = "bare App + Static", "App + HexBoard, DataTable, Input, Footer", "CescacsApp()"
+BARE, WIDGETS, CESCACS = "bare App + Static", "App + HexBoard, MoveList, Input, Footer", "CescacsApp()"
 
 
 async def first_paints(runs: int) -> tuple[list[Row], dict[str, float]]:
