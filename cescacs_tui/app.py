@@ -9,6 +9,7 @@ routes events and keeps the screen in step with the game.
 
 from __future__ import annotations
 
+import datetime
 import gc
 import warnings
 from collections.abc import Iterable
@@ -741,7 +742,7 @@ class CescacsApp(BoardHostApp[None]):
                 if session.options.get("flipped"):
                     self.board.flipped = True
                 paused = " — the clock is paused: p restarts it" if game.clock is not None else ""
-                self.say(f"resumed the game saved at {session.saved_at}{paused}", "info")
+                self.say(f"resumed the game saved {_when(session.saved_at)}{paused}", "info")
 
         moves = f"{game.ply} half-move{'s' if game.ply != 1 else ''}"
         self.push_screen(
@@ -752,6 +753,15 @@ class CescacsApp(BoardHostApp[None]):
             ),
             answer,
         )
+
+
+def _when(timestamp: str) -> str:
+    """An ISO time stamp as people read it, in local time ("at 14:05 on 2026-11-29")."""
+    try:
+        moment = datetime.datetime.fromisoformat(timestamp).astimezone()
+    except ValueError:
+        return ""
+    return f"at {moment:%H:%M} on {moment:%Y-%m-%d}"
 
 
 def _promotion_label(position: Position, move: Move) -> str:

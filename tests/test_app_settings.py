@@ -64,3 +64,17 @@ async def test_unusable_settings_are_reported_not_fatal(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)):
         assert app.theme == "cescacs-dark"
         assert len(settings.problems) == 2
+
+
+async def test_resizing_the_terminal_re_lays_out_the_board_live() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.board.mode == "full"
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert app.board.mode == "compact"
+        assert app.query_one("#side").region.right <= 80 and app.query_one("#moves").region.height >= 3
+        await pilot.resize_terminal(160, 50)
+        await pilot.pause()
+        assert app.board.mode == "full"

@@ -22,14 +22,16 @@ def test_scene_looks_as_before(name: str, snap_compare: Any) -> None:
     assert snap_compare(scene.app(), terminal_size=scene.size, run_before=scene.then)
 
 
-@pytest.mark.parametrize("name", ["start-80x24", "middlegame-80x24"])
-async def test_the_whole_board_is_visible_at_80x24(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "mode"), [("start-80x24", "compact"), ("middlegame-80x24", "compact"), ("middlegame-120x40", "full")]
+)
+async def test_the_whole_board_is_visible(name: str, mode: str) -> None:
     scene = SCENES[name]
     app = scene.app()
     async with app.run_test(size=scene.size) as pilot:
         await scene.then(pilot)
         board = app.board
-        assert board.mode == "compact"
+        assert board.mode == mode
         screen = app.screen.region
         for h in range(169):
             region = board.hex_region(h).translate(board.content_region.offset)
