@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -18,7 +17,7 @@ from enum import StrEnum
 from .clock import NO_CLOCK, ChessClock, ClockState, TimeControl
 from .errors import CescacsError, IllegalMoveError
 from .move import Move
-from .pieces import BISHOP, BLACK, VALUES, WHITE, Colour, Piece
+from .pieces import BLACK, WHITE, Colour, Piece
 from .position import Position
 
 VARIANT = "C'escacs"
@@ -447,15 +446,3 @@ class Game:
     def captured_pieces(self, colour: Colour) -> list[Piece]:
         """``colour``'s pieces captured so far in the main line, in order of capture."""
         return [node.captured for node in self.nodes if node.captured is not None and node.captured.colour == colour]
-
-    def material_balance(self) -> Counter[Colour]:
-        """Points on the board per side (RULES.md 4.2), for display."""
-        totals: Counter[Colour] = Counter()
-        bishops: Counter[Colour] = Counter()
-        for _, piece in self._position.pieces():
-            totals[piece.colour] += VALUES[piece.type]
-            bishops[piece.colour] += piece.type == BISHOP
-        for colour in (WHITE, BLACK):
-            if bishops[colour] == 3:
-                totals[colour] += 1
-        return totals

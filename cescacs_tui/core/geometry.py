@@ -244,12 +244,3 @@ def mirror(h: int) -> int:
     """The hex reflected across the midline (Black's view of White's hex)."""
     c, ln = _COORDS[h]
     return _INDEX[(c, 28 - ln)]
-
-
-def distance_kind(a: int, b: int) -> str | None:
-    """How ``b`` lies from ``a``: ``"adjacent"``, ``"knight"``, or ``None`` (further away)."""
-    if b in NEIGHBOUR_SET[a]:
-        return "adjacent"
-    if b in KNIGHT_SET[a]:
-        return "knight"
-    return None

@@ -768,10 +768,6 @@ class Position:
         """Every legal move in the position (RULES.md 9.3)."""
         return [Move._make(m) for m in self._legal()]
 
-    def legal_move_count(self) -> int:
-        """How many legal moves there are, without building :class:`Move` objects."""
-        return len(self._legal())
-
     def is_legal(self, move: Move) -> bool:
         return tuple(move) in set(self._legal())
 

@@ -1,0 +1,50 @@
+"""The public Position API beyond legal moves: checking moves, history, copies, descriptions."""
+
+from __future__ import annotations
+
+import pytest
+
+from cescacs_tui.core import BLACK, WHITE, IllegalMoveError, Move, PieceType, Position, parse_hex
+from tests.test_game import FOOLS_MATE
+
+
+def test_gives_check_and_is_castling() -> None:
+    position = Position.initial()
+    for text in FOOLS_MATE[:-1]:
+        position.push(position.parse_move(text))
+    mate = position.parse_move("GL5-H6#")
+    quiet = position.parse_move("A23-A21")
+    assert position.gives_check(mate) and not position.gives_check(quiet)
+    assert not mate.is_castling
+    castling = Position.from_pdtl("/27:dk/25:r2r/3:R2R/1:DK/ w RKRrkr - 0 1").parse_move("KRK-HIO")
+    assert castling.is_castling and str(castling) == "KRK-HIO"
+
+
+def test_push_checked_refuses_an_illegal_move_and_keeps_the_position() -> None:
+    position = Position.initial()
+    before = position.to_pdtl()
+    with pytest.raises(IllegalMoveError):
+        position.push_checked(Move(parse_hex("E5"), parse_hex("E11")))  # an Elephant cannot go three hexes
+    assert position.to_pdtl() == before
+    position.push_checked(position.parse_move("E7-E13"))
+    assert position.peek() == position.move_stack[-1] and str(position.peek()) == "E7-E13"
+
+
+def test_copy_is_independent_and_equality_compares_the_state() -> None:
+    position = Position.initial()
+    twin = position.copy()
+    assert twin == position
+    twin.push(twin.parse_move("E7-E13"))
+    assert twin != position and position.to_pdtl() == Position.initial().to_pdtl()
+    assert twin.move_stack and not position.move_stack  # the history is not copied with the state
+
+
+def test_pieces_kings_rights_and_descriptions() -> None:
+    position = Position.initial()
+    assert len(list(position.pieces())) == 54 and len(list(position.pieces(WHITE))) == 27
+    assert position.king(WHITE) == parse_hex("G1") and position.king(BLACK) == parse_hex("G27")
+    assert position.castling_rights(WHITE) == (True, True, True)
+    move = position.parse_move("NE3-D8")
+    assert position.moving_piece(move).type == PieceType.KNIGHT
+    assert position.captured_piece(move) is None and not position.is_capture(move)
+    assert position.regainable(WHITE) == []
