@@ -70,6 +70,7 @@ class CescacsApp(BoardHostApp[None]):
     #move-label { width: auto; padding: 0 1; color: $text-muted; }
     #move-input { border: none; height: 1; width: 1fr; padding: 0; }
     #move-input:focus { background: $boost; }
+    #cursor-info { width: auto; padding: 0 1; color: $text-muted; }
     #message { height: 1; padding: 0 1; color: $text-muted; }
     #message.error { color: $error; text-style: bold; }
     #message.info { color: $success; }
@@ -137,9 +138,8 @@ class CescacsApp(BoardHostApp[None]):
                 yield MaterialPanel(id="material")
         with Horizontal(id="entry"):
             yield Label("Move:", id="move-label")
-            yield Input(
-                placeholder="CTL-AN, e.g. E7-E13 or NE3-D8 (Enter plays, Esc back to the board)", id="move-input"
-            )
+            yield Input(placeholder="CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)", id="move-input")
+            yield Label("", id="cursor-info")
         yield Static(id="message", markup=False)
         yield Footer(compact=True)
 
@@ -287,6 +287,13 @@ class CescacsApp(BoardHostApp[None]):
         else:
             self.say("")
         self.refresh_game(board_only=True)
+
+    @on(HexBoard.CursorMoved)
+    def show_cursor_hex(self, event: HexBoard.CursorMoved) -> None:
+        """Name the hex under the cursor: the compact board has no room to print it."""
+        piece = self.game.reviewed_position().piece_at(event.hex)
+        text = HEX_NAMES[event.hex] + (f" {piece}" if piece is not None else "")
+        self.query_one("#cursor-info", Label).update(Text(text))
 
     @on(HexBoard.Cancelled)
     def cancel_selection(self) -> None:

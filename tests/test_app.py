@@ -315,3 +315,12 @@ async def test_the_forced_promotion_turn_is_explained_and_played() -> None:
         await pilot.pause()
         assert app.game.nodes[-1].san == "B24=J"
         assert app.game.position.halfmove_clock == 0
+
+
+async def test_the_cursor_hex_and_its_piece_are_named() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("up")  # from the King on G1 to the Knight on G3
+        assert str(app.query_one("#cursor-info").render()) == "G3 White Knight"
+        await pilot.press("up", "up", "up")
+        assert str(app.query_one("#cursor-info").render()) == "G9"
