@@ -48,6 +48,9 @@ from .tui.side_panel import SidePanel
 from .tui.themes import THEMES, BoardHostApp, register_themes
 from .tui.view import Overlays, board_view, move_hexes
 
+CLOCK_SAVE_SECONDS = 10.0
+"""How often the autosave is refreshed while a clock runs (moves are saved at once)."""
+
 
 class CescacsApp(BoardHostApp[None]):
     """Two players, one keyboard: C'escacs on a 169-hex board.
@@ -159,6 +162,7 @@ class CescacsApp(BoardHostApp[None]):
         self.refresh_game()
         if not self.is_headless:  # start-up objects live as long as the app: keep them out of every GC pass
             self.call_after_refresh(gc.freeze)
+        self.set_interval(CLOCK_SAVE_SECONDS, self.save_running_clock)
         if self._resume is not None:
             self._offer_resume(self._resume)
 
@@ -731,6 +735,12 @@ class CescacsApp(BoardHostApp[None]):
             yield SystemCommand(title, f"{help_} ({key})" if key else help_, partial(self.run_action, action))
 
     # --- saving ----------------------------------------------------------------------
+
+    def save_running_clock(self) -> None:
+        """Autosave while a clock runs, so a crash in mid-thought keeps the clock times too."""
+        clock = self.game.clock
+        if clock is not None and clock.running is not None and not self.game.is_over:
+            self._save()
 
     def _save(self) -> None:
         if self.autosave is None:
