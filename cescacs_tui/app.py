@@ -36,11 +36,9 @@ from .core.pieces import NAMES, Colour
 from .settings import Settings, settings_path
 from .tui.board import HexBoard
 from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
-from .tui.clipboard import copy_text
 from .tui.clock_panel import ClockPanel
-from .tui.dialogs import ChoiceDialog, ConfirmDialog, PathDialog, TextDialog
+from .tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
 from .tui.help import help_text, key_name
-from .tui.new_game import NewGameDialog, NewGameOptions
 from .tui.panels import MaterialPanel, MoveList, StatusPanel
 from .tui.picking import Outcome as PickOutcome
 from .tui.picking import Picker
@@ -518,6 +516,8 @@ class CescacsApp(BoardHostApp[None]):
 
     def action_new_game(self) -> None:
         """Ask for the players, the clock and the options, then start (after confirming an abandon)."""
+        from .tui.new_game import NewGameDialog, NewGameOptions
+
         game = self.game
         settings = self.settings
         defaults = NewGameOptions(
@@ -639,12 +639,18 @@ class CescacsApp(BoardHostApp[None]):
 
     # --- records: copy, view, save, open -------------------------------------------------
 
+    # Dialogs and tools used only on demand are imported on first use: start-up stays fast.
+
     def action_copy_pgn(self) -> None:
         """Copy the game as CTL-PGN (OSC 52 for the terminal, pyperclip for a local clipboard)."""
+        from .tui.clipboard import copy_text
+
         self.say(copy_text(self, write_pgn(self.game)).describe("Game record copied"), "info")
 
     def action_copy_pdtl(self) -> None:
         """Copy the position on the board (the reviewed one) as PDTL."""
+        from .tui.clipboard import copy_text
+
         self.say(copy_text(self, self.game.reviewed_position().to_pdtl()).describe("Position copied"), "info")
 
     def action_view_record(self) -> None:
@@ -655,6 +661,8 @@ class CescacsApp(BoardHostApp[None]):
         self.push_screen(TextDialog("Game record (CTL-PGN)", body, hint="Select with the mouse to copy; Esc closes"))
 
     def action_save(self) -> None:
+        from .tui.file_dialog import PathDialog
+
         game = self.game
         parts = (game.tags.get(name, "") for name in ("Date", "White", "Black"))
         stem = "-".join(part for part in parts if part and part != "?").replace(" ", "_").replace(",", "")
@@ -673,6 +681,8 @@ class CescacsApp(BoardHostApp[None]):
         self.push_screen(PathDialog("Save the game as CTL-PGN", initial), chosen)
 
     def action_open(self) -> None:
+        from .tui.file_dialog import PathDialog
+
         def chosen(path: Path | None) -> None:
             if path is not None:
                 self.open_record(path)

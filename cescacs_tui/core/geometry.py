@@ -100,22 +100,33 @@ FORWARD_DIAGONAL: Final = (((1, 3), (-1, 3)), ((1, -3), (-1, -3)))
 STEEP_DIAGONALS: Final = ((1, 3), (1, -3), (-1, 3), (-1, -3))
 
 
+_STEP_TABLES: dict[tuple[int, int], tuple[int | None, ...]] = {}
+
+
+def _steps(delta: tuple[int, int]) -> tuple[int | None, ...]:
+    """Per hex, the hex one ``delta`` away (``None`` off the board); built once per delta."""
+    table = _STEP_TABLES.get(delta)
+    if table is None:
+        table = _STEP_TABLES[delta] = tuple(_INDEX.get((c + delta[0], ln + delta[1])) for c, ln in _COORDS)
+    return table
+
+
 def _step(h: int, delta: tuple[int, int]) -> int | None:
-    c, ln = _COORDS[h]
-    return _INDEX.get((c + delta[0], ln + delta[1]))
+    return _steps(delta)[h]
 
 
 def _ray(h: int, delta: tuple[int, int]) -> tuple[int, ...]:
+    table = _steps(delta)
     out = []
-    nxt = _step(h, delta)
+    nxt = table[h]
     while nxt is not None:
         out.append(nxt)
-        nxt = _step(nxt, delta)
+        nxt = table[nxt]
     return tuple(out)
 
 
 def _targets(h: int, deltas: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-    return tuple(t for t in (_step(h, d) for d in deltas) if t is not None)
+    return tuple(t for t in (_steps(d)[h] for d in deltas) if t is not None)
 
 
 ORTHOGONAL_RAYS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
