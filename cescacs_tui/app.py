@@ -29,10 +29,11 @@ from textual.widgets import Footer, Input, Label, Static
 from .core import HEX_NAMES, CescacsError, Move, MoveError, Position
 from .core.autosave import Session, autosave_path, load_session, save_session
 from .core.game import Game, GameError
-from .core.move import CASTLING, IN_PLACE_PROMOTION
+from .core.geometry import HEX_COLOUR, HEX_COLOUR_NAMES
+from .core.move import CASTLING, CASTLING_BY_TOKEN, IN_PLACE_PROMOTION
 from .core.notation import normalise_typed
 from .core.pgn import PGNError, load_pgn_file, save_pgn_file, write_pgn
-from .core.pieces import NAMES, Colour
+from .core.pieces import LETTERS, NAMES, Colour, PieceType
 from .settings import Settings, settings_path
 from .tui.board import HexBoard
 from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
@@ -123,7 +124,7 @@ class CescacsApp(BoardHostApp[None]):
         self.overlays = Overlays()
         self._resume = resume
         self._picker: Picker | None = None
-        self._picker_key: tuple[int, int, int] | None = None
+        self._picker_key: tuple[int, tuple[Move, ...]] | None = None
         self._preview: tuple[int, ...] = ()
         self._enabled_actions: tuple[bool | None, ...] = ()
 
@@ -175,7 +176,7 @@ class CescacsApp(BoardHostApp[None]):
         game = self.game
         if not game.is_live or game.is_over:
             return None
-        key = (id(game), game.ply, game.position.halfmove_clock)
+        key = (id(game), tuple(game.moves))  # the position, exactly: takebacks and replays cannot fool it
         if self._picker is None or self._picker_key != key:
             self._picker = Picker(game.position)
             self._picker_key = key
@@ -323,7 +324,7 @@ class CescacsApp(BoardHostApp[None]):
                 if first.kind != IN_PLACE_PROMOTION
                 else f"Promote the pawn on {where} to:"
             )
-            options = [(position.ctl_an(m).split("=")[1][:1], _promotion_label(position, m), m) for m in moves]
+            options = [(LETTERS[m.promotion], _promotion_label(position, m), m) for m in moves]
             preview = None
 
         def chosen(move: Move | None) -> None:
@@ -792,10 +793,8 @@ def _when(timestamp: str) -> str:
 
 
 def _promotion_label(position: Position, move: Move) -> str:
-    from .core.geometry import HEX_COLOUR, HEX_COLOUR_NAMES
-
     name = NAMES[move.promotion]
-    if move.promotion == 3:  # a Bishop is bound to the colour of its hex
+    if move.promotion == PieceType.BISHOP:  # a Bishop is bound to the colour of its hex
         name += f" ({HEX_COLOUR_NAMES[HEX_COLOUR[move.target]]} hexes)"
     return f"{name}  {position.ctl_an(move)}"
 
@@ -803,8 +802,6 @@ def _promotion_label(position: Position, move: Move) -> str:
 def _describe_king_move(position: Position, move: Move) -> str:
     if move.castling is None:
         return f"King's leap {HEX_NAMES[move.origin]}→{HEX_NAMES[move.target]}  ({position.ctl_an(move)})"
-    from .core.move import CASTLING_BY_TOKEN
-
     plan = CASTLING_BY_TOKEN[position.turn][move.castling]
     rooks = ", ".join(f"Rook {HEX_NAMES[a]}→{HEX_NAMES[b]}" for a, b, _ in plan.rooks)
     return f"{position.ctl_an(move)}: King {HEX_NAMES[plan.king_from]}→{HEX_NAMES[plan.king_to]}, {rooks}"

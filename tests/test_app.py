@@ -324,3 +324,16 @@ async def test_the_cursor_hex_and_its_piece_are_named() -> None:
         assert str(app.query_one("#cursor-info").render()) == "G3 White Knight"
         await pilot.press("up", "up", "up")
         assert str(app.query_one("#cursor-info").render()) == "G9"
+
+
+async def test_selection_follows_the_position_after_a_takeback_and_another_move() -> None:
+    """Same ply, same half-move clock, another position: the legal moves must be the new ones."""
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter", *"e21-e15", "enter", "escape")
+        await click_hex(pilot, app, "F8")  # builds the selection state for this position
+        await pilot.press("escape", "u", "u")
+        await pilot.press("slash", *"f8-f12", "enter", *"f20-f16", "enter", "escape")
+        await click_hex(pilot, app, "F12")
+        assert app.board.view.selected == parse_hex("F12")
+        assert parse_hex("F14") in app.board.view.targets

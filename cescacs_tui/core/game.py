@@ -236,14 +236,6 @@ class Game:
         """Move the review cursor (clamped to the game)."""
         self.cursor = max(0, min(ply, len(self.nodes)))
 
-    def move_number_of(self, ply: int) -> int | None:
-        """The number of the move made at ``ply`` (0-based half-move index)."""
-        first = self.start.fullmove_number
-        if first is None:
-            first = 1
-        black_first = self.start.turn == BLACK
-        return first + (ply + (1 if black_first else 0)) // 2
-
     # --- playing -------------------------------------------------------------------
 
     def play(self, move: Move, *, offer_draw: bool = False) -> Node:
