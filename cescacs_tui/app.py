@@ -24,7 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.lazy import Lazy
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Footer, Input, Static
 
 from .core import HEX_NAMES, CescacsError, Move, MoveError, Position
 from .core.autosave import Session, autosave_path, load_session, save_session
@@ -40,6 +40,8 @@ from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
 from .tui.clock_panel import ClockPanel
 from .tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
 from .tui.help import help_text, key_name
+from .tui.lazy_line import LazyLine
+from .tui.move_entry import MoveEntry
 from .tui.panels import MaterialPanel, MoveList, StatusPanel
 from .tui.picking import Outcome as PickOutcome
 from .tui.picking import Picker
@@ -68,11 +70,6 @@ class CescacsApp(BoardHostApp[None]):
     #side { width: 1fr; min-width: 28; border-left: solid $border-blurred; }
     #status { border-bottom: solid $border-blurred; }
     #material { border-top: solid $border-blurred; }
-    #entry { height: 1; }
-    #move-label { width: auto; padding: 0 1; color: $text-muted; }
-    #move-input { border: none; height: 1; width: 1fr; padding: 0; }
-    #move-input:focus { background: $boost; }
-    #cursor-info { width: auto; padding: 0 1; color: $text-muted; }
     #message { height: 1; padding: 0 1; color: $text-muted; }
     #message.error { color: $error; text-style: bold; }
     #message.info { color: $success; }
@@ -127,6 +124,7 @@ class CescacsApp(BoardHostApp[None]):
         self._picker_key: tuple[int, tuple[Move, ...]] | None = None
         self._preview: tuple[int, ...] = ()
         self._enabled_actions: tuple[bool | None, ...] = ()
+        self._focus_entry_when_ready = False
 
     # --- layout ------------------------------------------------------------------
 
@@ -138,16 +136,19 @@ class CescacsApp(BoardHostApp[None]):
                 yield StatusPanel(id="status")
                 yield MoveList(id="moves")
                 yield MaterialPanel(id="material")
-        with Horizontal(id="entry"):
-            yield Label("Move:", id="move-label")
-            yield Input(placeholder="CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)", id="move-input")
-            yield Label("", id="cursor-info")
+        yield LazyLine(MoveEntry(id="entry"))
         yield Static(id="message", markup=False)
-        yield Footer(compact=True)
+        yield LazyLine(Footer(compact=True))
 
     @on(SidePanel.Ready)
     def side_panel_ready(self) -> None:
         self.refresh_game()
+
+    @on(MoveEntry.Ready)
+    def move_entry_ready(self, event: MoveEntry.Ready) -> None:
+        self._show_cursor_hex(self.board.cursor)
+        if self._focus_entry_when_ready:
+            event.entry.focus_box()
 
     def on_mount(self) -> None:
         board = self.board
@@ -293,10 +294,13 @@ class CescacsApp(BoardHostApp[None]):
 
     @on(HexBoard.CursorMoved)
     def show_cursor_hex(self, event: HexBoard.CursorMoved) -> None:
-        """Name the hex under the cursor: the compact board has no room to print it."""
-        piece = self.game.reviewed_position().piece_at(event.hex)
-        text = HEX_NAMES[event.hex] + (f" {piece}" if piece is not None else "")
-        self.query_one("#cursor-info", Label).update(Text(text))
+        self._show_cursor_hex(event.hex)
+
+    def _show_cursor_hex(self, h: int) -> None:
+        """Name the hex under the cursor (once the move entry row is mounted): the compact board cannot print it."""
+        piece = self.game.reviewed_position().piece_at(h)
+        for entry in self.query(MoveEntry).results(MoveEntry):
+            entry.show_hex(HEX_NAMES[h] + (f" {piece}" if piece is not None else ""))
 
     @on(HexBoard.Cancelled)
     def cancel_selection(self) -> None:
@@ -409,7 +413,11 @@ class CescacsApp(BoardHostApp[None]):
         return True
 
     def action_focus_input(self) -> None:
-        self.query_one("#move-input", Input).focus()
+        entries = self.query(MoveEntry)
+        if entries:
+            entries.first(MoveEntry).focus_box()
+        else:  # pressed before the row is mounted, a frame or so after the start: focus it when it is
+            self._focus_entry_when_ready = True
 
     def action_flip(self) -> None:
         board = self.board

@@ -71,6 +71,7 @@ async def castling_chooser(pilot: Pilot[None]) -> None:
 
 
 async def show_help(pilot: Pilot[None]) -> None:
+    await pilot.pause()  # the panels mount just after the first paint; a modal screen would hold them back
     await pilot.press("question_mark")
     await pilot.pause()
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Footer
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import HEX_NAMES, Position, parse_hex
@@ -13,6 +16,7 @@ from cescacs_tui.core.game import Game
 from cescacs_tui.tui.board import HexBoard
 from cescacs_tui.tui.board_layout import move_cursor
 from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
+from cescacs_tui.tui.move_entry import MoveEntry
 from cescacs_tui.tui.panels import MoveList
 from tests.test_game import FOOLS_MATE
 
@@ -108,6 +112,39 @@ async def test_fools_mate_by_mouse_clicks(size: tuple[int, int]) -> None:
             await click_hex(pilot, app, HEX_NAMES[move.target])
         await pilot.pause()
         check_fools_mate_end(app)
+
+
+async def test_the_first_paint_shows_the_board_and_it_keeps_its_place_when_the_rest_arrives() -> None:
+    """The panels, the move box and the footer mount just after the first frame; the board must not jump then."""
+    app = CescacsApp()
+    at_first_frame: list[tuple[Region, int, int]] = []
+    display = app._display
+
+    def probe(screen: Screen[object], renderable: object) -> None:
+        if not at_first_frame:
+            at_first_frame.append((app.board.region, len(app.query(MoveEntry)), len(app.query(Footer))))
+        display(screen, renderable)
+
+    app._display = probe  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        region, entries, footers = at_first_frame[0]
+        assert (entries, footers) == (0, 0)
+        assert (len(app.query(MoveEntry)), len(app.query(Footer))) == (1, 1)
+        assert app.board.region == region
+
+
+async def test_a_slash_pressed_before_the_move_box_is_mounted_still_focuses_it() -> None:
+    class QuickTypist(CescacsApp):
+        def on_mount(self) -> None:  # Textual runs it too: before anything mounted lazily exists
+            self.move_box_then = len(self.query(MoveEntry))
+            self.action_focus_input()  # as the "/" key does
+
+    app = QuickTypist()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.move_box_then == 0
+        assert app.focused is not None and app.focused.id == "move-input"
 
 
 async def test_every_hex_is_reachable_with_the_arrow_keys() -> None:
