@@ -26,13 +26,12 @@ from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from .core import HEX_NAMES, CescacsError, Move, MoveError, Position
+from .core import HEX_NAMES, CescacsError, Move, MoveError, PGNError, Position
 from .core.autosave import Session, autosave_path, load_session, save_session
 from .core.game import Game, GameError
 from .core.geometry import HEX_COLOUR, HEX_COLOUR_NAMES
 from .core.move import CASTLING, CASTLING_BY_TOKEN, IN_PLACE_PROMOTION
 from .core.notation import normalise_typed
-from .core.pgn import PGNError, load_pgn_file, save_pgn_file, write_pgn
 from .core.pieces import LETTERS, NAMES, Colour, PieceType
 from .settings import Settings, settings_path
 from .tui.board import HexBoard
@@ -652,6 +651,7 @@ class CescacsApp(BoardHostApp[None]):
 
     def action_copy_pgn(self) -> None:
         """Copy the game as CTL-PGN (OSC 52 for the terminal, pyperclip for a local clipboard)."""
+        from .core.pgn import write_pgn
         from .tui.clipboard import copy_text
 
         self.say(copy_text(self, write_pgn(self.game)).describe("Game record copied"), "info")
@@ -664,12 +664,15 @@ class CescacsApp(BoardHostApp[None]):
 
     def action_view_record(self) -> None:
         """Show the record as text, to select and copy by hand where no clipboard works."""
+        from .core.pgn import write_pgn
+
         body = Text(write_pgn(self.game))
         body.append("\nPDTL of the position shown:\n", style="bold")
         body.append(self.game.reviewed_position().to_pdtl())
         self.push_screen(TextDialog("Game record (CTL-PGN)", body, hint="Select with the mouse to copy; Esc closes"))
 
     def action_save(self) -> None:
+        from .core.pgn import save_pgn_file
         from .tui.file_dialog import PathDialog
 
         game = self.game
@@ -700,6 +703,8 @@ class CescacsApp(BoardHostApp[None]):
 
     def open_record(self, path: Path) -> None:
         """Load the first game of a record; on any error keep the current game and say why."""
+        from .core.pgn import load_pgn_file
+
         try:
             games = load_pgn_file(path)
         except (PGNError, OSError) as error:
@@ -821,6 +826,8 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     resume = None
     game: Game | None
     if pgn_file is not None:
+        from .core.pgn import load_pgn_file
+
         games = load_pgn_file(pgn_file)
         if not games:
             raise CescacsError(f"{pgn_file} holds no game")

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Final
 
-import tomli_w
 from textual.theme import BUILTIN_THEMES
 
 from .core.clock import ClockError, TimeControl
@@ -142,6 +141,8 @@ class Settings:
         Raises ``OSError`` if the file cannot be written (the old file, if
         any, is then left as it was).
         """
+        import tomli_w  # only a player who changes a setting needs the writer
+
         target = settings_path() if path is None else path
         write_atomic(target, tomli_w.dumps(self.to_dict()))
         return target

@@ -5,6 +5,8 @@ their legal moves with every special rule, CTL-AN/CTL-FAN, PDTL, perft, and
 the game model with its results, clocks and CTL-PGN records.
 """
 
+from typing import TYPE_CHECKING
+
 from .clock import ChessClock, ClockError, TimeControl
 from .errors import (
     AmbiguousMoveError,
@@ -16,15 +18,30 @@ from .errors import (
     NotationWarning,
     PDTLError,
     PDTLWarning,
+    PGNError,
 )
 from .game import Game, GameError, Outcome
 from .geometry import HEX_COLOUR, HEX_NAMES, HEXES, find_hex, parse_hex
 from .move import Move
 from .perft import divide, perft
-from .pgn import PGNError, load_pgn_file, read_pgn, save_pgn_file, write_pgn
 from .pieces import BLACK, WHITE, Colour, Piece, PieceType
 from .position import INITIAL_PDTL, CastlingRights, CheckKind, Position, RegainablePiece
 from .state import EnPassant, Scornful
+
+if TYPE_CHECKING:
+    from .pgn import load_pgn_file, read_pgn, save_pgn_file, write_pgn
+
+_PGN_FUNCTIONS = frozenset({"load_pgn_file", "read_pgn", "save_pgn_file", "write_pgn"})
+
+
+def __getattr__(name: str) -> object:
+    """The CTL-PGN reader and writer, imported on first use: starting the app does not need them."""
+    if name in _PGN_FUNCTIONS:
+        from . import pgn
+
+        return getattr(pgn, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "BLACK",

@@ -4,19 +4,20 @@ The file is JSON holding the game as CTL-PGN (so it stays readable and uses
 the same, tested reader), the exact clock times when it was written, and the
 app's options.  It is written atomically, so a process killed at any moment
 leaves the previous save or the new one, never a broken file.
+
+The JSON and CTL-PGN modules are imported when a file is written or found,
+not with this module: a first start of the app has neither to do.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import CescacsError
 from .game import Game
-from .pgn import read_pgn, write_pgn
 from .pieces import Colour
 from .storage import data_dir, write_atomic
 
@@ -39,6 +40,10 @@ class Session:
 
 def save_session(game: Game, options: dict[str, Any] | None = None, path: Path | None = None) -> None:
     """Write the autosave (atomically).  A finished game clears it instead: nothing to resume."""
+    import json
+
+    from .pgn import write_pgn
+
     target = path or autosave_path()
     if game.is_over:
         clear_session(target)
@@ -75,6 +80,10 @@ def load_session(path: Path | None = None) -> Session | None:
         return None
     except (OSError, UnicodeDecodeError) as error:
         raise CescacsError(f"the autosave {source} cannot be read: {error}") from None
+    import json
+
+    from .pgn import read_pgn
+
     try:
         document = json.loads(text)
         if document.get("format") != "cescacs-tui autosave":

@@ -51,6 +51,32 @@ class AmbiguousMoveError(MoveError):
     """The text fits several legal moves (a promotion without its piece, say)."""
 
 
+class PGNError(CescacsError):
+    """A CTL-PGN record is malformed or cannot be replayed.
+
+    ``line`` and ``column`` are 1-based and point at ``token``; ``expected``
+    says what would have been valid there, when that is known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        token: str | None = None,
+        expected: str | None = None,
+    ) -> None:
+        where = f"line {line}, column {column}: " if line is not None else ""
+        detail = f" (expected {expected})" if expected else ""
+        super().__init__(f"{where}{message}{detail}")
+        self.reason = message
+        self.line = line
+        self.column = column
+        self.token = token
+        self.expected = expected
+
+
 class CescacsWarning(UserWarning):
     """Input that a tolerant reader accepts, but that is not in canonical form."""
 

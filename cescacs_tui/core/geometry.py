@@ -101,6 +101,7 @@ STEEP_DIAGONALS: Final = ((1, 3), (1, -3), (-1, 3), (-1, -3))
 
 
 _STEP_TABLES: dict[tuple[int, int], tuple[int | None, ...]] = {}
+_RAY_TABLES: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
 
 
 def _steps(delta: tuple[int, int]) -> tuple[int | None, ...]:
@@ -111,58 +112,54 @@ def _steps(delta: tuple[int, int]) -> tuple[int | None, ...]:
     return table
 
 
-def _step(h: int, delta: tuple[int, int]) -> int | None:
-    return _steps(delta)[h]
+def _rays(delta: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
+    """Per hex, the hexes in direction ``delta`` up to the edge, nearest first; built once per delta."""
+    table = _RAY_TABLES.get(delta)
+    if table is None:
+        step = _steps(delta)
+        rays = []
+        for h in HEXES:
+            ray = []
+            nxt = step[h]
+            while nxt is not None:
+                ray.append(nxt)
+                nxt = step[nxt]
+            rays.append(tuple(ray))
+        table = _RAY_TABLES[delta] = tuple(rays)
+    return table
 
 
-def _ray(h: int, delta: tuple[int, int]) -> tuple[int, ...]:
-    table = _steps(delta)
-    out = []
-    nxt = table[h]
-    while nxt is not None:
-        out.append(nxt)
-        nxt = table[nxt]
-    return tuple(out)
+def _targets(deltas: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """Per hex, the hexes one step of each of ``deltas`` away that are on the board, in ``deltas`` order."""
+    return tuple(tuple(t for t in reached if t is not None) for reached in zip(*map(_steps, deltas), strict=True))
 
 
-def _targets(h: int, deltas: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-    return tuple(t for t in (_steps(d)[h] for d in deltas) if t is not None)
+def _non_empty_rays(directions: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(tuple(r for r in rays if r) for rays in zip(*map(_rays, directions), strict=True))
 
 
-ORTHOGONAL_RAYS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
-    tuple(r for r in (_ray(h, d) for d in ORTHOGONAL_DIRECTIONS) if r) for h in HEXES
-)
+ORTHOGONAL_RAYS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = _non_empty_rays(ORTHOGONAL_DIRECTIONS)
 """Per hex, the non-empty orthogonal rays, nearest hex first (Rook lines)."""
-DIAGONAL_RAYS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
-    tuple(r for r in (_ray(h, d) for d in DIAGONAL_DIRECTIONS) if r) for h in HEXES
-)
+DIAGONAL_RAYS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = _non_empty_rays(DIAGONAL_DIRECTIONS)
 """Per hex, the non-empty diagonal rays, nearest hex first (Bishop lines)."""
-ALL_RAYS: Final = tuple(o + d for o, d in zip(ORTHOGONAL_RAYS, DIAGONAL_RAYS, strict=False))
+ALL_RAYS: Final = tuple(o + d for o, d in zip(ORTHOGONAL_RAYS, DIAGONAL_RAYS, strict=True))
 """Per hex, orthogonal rays then diagonal rays (Queen lines)."""
 
-KNIGHT: Final[tuple[tuple[int, ...], ...]] = tuple(_targets(h, KNIGHT_JUMPS) for h in HEXES)
+KNIGHT: Final[tuple[tuple[int, ...], ...]] = _targets(KNIGHT_JUMPS)
 """Per hex, the hexes one knight jump away (also the King's leap)."""
 KNIGHT_SET: Final = tuple(frozenset(t) for t in KNIGHT)
 
-
-def _rides(h: int) -> tuple[tuple[int, int], ...]:
-    out = []
-    for jump in KNIGHT_JUMPS:
-        middle = _step(h, jump)
-        if middle is not None:
-            end = _step(middle, jump)
-            if end is not None:
-                out.append((middle, end))
-    return tuple(out)
-
-
-RIDES: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(_rides(h) for h in HEXES)
+_JUMPS: Final = tuple(map(_steps, KNIGHT_JUMPS))
+RIDES: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple((middle, end) for jump in _JUMPS if (middle := jump[h]) is not None and (end := jump[middle]) is not None)
+    for h in HEXES
+)
 """Per hex, the Knight's rides as ``(intermediate hex, destination)`` (RULES.md 3.4)."""
 
-ORTHOGONAL_NEIGHBOURS: Final = tuple(_targets(h, ORTHOGONAL_DIRECTIONS) for h in HEXES)
-DIAGONAL_NEIGHBOURS: Final = tuple(_targets(h, DIAGONAL_DIRECTIONS) for h in HEXES)
+ORTHOGONAL_NEIGHBOURS: Final = _targets(ORTHOGONAL_DIRECTIONS)
+DIAGONAL_NEIGHBOURS: Final = _targets(DIAGONAL_DIRECTIONS)
 NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
-    o + d for o, d in zip(ORTHOGONAL_NEIGHBOURS, DIAGONAL_NEIGHBOURS, strict=False)
+    o + d for o, d in zip(ORTHOGONAL_NEIGHBOURS, DIAGONAL_NEIGHBOURS, strict=True)
 )
 """Per hex, its up to 12 adjacent hexes: the King's steps."""
 NEIGHBOUR_SET: Final = tuple(frozenset(n) for n in NEIGHBOURS)
@@ -186,19 +183,16 @@ PROMOTION_HEXES: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 """RULES.md 6.6: the last hex of each column in a side's forward direction."""
 IS_PROMOTION: Final[tuple[tuple[bool, ...], ...]] = tuple(
-    tuple(h in set(PROMOTION_HEXES[side]) for h in HEXES) for side in (0, 1)
+    tuple(h in promotion for h in HEXES) for promotion in map(frozenset, PROMOTION_HEXES)
 )
 
-
-def _pawn_forward(h: int, side: int) -> tuple[int, ...]:
-    """Hexes a pawn may advance through, nearest first: two, or three on a triple-step hex."""
-    ray = _ray(h, FORWARD[side])
-    return ray[: 3 if h in TRIPLE_STEP_HEXES[side] else 2]
-
-
-PAWN_FORWARD: Final = tuple(tuple(_pawn_forward(h, side) for h in HEXES) for side in (0, 1))
-PAWN_OBLIQUE: Final = tuple(tuple(_targets(h, FORWARD_OBLIQUE[side]) for h in HEXES) for side in (0, 1))
-PAWN_CAPTURES: Final = tuple(tuple(_targets(h, FORWARD_DIAGONAL[side]) for h in HEXES) for side in (0, 1))
+PAWN_FORWARD: Final = tuple(
+    tuple(ray[: 3 if h in TRIPLE_STEP_HEXES[side] else 2] for h, ray in enumerate(_rays(FORWARD[side])))
+    for side in (0, 1)
+)
+"""Per side and hex: the hexes a pawn may advance through, nearest first (two, or three on a triple-step hex)."""
+PAWN_OBLIQUE: Final = tuple(_targets(FORWARD_OBLIQUE[side]) for side in (0, 1))
+PAWN_CAPTURES: Final = tuple(_targets(FORWARD_DIAGONAL[side]) for side in (0, 1))
 
 
 def _inverse(table: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
@@ -213,36 +207,20 @@ def _inverse(table: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
 PAWN_ATTACKERS: Final = tuple(_inverse(PAWN_CAPTURES[side]) for side in (0, 1))
 """Per side and hex: where a pawn of that side would stand to attack the hex."""
 
+FACING: Final = tuple(_steps(FORWARD[side]) for side in (0, 1))
+"""Per side and hex: the hex straight ahead of a pawn of that side, where an enemy pawn would face it."""
 
-def _facing(h: int, side: int) -> int | None:
-    """The hex straight ahead of a pawn of ``side``: where an enemy pawn would face it."""
-    return _step(h, FORWARD[side])
-
-
-FACING: Final = tuple(tuple(_facing(h, side) for h in HEXES) for side in (0, 1))
-
-ELEPHANT_NEAR: Final = tuple(tuple(_targets(h, (FORWARD[side], *STEEP_DIAGONALS)) for h in HEXES) for side in (0, 1))
+ELEPHANT_NEAR: Final = tuple(_targets((FORWARD[side], *STEEP_DIAGONALS)) for side in (0, 1))
 """Per side and hex: the Elephant's one-hex moves (forward, four steep diagonals)."""
-
-
-def _elephant_far(h: int, side: int) -> tuple[int, int] | None:
-    ray = _ray(h, FORWARD[side])
-    return (ray[0], ray[1]) if len(ray) >= 2 else None
-
-
-ELEPHANT_FAR: Final = tuple(tuple(_elephant_far(h, side) for h in HEXES) for side in (0, 1))
+ELEPHANT_FAR: Final = tuple(
+    tuple((ray[0], ray[1]) if len(ray) >= 2 else None for ray in _rays(FORWARD[side])) for side in (0, 1)
+)
 """Per side and hex: ``(intermediate, destination)`` of the two-hex advance, or ``None``."""
 ELEPHANT_NEAR_ATTACKERS: Final = tuple(_inverse(ELEPHANT_NEAR[side]) for side in (0, 1))
-
-
-def _elephant_far_attacker(h: int, side: int) -> tuple[int, int] | None:
-    """``(elephant hex, intermediate)`` from which an Elephant of ``side`` reaches ``h`` in two."""
-    back = (-FORWARD[side][0], -FORWARD[side][1])
-    ray = _ray(h, back)
-    return (ray[1], ray[0]) if len(ray) >= 2 else None
-
-
-ELEPHANT_FAR_ATTACKER: Final = tuple(tuple(_elephant_far_attacker(h, side) for h in HEXES) for side in (0, 1))
+ELEPHANT_FAR_ATTACKER: Final = tuple(
+    tuple((ray[1], ray[0]) if len(ray) >= 2 else None for ray in _rays(FORWARD[1 - side])) for side in (0, 1)
+)
+"""Per side and hex: ``(elephant hex, intermediate)`` from which an Elephant of that side reaches it in two."""
 
 # --- The King ------------------------------------------------------------------
 

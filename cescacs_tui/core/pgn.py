@@ -19,10 +19,10 @@ from typing import Final
 
 from . import notation
 from .clock import NO_CLOCK, ClockError, TimeControl, format_clk, parse_clk
-from .errors import MoveError, PDTLError
+from .errors import MoveError, PDTLError, PGNError
 from .game import VARIANT, Ending, Game, Node
 from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
-from .pgn_syntax import HalfMove, PGNError, Record, Variation, parse_records
+from .pgn_syntax import HalfMove, Record, Variation, parse_records
 from .pieces import ALIASES, PIECE_BY_LETTER, WHITE, PieceType
 from .position import INITIAL_PDTL, Position
 
