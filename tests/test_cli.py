@@ -1,11 +1,16 @@
-"""The ``cescacs`` command line: ``moves`` and ``perft`` for power users and scripts."""
+"""The ``cescacs`` command line: the game it starts, and ``moves`` and ``perft`` for power users and scripts."""
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 
+import pytest
+
+from cescacs_tui.app import CescacsApp
 from cescacs_tui.cli import main
+from cescacs_tui.core import INITIAL_PDTL, Position
 
 FIRST_MOVES = 68  # RULES.md 14.1
 PERFT_2 = 4612
@@ -115,3 +120,43 @@ def test_module_entry_point_in_a_subprocess():
     assert bad.stderr.strip()
     assert "Traceback" not in bad.stderr
     assert bad.stdout == ""
+
+
+# --- cescacs alone: the game (App.run replaced, so no terminal is needed) ---------------
+
+
+@pytest.fixture
+def started(monkeypatch, tmp_path):
+    """Run ``cescacs ARGS`` with empty data and config directories; return the app it would have run."""
+    monkeypatch.setenv("CESCACS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("CESCACS_CONFIG_DIR", str(tmp_path / "config"))
+    apps: list[tuple[CescacsApp, int]] = []
+    monkeypatch.setattr(CescacsApp, "run", lambda app: apps.append((app, gc.get_freeze_count())))
+
+    def start(*args: str) -> tuple[CescacsApp, int]:
+        assert main(list(args)) == 0
+        gc.unfreeze()
+        return apps[-1]
+
+    return start
+
+
+def test_cescacs_alone_starts_a_new_game_with_the_autosave_and_settings_in_place(started, tmp_path):
+    app, frozen = started()
+    assert app.game.position.to_pdtl() == INITIAL_PDTL
+    assert app.autosave == tmp_path / "data" / "autosave.json"
+    assert app.settings_path is not None and app.settings_path.parent == tmp_path / "config"
+    assert frozen > 0  # the start-up objects are kept out of garbage collection before the app runs
+
+
+def test_cescacs_with_a_record_opens_it_at_its_last_move(started, tmp_path):
+    record = tmp_path / "game.ctl-pgn"
+    record.write_text('[Variant "C\'escacs"]\n\n1. H6-H12 I23-I19 2. JF6-C15 *\n', encoding="utf-8")
+    app, _ = started(str(record))
+    assert app.game.ply == 3 and app.game.is_live
+
+
+def test_cescacs_with_a_pdtl_starts_from_it(started):
+    pdtl = "/27:dk/25:r2r/3:R2R/1:DK/ w RKRrkr - 0 1"
+    app, _ = started("--pdtl", pdtl)
+    assert app.game.position.to_pdtl() == Position.from_pdtl(pdtl).to_pdtl()
