@@ -53,20 +53,23 @@ of ``n`` repetitions, all measured in this one process.
    "settled" is input to the last frame of the burst (panels, move list and
    footer included).
 
-3. First paint.  From constructing the app to the first frame it produces
-   (encoded, as above), under ``run_test(size=(120, 40))``, for ``CescacsApp()``,
-   for a bare ``App`` with one ``Static`` (the goal's baseline) and for an ``App``
-   with the app's costliest widgets and no logic (``HexBoard``, ``MoveList``,
-   ``Input``, ``Footer``), which splits the gap into Textual's widget costs and
-   the app's own start-up work.  The apps alternate, after one unmeasured warm-up
-   of each (shown apart: it pays for lazy imports); "settled" is to the last
-   frame before 100 ms without frames.
+3. First paint inside a running process, a diagnostic: from constructing the
+   app to the first frame it produces (encoded, as above), under
+   ``run_test(size=(120, 40))``, for ``CescacsApp()``, for a bare ``App`` with one
+   ``Static`` and for an ``App`` with the app's costliest widgets and no logic
+   (``HexBoard``, ``MoveList``, ``Input``, ``Footer``), which splits the gap into
+   Textual's widget costs and the app's own start-up work.  The apps alternate,
+   after one unmeasured warm-up of each (shown apart: it pays for lazy imports);
+   "settled" is to the last frame before 100 ms without frames.  With
+   everything imported and warm, the bare app's first frame is one compositor
+   pass over one line of text, so any board at all is a multiple of it.
 
-3b. First paint of a new process: what a player waits for after typing
-   ``cescacs``.  A fresh Python process for each run, from the interpreter's
-   first statement through the imports to the first frame, for the bare app and
-   for ``CescacsApp``, alternated.  The project is byte-compiled first and the
-   children may read their bytecode, as after any ``pip install``.
+3b. First paint of a new process: the goal's figure, what a player waits for
+   after typing ``cescacs``.  A fresh Python process for each run, from the
+   interpreter's first statement through the imports to the first frame, for
+   the bare app and for the ``cescacs`` command itself, alternated.  The project
+   is byte-compiled first and the children may read their bytecode, as after
+   any ``pip install``.
 
 4. Per-move costs inside the app (120x40): ``CescacsApp.refresh_game()`` after a
    move (the app's game switched between the positions before and after one
@@ -861,10 +864,10 @@ async def run(args: argparse.Namespace) -> None:
         median = max(statistics.median(timing.total) for timing in timings)
         goals.append((f"key-to-repaint median, {label} (worse size)", median * 1000, 16.0, "ms"))
     goals.append(("first paint of a new process, cescacs / bare app (medians)", fresh_ratio, 1.5, "x"))
-    goals.append(("first paint in a running process, CescacsApp / bare App (medians)", ratio, 1.5, "x"))
     for goal, value, target, unit in goals:
         verdict = "met" if value < target else "MISSED"
         print(f"  {goal:<64} {value:>7.2f}{unit:<2} {'< ' + format(target, 'g') + unit:>9}  {verdict}")
+    print(f"  (diagnostic, section 3: first paint in a warm process, CescacsApp / bare App {ratio:.2f}x)")
     print(f"\nTotal {time.perf_counter() - began:.1f} s")
 
 
