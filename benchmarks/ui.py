@@ -3,7 +3,7 @@
 python benchmarks/ui.py            # the full run (about 75 s)
 python benchmarks/ui.py --quick    # a quarter of the repetitions (about 20 s)
 python benchmarks/ui.py --profile  # also a cProfile of refresh_game() after a move
-python benchmarks/ui.py --first-paint  # only the first-paint sections (3 and 3b), 20 runs each
+python benchmarks/ui.py --first-paint  # only the first-paint sections (3, 3b, 3c), 20 runs each
 
 It checks the project's goals: the board renders well under 5 ms, a key is
 answered by a repaint in under 16 ms (median), and the app's first paint takes
@@ -71,6 +71,12 @@ of ``n`` repetitions, all measured in this one process.
    is byte-compiled first and the children may read their bytecode, as after
    any ``pip install``.
 
+3c. The same with nothing swapped: the ``cescacs`` console script and a bare
+   app run in a pseudo-terminal of 120x40 with Textual's real terminal driver,
+   timed from starting the process to the first frame it writes (Textual
+   writes a whole frame at once, beginning with the cursor at home).  POSIX
+   only.
+
 4. Per-move costs inside the app (120x40): ``CescacsApp.refresh_game()`` after a
    move (the app's game switched between the positions before and after one
    move, so the picker, board diff and move list are rebuilt as after a real
@@ -92,6 +98,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import compileall
+import contextlib
 import cProfile
 import gc
 import io
@@ -99,12 +106,15 @@ import math
 import os
 import pstats
 import random
+import select
+import signal
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -763,19 +773,35 @@ to resume.
 """
 
 
-def fresh_process_paints(runs: int) -> tuple[list[Row], float]:
-    """First paint of a new process: bare Textual app against ``cescacs``, alternated.
+@contextlib.contextmanager
+def returning_player() -> Iterator[dict[str, str]]:
+    """The environment of a new process: a returning player (a settings file, no game to resume).
 
     The project is byte-compiled first and the children may use their
     bytecode, as after any ``pip install`` (a ``PYTHONDONTWRITEBYTECODE``
     environment would otherwise recompile every project module each time).
     """
     compileall.compile_dir(str(ROOT / "cescacs_tui"), quiet=1)
-    times: dict[str, list[float]] = {"bare": [], "cescacs": []}
     with tempfile.TemporaryDirectory(prefix="cescacs-bench-") as home:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env |= {"CESCACS_DATA_DIR": f"{home}/data", "CESCACS_CONFIG_DIR": f"{home}/config"}
         Settings().save(Path(home) / "config" / SETTINGS_NAME)
+        yield env
+
+
+def alternate(runs: int, once: Callable[[str], float]) -> dict[str, list[float]]:
+    """``once("bare")`` and ``once("cescacs")`` in turn, after one unmeasured run of each (file cache)."""
+    times: dict[str, list[float]] = {"bare": [], "cescacs": []}
+    once("bare"), once("cescacs")
+    for _ in range(runs):
+        for kind, found in times.items():
+            found.append(once(kind))
+    return times
+
+
+def fresh_process_paints(runs: int) -> tuple[list[Row], float]:
+    """Section 3b: first paint of a new process, bare Textual app against ``cescacs``, headless."""
+    with returning_player() as env:
 
         def once(kind: str) -> float:
             done = subprocess.run(
@@ -783,10 +809,7 @@ def fresh_process_paints(runs: int) -> tuple[list[Row], float]:
             )
             return float(done.stdout.split()[-1])
 
-        once("bare"), once("cescacs")  # warm the file cache
-        for _ in range(runs):
-            for kind, found in times.items():
-                found.append(once(kind))
+        times = alternate(runs, once)
     ratio = statistics.median(times["cescacs"]) / statistics.median(times["bare"])
     rows = [
         Row("3b. First paint of a new process, 120x40 (interpreter start -> first frame)"),
@@ -796,11 +819,70 @@ def fresh_process_paints(runs: int) -> tuple[list[Row], float]:
     return rows, ratio
 
 
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App):
+    def compose(self):
+        yield Static("hello")
+
+Bare().run()
+"""
+
+FRAME_START = b"\x1b[1;1H"
+"""Textual writes each full frame at once, starting with the cursor at home; nothing before the first frame does."""
+
+
+def terminal_paint(argv: list[str], env: dict[str, str], size: tuple[int, int] = (120, 40)) -> float:
+    """Seconds from starting ``argv`` in a pseudo-terminal of ``size`` to its first frame; then it is killed."""
+    import fcntl  # POSIX only, like the section
+    import pty
+    import termios
+
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, stdin=terminal, stdout=terminal, stderr=terminal, env=env, start_new_session=True)
+    os.close(terminal)
+    seen = b""
+    try:
+        while FRAME_START not in seen:
+            if time.perf_counter() - start > TIMEOUT:
+                raise TimeoutError(f"{argv[0]} wrote no frame in {TIMEOUT} s")
+            if select.select([controller], [], [], 0.05)[0]:
+                seen += os.read(controller, 1 << 16)
+        return time.perf_counter() - start
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        os.close(controller)
+
+
+def terminal_paints(runs: int) -> tuple[list[Row], float] | None:
+    """Section 3c: the unchanged commands in a pseudo-terminal, with Textual's real terminal driver."""
+    command = Path(sys.executable).with_name("cescacs")
+    if sys.platform == "win32" or not command.exists():
+        print("\n3c. skipped: it needs a POSIX pseudo-terminal and the installed cescacs command")
+        return None
+    with returning_player() as env:
+        env |= {"TERM": "xterm-256color", "COLORTERM": "truecolor"}
+        argvs = {"bare": [sys.executable, "-c", BARE_APP], "cescacs": [str(command)]}
+        times = alternate(runs, lambda kind: terminal_paint(argvs[kind], env))
+    ratio = statistics.median(times["cescacs"]) / statistics.median(times["bare"])
+    rows = [
+        Row("3c. The same in a pseudo-terminal, 120x40 (command start -> first frame written)"),
+        Row("bare App + Static (python -c)", times["bare"]),
+        Row("cescacs (the console script, unchanged)", times["cescacs"]),
+    ]
+    return rows, ratio
+
+
 # --- Main ------------------------------------------------------------------------------
 
 
-async def first_paint_sections(runs: int) -> tuple[float, float]:
-    """Sections 3 and 3b; the ratios to the bare app, in a running process and from a new one."""
+async def first_paint_sections(runs: int) -> tuple[float, float, float | None]:
+    """Sections 3, 3b and 3c; the ratios to the bare app, in a warm process, a new one, a new one in a terminal."""
     first, medians = await first_paints(runs)
     print_rows(first)
     ratio = medians[CESCACS] / medians[BARE]
@@ -811,7 +893,13 @@ async def first_paint_sections(runs: int) -> tuple[float, float]:
     fresh, fresh_ratio = fresh_process_paints(runs)
     print_rows(fresh)
     print(f"  cescacs / bare app: {fresh_ratio:.2f}x")
-    return ratio, fresh_ratio
+    in_terminal = terminal_paints(runs)
+    if in_terminal is None:
+        return ratio, fresh_ratio, None
+    rows, terminal_ratio = in_terminal
+    print_rows(rows)
+    print(f"  cescacs / bare app: {terminal_ratio:.2f}x")
+    return ratio, fresh_ratio, terminal_ratio
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -851,7 +939,7 @@ async def run(args: argparse.Namespace) -> None:
         rows += play.rows(f"move click (target), {size[0]}x{size[1]}")
     print_rows(rows)
 
-    ratio, fresh_ratio = await first_paint_sections(count(8))
+    ratio, fresh_ratio, terminal_ratio = await first_paint_sections(count(8))
     print_rows(await per_move(count(100), args.profile))
     gc_watch.close()
     if gc_watch.pauses:
@@ -864,6 +952,8 @@ async def run(args: argparse.Namespace) -> None:
         median = max(statistics.median(timing.total) for timing in timings)
         goals.append((f"key-to-repaint median, {label} (worse size)", median * 1000, 16.0, "ms"))
     goals.append(("first paint of a new process, cescacs / bare app (medians)", fresh_ratio, 1.5, "x"))
+    if terminal_ratio is not None:
+        goals.append(("the same in a pseudo-terminal (medians)", terminal_ratio, 1.5, "x"))
     for goal, value, target, unit in goals:
         verdict = "met" if value < target else "MISSED"
         print(f"  {goal:<64} {value:>7.2f}{unit:<2} {'< ' + format(target, 'g') + unit:>9}  {verdict}")
@@ -874,7 +964,7 @@ async def run(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a quarter of the repetitions")
-    parser.add_argument("--first-paint", action="store_true", help="only sections 3 and 3b, with more runs")
+    parser.add_argument("--first-paint", action="store_true", help="only sections 3, 3b and 3c, with more runs")
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of refresh_game() after a move")
     asyncio.run(run(parser.parse_args()))
 
