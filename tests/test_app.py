@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
 import pytest
+from rich.console import RenderableType
+from textual._compositor import CompositorUpdate
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -20,6 +23,7 @@ from cescacs_tui.tui.move_entry import MoveEntry
 from cescacs_tui.tui.panels import MoveList
 from tests.test_game import FOOLS_MATE
 
+ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 ARROWS = {"up": "up", "down": "down", "left": "left", "right": "right"}
 
 
@@ -117,19 +121,22 @@ async def test_fools_mate_by_mouse_clicks(size: tuple[int, int]) -> None:
 async def test_the_first_paint_shows_the_board_and_it_keeps_its_place_when_the_rest_arrives() -> None:
     """The panels, the move box and the footer mount just after the first frame; the board must not jump then."""
     app = CescacsApp()
-    at_first_frame: list[tuple[Region, int, int]] = []
+    at_first_frame: list[tuple[Region, int, int, str]] = []
     display = app._display
 
-    def probe(screen: Screen[object], renderable: object) -> None:
-        if not at_first_frame:
-            at_first_frame.append((app.board.region, len(app.query(MoveEntry)), len(app.query(Footer))))
+    def probe(screen: Screen[object], renderable: RenderableType | None) -> None:
+        if not at_first_frame and isinstance(renderable, CompositorUpdate):
+            text = ANSI_CODE.sub("", renderable.render_segments(app.console))
+            at_first_frame.append((app.board.region, len(app.query(MoveEntry)), len(app.query(Footer)), text))
         display(screen, renderable)
 
     app._display = probe  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        region, entries, footers = at_first_frame[0]
+        region, entries, footers, text = at_first_frame[0]
         assert (entries, footers) == (0, 0)
+        assert "P T A B C D E F G H I K L X Z" in " ".join(text.split())  # the board's column letters
+        assert "Lazy" not in text  # the held lines are blank
         assert (len(app.query(MoveEntry)), len(app.query(Footer))) == (1, 1)
         assert app.board.region == region
 

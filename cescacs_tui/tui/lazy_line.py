@@ -18,4 +18,5 @@ class LazyLine(Lazy):
     """
 
     def render(self) -> str:
+        """Blank until the widget arrives (a plain ``Widget`` would print its class name here)."""
         return ""
