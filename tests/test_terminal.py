@@ -17,7 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from cescacs_tui.core import parse_hex
 from cescacs_tui.core.autosave import load_session
+from tests.test_app import key_path
+
+ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
 
@@ -87,7 +91,7 @@ def saved_moves(data: Path) -> list[str]:
     return [] if session is None else [node.san for node in session.game.nodes]
 
 
-def test_typed_moves_are_saved_ctrl_q_quits_and_the_next_start_offers_to_resume(environment, tmp_path):
+def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_offers_to_resume(environment, tmp_path):
     data = tmp_path / "data"
     terminal = Terminal(environment)
     try:
@@ -97,6 +101,13 @@ def test_typed_moves_are_saved_ctrl_q_quits_and_the_next_start_offers_to_resume(
         terminal.read_until(lambda: saved_moves(data) == ["H6-H12"], "the first move in the autosave")
         terminal.type("i23-i19\r")
         terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the second move in the autosave")
+        terminal.type("\x1b")  # Esc: from the move box back to the board, its cursor still on the King (G1)
+        cursor = parse_hex("G1")
+        for name in ("F6", "C15"):  # the Bishop's move by arrow keys and Enter
+            terminal.type("".join(ARROW_BYTES[key] for key in key_path(cursor, parse_hex(name))) + "\r")
+            cursor = parse_hex(name)
+        terminal.read_until(lambda: len(saved_moves(data)) == 3, "the move made with the arrow keys")
+        assert saved_moves(data)[2] == "JF6-C15"
         terminal.type("\x11")  # Ctrl+Q, from the move box
         terminal.read_until(lambda: terminal.process.poll() is not None, "the app to quit")
     finally:
@@ -105,8 +116,8 @@ def test_typed_moves_are_saved_ctrl_q_quits_and_the_next_start_offers_to_resume(
 
     again = Terminal(environment)
     try:
-        again.wait_for("An unfinished game was found (2 half-moves")
+        again.wait_for("An unfinished game was found (3 half-moves")
         again.type("y")
-        again.wait_for("I23-I19")  # the move list shows the resumed game
+        again.wait_for("JF6-C15")  # the move list shows the resumed game
     finally:
         again.close()
