@@ -34,6 +34,7 @@ from .core.move import CASTLING, CASTLING_BY_TOKEN, IN_PLACE_PROMOTION
 from .core.notation import normalise_typed
 from .core.pieces import LETTERS, NAMES, Colour, PieceType
 from .settings import Settings, settings_path
+from .tui.annotations import AnnotationPanel
 from .tui.board import HexBoard
 from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
 from .tui.clock_panel import ClockPanel
@@ -134,6 +135,7 @@ class CescacsApp(BoardHostApp[None]):
                 yield ClockPanel(id="clocks")
                 yield StatusPanel(id="status")
                 yield MoveList(id="moves")
+                yield AnnotationPanel(id="notes")
                 yield MaterialPanel(id="material")
         yield LazyLine(MoveEntry(id="entry"))
         yield Static(id="message", markup=False)
@@ -208,6 +210,7 @@ class CescacsApp(BoardHostApp[None]):
         self.query_one(StatusPanel).show_game(game)
         self.query_one(MaterialPanel).show_game(game)
         self.query_one(MoveList).show_game(game)
+        self.query_one(AnnotationPanel).show_game(game)
         self._refresh_footer()
 
     _DYNAMIC_ACTIONS = ("claim_draw", "offer_draw", "takeback", "redo", "resign", "pause_clock")

@@ -29,6 +29,7 @@ from cescacs_tui.settings import Settings
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "screenshots"
 FIRST_GAME = ROOT / "tests" / "data" / "games" / "site-file_2020-07-20.txt"
+ANNOTATED_GAME = ROOT / "tests" / "data" / "games" / "site-en_fools-mate_Cescacs-X01-V-en.txt"
 
 
 class FrozenTime:
@@ -48,6 +49,20 @@ def middlegame() -> Game:
     assert game.clock is not None
     game.clock.set_remaining(612.0, 548.0)
     return game
+
+
+def annotated() -> Game:
+    """The site's annotated fool's mate (comments and variations), opened at its end."""
+    game = read_pgn(ANNOTATED_GAME.read_text(encoding="utf-8").partition("\n")[2])[0]
+    game.go_to(game.ply)
+    return game
+
+
+async def review_move_9(pilot: Pilot[None]) -> None:
+    """Step back to 5. I5-I9: its comment and the two variations the record gives instead."""
+    await pilot.pause()
+    await pilot.press(*"[[[")
+    await pilot.pause()
 
 
 async def select_queen(pilot: Pilot[None]) -> None:
@@ -109,6 +124,9 @@ SCENES: dict[str, Scene] = {
         caption="Leap or castling? The chooser names each way and previews it",
     ),
     "help": Scene((120, 40), Game.new, show_help, caption="Help: every key and the CTL-AN syntax"),
+    "annotated-record": Scene(
+        (120, 40), annotated, review_move_9, caption="Reviewing an annotated record: its comments and variations"
+    ),
 }
 
 

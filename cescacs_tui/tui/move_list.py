@@ -30,15 +30,17 @@ from ..core.game import Game
 
 __all__ = ["MoveList"]
 
-Cell: TypeAlias = tuple[str, str, bool] | str | None
-"""A half-move's cell: ``(san, assessment, draw offer)``; :data:`ELLIPSIS` for White's
-missing half-move when the game starts with Black; ``None`` when empty."""
+Cell: TypeAlias = tuple[str, str, bool, bool] | str | None
+"""A half-move's cell: ``(san, assessment, draw offer, annotated)``; :data:`ELLIPSIS` for
+White's missing half-move when the game starts with Black; ``None`` when empty."""
 Row: TypeAlias = tuple[str, Cell, Cell]
 """A row: the move number's label (``"12."``, ``"?."``), White's cell and Black's."""
 
 ELLIPSIS = "\u2026"
 MARKER = "\u25b8"
 """Drawn before the reviewed half-move, so the highlight does not rely on colour alone."""
+NOTE_MARK = "\u00b6"
+"""Drawn after a half-move on which the record comments or gives variations (shown when it is reviewed)."""
 _ITALIC = Style(italic=True)
 _HEADER = -1
 _BLANK = -2
@@ -198,7 +200,7 @@ class MoveList(ScrollView, can_focus=True):
         for node in game.nodes:
             if not label:
                 label = "?." if node.number is None else f"{node.number}."
-            pending.append((node.san, node.assessment, node.draw_offer))
+            pending.append((node.san, node.assessment, node.draw_offer, bool(node.comments or node.variations)))
             if len(pending) == 2:
                 rows.append((label, pending[0], pending[1]))
                 label, pending = "", []
@@ -302,12 +304,14 @@ class MoveList(ScrollView, can_focus=True):
             elif isinstance(cell, str):
                 pieces = [(cell, current if highlighted else muted)]
             else:
-                san, assessment, draw_offer = cell
+                san, assessment, draw_offer, annotated = cell
                 pieces = [(san, style)]
                 if assessment:
                     pieces.append((f" {assessment}", style))
                 if draw_offer:
                     pieces.append((" (=)", style + _ITALIC))
+                if annotated:
+                    pieces.append((f" {NOTE_MARK}", style if highlighted else muted))
             segments += _fit(pieces, column, style, MARKER if highlighted else " ")
         return _strip(segments, width, base)
 
@@ -317,8 +321,13 @@ class MoveList(ScrollView, can_focus=True):
             return ""
         if isinstance(cell, str):
             return cell
-        san, assessment, draw_offer = cell
-        return san + (f" {assessment}" if assessment else "") + (" (=)" if draw_offer else "")
+        san, assessment, draw_offer, annotated = cell
+        return (
+            san
+            + (f" {assessment}" if assessment else "")
+            + (" (=)" if draw_offer else "")
+            + (f" {NOTE_MARK}" if annotated else "")
+        )
 
     # --- the player's choices ----------------------------------------------------------
 
