@@ -47,6 +47,7 @@ from .tui.picking import Outcome as PickOutcome
 from .tui.picking import Picker
 from .tui.side_panel import SidePanel
 from .tui.themes import THEMES, BoardHostApp, register_themes
+from .tui.variations import VariationStack
 from .tui.view import Overlays, board_view, move_hexes
 
 CLOCK_SAVE_SECONDS = 10.0
@@ -100,6 +101,7 @@ class CescacsApp(BoardHostApp[None]):
         Binding("right_square_bracket", "review(1)", "Forward", show=False),
         Binding("left_curly_bracket", "review_start", "Start", show=False),
         Binding("right_curly_bracket", "review_live", "Live", show=False),
+        Binding("i", "follow_variation", "Variation"),
     ]
 
     def __init__(
@@ -125,6 +127,8 @@ class CescacsApp(BoardHostApp[None]):
         self._preview: tuple[int, ...] = ()
         self._enabled_actions: tuple[bool | None, ...] = ()
         self._focus_entry_when_ready = False
+        self.variations = VariationStack()
+        """The record's variations being followed; the screen shows the innermost (``shown``)."""
 
     # --- layout ------------------------------------------------------------------
 
@@ -171,12 +175,17 @@ class CescacsApp(BoardHostApp[None]):
     def board(self) -> HexBoard:
         return self.query_one("#board", HexBoard)
 
+    @property
+    def shown(self) -> Game:
+        """The line on the screen: the game, or a variation of its record being followed."""
+        return self.variations.shown(self.game)
+
     # --- keeping the screen in step with the game ------------------------------
 
     def _current_picker(self) -> Picker | None:
         """The selection state for the live position (rebuilt when the position changes)."""
         game = self.game
-        if not game.is_live or game.is_over:
+        if self.variations or not game.is_live or game.is_over:
             return None
         key = (id(game), tuple(game.moves))  # the position, exactly: takebacks and replays cannot fool it
         if self._picker is None or self._picker_key != key:
@@ -190,12 +199,12 @@ class CescacsApp(BoardHostApp[None]):
         ``board_only`` is for changes that cannot touch the panels: a selection,
         a preview.
         """
-        game = self.game
+        game = self.shown
         position = game.reviewed_position()
         last: tuple[int, ...] = ()
         if game.cursor > 0:
             node = game.nodes[game.cursor - 1]
-            last = move_hexes(game.position_at(game.cursor - 1), node.move) if not game.is_live else self._last_hexes()
+            last = move_hexes(game.position_at(game.cursor - 1), node.move) if not game.is_live else last_hexes(game)
         self.board.show(
             board_view(
                 position, picker=self._current_picker(), last_move=last, preview=self._preview, overlays=self.overlays
@@ -206,14 +215,23 @@ class CescacsApp(BoardHostApp[None]):
         if not self.query(SidePanel):
             return  # still being mounted (after the first paint): it shows the game when it arrives
         names = (game.tags.get("White", "?"), game.tags.get("Black", "?"))
-        self.query_one(ClockPanel).show_clock(game.clock, names=names, flipped=self.board.flipped)
-        self.query_one(StatusPanel).show_game(game)
+        self.query_one(ClockPanel).show_clock(self.game.clock, names=names, flipped=self.board.flipped)
+        variation = self.variations.top
+        self.query_one(StatusPanel).show_game(game, variation=None if variation is None else variation.describe())
         self.query_one(MaterialPanel).show_game(game)
         self.query_one(MoveList).show_game(game)
         self.query_one(AnnotationPanel).show_game(game)
         self._refresh_footer()
 
-    _DYNAMIC_ACTIONS = ("claim_draw", "offer_draw", "takeback", "redo", "resign", "pause_clock")
+    _DYNAMIC_ACTIONS = (
+        "claim_draw",
+        "offer_draw",
+        "takeback",
+        "redo",
+        "resign",
+        "pause_clock",
+        "follow_variation",
+    )
 
     def _refresh_footer(self) -> None:
         """Re-read the bindings only when a key's availability changed.
@@ -226,17 +244,6 @@ class CescacsApp(BoardHostApp[None]):
         if enabled != self._enabled_actions:
             self._enabled_actions = enabled
             self.refresh_bindings()
-
-    def _last_hexes(self) -> tuple[int, ...]:
-        game = self.game
-        if not game.nodes:
-            return ()
-        node = game.nodes[-1]
-        game.position.pop()
-        try:
-            return move_hexes(game.position, node.move)
-        finally:
-            game.position.push(node.move)
 
     def say(self, text: str, kind: str = "") -> None:
         """One line under the board: what happened, or why not."""
@@ -270,6 +277,9 @@ class CescacsApp(BoardHostApp[None]):
     @on(HexBoard.HexSelected)
     def pick_hex(self, event: HexBoard.HexSelected) -> None:
         game = self.game
+        if (variation := self.variations.top) is not None:
+            self.say(f"{variation.describe()} is on the board: Esc returns to the game", "error")
+            return
         if not game.is_live:
             self.say("you are reviewing an earlier move: press } to return to the live position", "error")
             return
@@ -300,12 +310,15 @@ class CescacsApp(BoardHostApp[None]):
 
     def _show_cursor_hex(self, h: int) -> None:
         """Name the hex under the cursor (once the move entry row is mounted): the compact board cannot print it."""
-        piece = self.game.reviewed_position().piece_at(h)
+        piece = self.shown.reviewed_position().piece_at(h)
         for entry in self.query(MoveEntry).results(MoveEntry):
             entry.show_hex(HEX_NAMES[h] + (f" {piece}" if piece is not None else ""))
 
     @on(HexBoard.Cancelled)
     def cancel_selection(self) -> None:
+        if self.variations:
+            self.action_leave_variation()
+            return
         if self._picker is not None:
             self._picker.cancel()
         self._preview = ()
@@ -358,7 +371,7 @@ class CescacsApp(BoardHostApp[None]):
     def preview_typed_move(self, event: Input.Changed) -> None:
         text = event.value.strip()
         self._preview = ()
-        if text and self.game.is_live and not self.game.is_over:
+        if text and not self.variations and self.game.is_live and not self.game.is_over:
             try:
                 move = self._parse_typed(text)
             except CescacsError:
@@ -375,6 +388,9 @@ class CescacsApp(BoardHostApp[None]):
             self.board.focus()
             return
         game = self.game
+        if (variation := self.variations.top) is not None:
+            self.say(f"{text}: {variation.describe()} is on the board; Esc returns to the game", "error")
+            return
         if game.is_over or not game.is_live:
             reason = (
                 f"the game is over ({game.termination})" if game.is_over else "return to the live position first (})"
@@ -391,15 +407,31 @@ class CescacsApp(BoardHostApp[None]):
         self.play(move)
 
     def on_key(self, event: events.Key) -> None:
-        if event.key == "escape" and self.focused is not None and self.focused.id == "move-input":
+        """Esc steps back: from the move box to the board, else out of a variation.
+
+        On the board, Esc is the board's own key (:class:`HexBoard.Cancelled`), which does the same.
+        """
+        focused = self.focused.id if self.focused is not None else None
+        if event.key != "escape" or focused == "board":
+            return
+        if focused == "move-input":
             event.stop()
             self.board.focus()
+        elif self.variations:
+            event.stop()
+            self.action_leave_variation()
 
     # --- actions ------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the keys that do nothing now, so the footer shows what matters."""
         game = self.game
+        if action == "follow_variation":
+            return self.variations.can_follow(game)
+        if action == "leave_variation":
+            return bool(self.variations)
+        if self.variations and action in ("claim_draw", "offer_draw", "takeback", "redo", "resign"):
+            return False  # they act on the game, which is not on the screen
         if action == "claim_draw":
             return game.claimable_draw() is not None and game.is_live
         if action == "offer_draw":
@@ -451,22 +483,40 @@ class CescacsApp(BoardHostApp[None]):
         self.refresh_game()
 
     def action_review(self, step: int) -> None:
-        self.game.go_to(self.game.cursor + step)
+        self.shown.go_to(self.shown.cursor + step)
         self.refresh_game()
 
     def action_review_start(self) -> None:
-        self.game.go_to(0)
+        self.shown.go_to(0)
         self.refresh_game()
 
     def action_review_live(self) -> None:
-        self.game.go_to(self.game.ply)
+        self.shown.go_to(self.shown.ply)
         self.say("")
         self.refresh_game()
 
     @on(MoveList.PlyChosen)
     def review_ply(self, event: MoveList.PlyChosen) -> None:
-        if event.ply != self.game.cursor:
-            self.game.go_to(event.ply)
+        if event.ply != self.shown.cursor:
+            self.shown.go_to(event.ply)
+            self.refresh_game()
+
+    def action_follow_variation(self, index: int | None = None) -> None:
+        """Step into a variation the record gives instead of the move on the board (again: the next one)."""
+        variation = self.variations.follow(self.game, index)
+        if variation is None:
+            self.say("the record gives no other line instead of this move", "error")
+            return
+        self._preview = ()
+        if self._picker is not None:
+            self._picker.cancel()
+        self.say(f"{variation.describe()}: [ ] step through it, Esc returns", "info")
+        self.refresh_game()
+
+    def action_leave_variation(self) -> None:
+        if self.variations.leave() is not None:
+            outer = self.variations.top
+            self.say("back in the game" if outer is None else f"back to {outer.describe()}")
             self.refresh_game()
 
     def action_resign(self) -> None:
@@ -641,6 +691,7 @@ class CescacsApp(BoardHostApp[None]):
     def start_game(self, game: Game) -> None:
         """Show another game (a new one, a loaded one, a resumed one)."""
         self.game = game
+        self.variations.clear()
         self._picker = None
         self._preview = ()
         self.board.cursor = game.position.king(game.position.turn)
@@ -663,7 +714,7 @@ class CescacsApp(BoardHostApp[None]):
         """Copy the position on the board (the reviewed one) as PDTL."""
         from .tui.clipboard import copy_text
 
-        self.say(copy_text(self, self.game.reviewed_position().to_pdtl()).describe("Position copied"), "info")
+        self.say(copy_text(self, self.shown.reviewed_position().to_pdtl()).describe("Position copied"), "info")
 
     def action_view_record(self) -> None:
         """Show the record as text, to select and copy by hand where no clipboard works."""
@@ -740,6 +791,8 @@ class CescacsApp(BoardHostApp[None]):
         ("review(1)", "Review: forward", "Show the position one half-move later"),
         ("review_start", "Review: start", "Show the start position"),
         ("review_live", "Review: live position", "Back to the position where play goes on"),
+        ("follow_variation", "Follow a variation", "Step into a line the record gives instead of the move shown"),
+        ("leave_variation", "Leave the variation", "Back to the line the variation left (Esc)"),
         ("offer_draw", "Offer a draw", "Offer a draw with your last move"),
         ("claim_draw", "Claim a draw", "Threefold repetition or the fifty-move rule"),
         ("resign", "Resign", "The player to move resigns"),
@@ -821,6 +874,18 @@ def _describe_king_move(position: Position, move: Move) -> str:
     plan = CASTLING_BY_TOKEN[position.turn][move.castling]
     rooks = ", ".join(f"Rook {HEX_NAMES[a]}→{HEX_NAMES[b]}" for a, b, _ in plan.rooks)
     return f"{position.ctl_an(move)}: King {HEX_NAMES[plan.king_from]}→{HEX_NAMES[plan.king_to]}, {rooks}"
+
+
+def last_hexes(game: Game) -> tuple[int, ...]:
+    """The hexes the last move of ``game`` changed (its position is stepped back and forward again)."""
+    if not game.nodes:
+        return ()
+    node = game.nodes[-1]
+    game.position.pop()
+    try:
+        return move_hexes(game.position, node.move)
+    finally:
+        game.position.push(node.move)
 
 
 def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:

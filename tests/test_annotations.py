@@ -14,6 +14,7 @@ from cescacs_tui.tui.move_list import NOTE_MARK, MoveList
 from tests.test_game import FOOLS_MATE
 
 GAMES = Path(__file__).parent / "data" / "games"
+HINT = "i or a click on Instead follows a line; Esc comes back"
 
 
 def record(name: str) -> Game:
@@ -39,7 +40,7 @@ def test_a_commented_move_shows_itself_and_its_comment():
 
 def test_a_variation_given_instead_of_the_move_is_shown_numbered():
     assert shown(annotated(), 7) == (
-        "4. EH4-H8 ??\n@W: Removing ~EH4 leaves ~K unattended\nInstead: 4. GD2-F6 {@W would avoid ~gL5-H6+^}"
+        "4. EH4-H8 ??\n@W: Removing ~EH4 leaves ~K unattended\nInstead: 4. GD2-F6 {@W would avoid ~gL5-H6+^}\n" + HINT
     )
 
 
@@ -53,6 +54,7 @@ def test_every_variation_is_shown_with_its_comments_and_nested_variations():
         "Instead: 5. K4-K10 ?? {@W: Displacing P threatens ~gL5 with ~RI3} 5\u2026 GL5-H6+^ "
         "{@B: Check without reinforcement will not succeed, but will capture ~RI3} "
         "6. KG1-H4 GH6\u00d7RI3 (6\u2026 GH6-K12) 7. KH4\u00d7GI3",
+        HINT,
     ]
 
 

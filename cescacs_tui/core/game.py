@@ -236,6 +236,31 @@ class Game:
         """Move the review cursor (clamped to the game)."""
         self.cursor = max(0, min(ply, len(self.nodes)))
 
+    def branch(self, ply: int, line: int = 0) -> Game:
+        """The game as it goes in a variation: the first ``ply`` half-moves, then the ``line``-th line
+        the record gives instead of half-move ``ply + 1``.
+
+        A new game, so it can be reviewed and its own variations followed
+        without touching this one; its moves keep the record's comments,
+        assessments and variations, and it has no clock.  Its cursor is on the
+        variation's first half-move.  Playing the earlier moves again (rather
+        than starting from the branching position) keeps the move numbers, and
+        the repetitions that decide draws, as they are in the game.
+        """
+        variations = self.nodes[ply].variations if 0 <= ply < len(self.nodes) else []
+        if not 0 <= line < len(variations):
+            raise IndexError(f"half-move {ply + 1} has no variation {line + 1}")
+        game = Game(self.start, tags=self.tags)
+        game.intro_comments = list(self.intro_comments)
+        for source in [*self.nodes[:ply], *variations[line]]:
+            node = game.play(source.move)
+            node.assessment = source.assessment
+            node.draw_offer = source.draw_offer
+            node.comments = list(source.comments)
+            node.variations = source.variations
+        game.go_to(ply + 1)
+        return game
+
     # --- playing -------------------------------------------------------------------
 
     def play(self, move: Move, *, offer_draw: bool = False) -> Node:

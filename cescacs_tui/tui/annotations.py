@@ -4,14 +4,16 @@ Recorded games (the examples of the C'escacs site, annotated games) comment
 on the moves and give alternative lines.  While a player steps through such a
 game, :class:`AnnotationPanel` shows, for the move that led to the position
 on the board, the move itself, its comments and the variations given instead
-of it; at the start, the record's introduction; at the end of the game, its
-closing comments.  Everything read from the record is shown as plain text,
+of it (a click on one, or the ``i`` key, follows it on the board); at the
+start, the record's introduction; at the end of the game, its closing
+comments.  Everything read from the record is shown as plain text,
 never as markup.  The panel hides itself when there is nothing to show, as
 in a game being played.
 """
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -21,7 +23,7 @@ from ..core import Colour
 from ..core.game import Game, Node
 
 COMMENT_STYLE = "italic"
-VARIATION_STYLE = "dim"
+HINT_STYLE = "dim"
 
 
 def move_label(node: Node, *, first: bool) -> str:
@@ -68,11 +70,15 @@ def annotation_text(game: Game) -> Text | None:
             paragraph(move_label(node, first=True) + (f" {node.assessment}" if node.assessment else ""), "bold")
             for comment in node.comments:
                 paragraph(comment.strip(), COMMENT_STYLE)
-            for variation in node.variations:
+            for index, variation in enumerate(node.variations):
                 line = Text()
-                line.append("Instead: ", style="bold")
+                follow = Style(bold=True, underline=True, meta={"@click": f"app.follow_variation({index})"})
+                line.append("Instead:", style=follow)
+                line.append(" ")
                 append_line(line, variation)
                 paragraph(line)
+            if node.variations:
+                paragraph("i or a click on Instead follows a line; Esc comes back", HINT_STYLE)
     if game.cursor == game.ply:
         for comment in game.final_comments:
             paragraph(comment.strip(), COMMENT_STYLE)

@@ -68,7 +68,8 @@ def help_text(app: App[Any]) -> Text:
             text.append(f"{description}\n")
         text.append("\n")
     text.append("Also: Tab moves between the board, the move list and the move box\n"
-                "(and the notes beside the move list, when a record comments on a move: ¶);\n"
+                "(and the notes beside the move list, when a record comments on a move: ¶;\n"
+                "i follows a variation the record gives there, Esc comes back out of it);\n"
                 "click a hex to pick it, click a move in the list to review it;\n"
                 "Ctrl+P opens the command palette; Ctrl+Q quits (the game is saved).\n\n")  # fmt: skip
     text.append("CTL-AN\n", style="bold underline")

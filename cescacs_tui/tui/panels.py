@@ -32,14 +32,19 @@ class StatusPanel(Static):
     }
     """
 
-    def show_game(self, game: Game) -> None:
-        self.update(status_text(game))
+    def show_game(self, game: Game, *, variation: str | None = None) -> None:
+        self.update(status_text(game, variation=variation))
 
 
-def status_text(game: Game) -> Text:
-    """Turn, check, promotions, draw offers and the result (pure, for tests)."""
+def status_text(game: Game, *, variation: str | None = None) -> Text:
+    """Turn, check, promotions, draw offers and the result (pure, for tests).
+
+    ``variation`` names the record's variation on the board, when ``game`` is one.
+    """
     position = game.reviewed_position()
     text = Text()
+    if variation is not None:
+        text.append(f"{variation} (Esc: back)\n", style="bold reverse")
     names = {Colour.WHITE: game.tags.get("White", "?"), Colour.BLACK: game.tags.get("Black", "?")}
     mover = position.turn
     if game.outcome is not None and game.is_live:
