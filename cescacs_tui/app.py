@@ -474,7 +474,11 @@ class CescacsApp(BoardHostApp[None]):
         self.refresh_game()
 
     def action_redo(self) -> None:
-        node = self.game.redo()
+        try:
+            node = self.game.redo()
+        except GameError as error:  # the game has ended since the takeback
+            self.say(str(error), "error")
+            return
         if node is None:
             self.say("nothing to redo", "error")
             return

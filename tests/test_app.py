@@ -267,6 +267,21 @@ async def test_takeback_and_redo() -> None:
         assert [n.san for n in app.game.nodes] == ["E7-E13", "E21-E15"]
 
 
+async def test_redo_while_reviewing_and_after_a_resignation() -> None:
+    """Found by a random-key run: U used to crash the app when the review cursor was not at the end."""
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter", *"e21-e15", "enter", "escape", "u", "[")
+        assert app.game.cursor == 0
+        await pilot.press("U")
+        assert [n.san for n in app.game.nodes] == ["E7-E13", "E21-E15"] and app.game.is_live
+        await pilot.press("u")
+        app.game.resign(app.game.position.turn)
+        await pilot.press("U")
+        assert app.is_running and "over" in message(app)
+        assert app.game.ply == 1
+
+
 async def test_review_an_earlier_ply_and_return() -> None:
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:

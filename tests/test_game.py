@@ -90,6 +90,26 @@ def test_takeback_then_redo_until_a_new_move_is_played() -> None:
     assert game.takeback() is not None and game.takeback() is not None and game.takeback() is None
 
 
+def test_redo_while_reviewing_replays_at_the_live_end() -> None:
+    game = Game.new()
+    play(game, "E7-E13", "E21-E15", "F8-F12")
+    game.takeback()
+    game.go_to(0)  # reviewing the start
+    replayed = game.redo()
+    assert replayed is not None and replayed.san == "F8-F12"
+    assert game.ply == 3 and game.is_live
+
+
+def test_redo_after_the_game_has_ended_is_a_game_error() -> None:
+    game = Game.new()
+    play(game, "E7-E13", "E21-E15")
+    game.takeback()
+    game.resign(WHITE)
+    with pytest.raises(GameError, match="over"):
+        game.redo()
+    assert game.ply == 1
+
+
 def test_captured_pieces_are_listed_per_side() -> None:
     game = Game.new()
     play(game, "E7-E13", "E21-E15", "F8-F12", "F20-F16", "E13×F16", "E15×F12")

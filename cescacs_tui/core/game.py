@@ -327,10 +327,14 @@ class Game:
         return bool(self._redo)
 
     def redo(self) -> Node | None:
-        """Replay the last taken-back half-move."""
+        """Replay the last taken-back half-move, at the live end (the review cursor goes there, as for a takeback).
+
+        Raises :class:`GameError` if the game has ended since the takeback.
+        """
         if not self._redo:
             return None
         node = self._redo[-1]
+        self.cursor = len(self.nodes)
         replayed = self.play(node.move)
         replayed.comments, replayed.assessment, replayed.variations = node.comments, node.assessment, node.variations
         return replayed
