@@ -507,7 +507,11 @@ class CescacsApp(BoardHostApp[None]):
 
     def action_follow_variation(self, index: int | None = None) -> None:
         """Step into a variation the record gives instead of the move on the board (again: the next one)."""
-        variation = self.variations.follow(self.game, index)
+        try:
+            variation = self.variations.follow(self.game, index)
+        except CescacsError as error:  # a line the reader took but the game refuses (it goes on after a draw)
+            self.say(f"this variation cannot be followed: {error}", "error")
+            return
         if variation is None:
             self.say("the record gives no other line instead of this move", "error")
             return

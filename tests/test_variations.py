@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from cescacs_tui.app import CescacsApp
-from cescacs_tui.core.game import Game
+from cescacs_tui.core.game import Game, GameError
 from cescacs_tui.tui.annotations import AnnotationPanel
 from cescacs_tui.tui.variations import VariationStack
 from tests.test_annotations import annotated
@@ -224,3 +224,17 @@ async def test_a_move_typed_inside_a_variation_is_refused_and_the_game_is_unchan
         await pilot.pause()
         assert sans(app.game) == before
         assert "Esc returns to the game" in str(app.query_one("#message").render())
+
+
+async def test_a_variation_the_game_refuses_is_reported_not_a_crash(monkeypatch):
+    def refuse(self: Game, ply: int, line: int = 0) -> Game:
+        raise GameError("the game is over (draw by fivefold repetition)")
+
+    app = CescacsApp(annotated())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await reviewing_i5_i9(pilot)
+        monkeypatch.setattr(Game, "branch", refuse)
+        await pilot.press("i")
+        await pilot.pause()
+        assert app.is_running and not app.variations
+        assert "cannot be followed" in str(app.query_one("#message").render())
