@@ -48,7 +48,7 @@ from .tui.picking import Picker
 from .tui.side_panel import SidePanel
 from .tui.themes import THEMES, BoardHostApp, register_themes
 from .tui.variations import VariationStack
-from .tui.view import Overlays, board_view, move_hexes
+from .tui.view import Overlays, board_view, last_move_hexes, move_hexes
 
 CLOCK_SAVE_SECONDS = 10.0
 """How often the autosave is refreshed while a clock runs (moves are saved at once)."""
@@ -200,21 +200,21 @@ class CescacsApp(BoardHostApp[None]):
         a preview.
         """
         game = self.shown
-        position = game.reviewed_position()
-        last: tuple[int, ...] = ()
-        if game.cursor > 0:
-            node = game.nodes[game.cursor - 1]
-            last = move_hexes(game.position_at(game.cursor - 1), node.move) if not game.is_live else last_hexes(game)
         self.board.show(
             board_view(
-                position, picker=self._current_picker(), last_move=last, preview=self._preview, overlays=self.overlays
+                game.reviewed_position(),
+                picker=self._current_picker(),
+                last_move=last_move_hexes(game),
+                preview=self._preview,
+                overlays=self.overlays,
             )
         )
         if board_only:
             return
         if not self.query(SidePanel):
             return  # still being mounted (after the first paint): it shows the game when it arrives
-        names = (game.tags.get("White", "?"), game.tags.get("Black", "?"))
+        tags = self.game.tags
+        names = (tags.get("White", "?"), tags.get("Black", "?"))
         self.query_one(ClockPanel).show_clock(self.game.clock, names=names, flipped=self.board.flipped)
         variation = self.variations.top
         self.query_one(StatusPanel).show_game(game, variation=None if variation is None else variation.describe())
@@ -882,18 +882,6 @@ def _describe_king_move(position: Position, move: Move) -> str:
     plan = CASTLING_BY_TOKEN[position.turn][move.castling]
     rooks = ", ".join(f"Rook {HEX_NAMES[a]}→{HEX_NAMES[b]}" for a, b, _ in plan.rooks)
     return f"{position.ctl_an(move)}: King {HEX_NAMES[plan.king_from]}→{HEX_NAMES[plan.king_to]}, {rooks}"
-
-
-def last_hexes(game: Game) -> tuple[int, ...]:
-    """The hexes the last move of ``game`` changed (its position is stepped back and forward again)."""
-    if not game.nodes:
-        return ()
-    node = game.nodes[-1]
-    game.position.pop()
-    try:
-        return move_hexes(game.position, node.move)
-    finally:
-        game.position.push(node.move)
 
 
 def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:

@@ -126,3 +126,23 @@ async def test_the_panel_stays_hidden_in_a_new_game():
         await pilot.press("slash", *"h6-h12", "enter")
         await pilot.pause()
         assert not app.query_one(AnnotationPanel).display
+
+
+async def test_the_notes_keep_their_scroll_when_the_screen_is_redrawn_for_the_same_move():
+    app = CescacsApp(annotated())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("}", *"[[[")  # 5. I5-I9: more notes than the panel holds at 80x24
+        await pilot.pause()
+        panel = app.query_one(AnnotationPanel)
+        panel.scroll_end(animate=False)
+        await pilot.pause()
+        assert panel.scroll_y > 0
+        where = panel.scroll_y
+        await pilot.press("f")  # a flip redraws everything
+        await pilot.pause()
+        assert panel.scroll_y == where
+        await pilot.press("[")  # another move: its notes start at the top
+        await pilot.press("]")
+        await pilot.pause()
+        assert panel.scroll_y == 0

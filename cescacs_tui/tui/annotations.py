@@ -100,11 +100,19 @@ class AnnotationPanel(VerticalScroll):
     AnnotationPanel > Static { width: 100%; }
     """
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._text: Text | None = None
+
     def compose(self) -> ComposeResult:
         yield Static(markup=False)
 
     def show_game(self, game: Game) -> None:
+        """Show the annotations of the reviewed position; the same ones again (a flip, a redraw) keep their scroll."""
         text = annotation_text(game)
+        if text == self._text:
+            return
+        self._text = text
         self.display = text is not None
         if text is not None:
             self.query_one(Static).update(text)

@@ -41,9 +41,6 @@ class VariationStack:
     def __init__(self) -> None:
         self._stack: list[Variation] = []
 
-    def __bool__(self) -> bool:
-        return bool(self._stack)
-
     def __len__(self) -> int:
         return len(self._stack)
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core import HEXES, Move, Position
+from ..core.game import Game
 from ..core.move import CASTLING_BY_TOKEN
 from ..core.pieces import Colour
 from .board_layout import BoardView
@@ -48,6 +49,21 @@ def move_hexes(position: Position, move: Move) -> tuple[int, ...]:
     if captured is not None and captured[0] != move.target:
         hexes.append(captured[0])  # the pawn taken en passant
     return tuple(dict.fromkeys(hexes))
+
+
+def last_move_hexes(game: Game) -> tuple[int, ...]:
+    """Every hex changed by the move that led to the reviewed position (none at the start)."""
+    if game.cursor == 0:
+        return ()
+    node = game.nodes[game.cursor - 1]
+    if not game.is_live:
+        return move_hexes(game.position_at(game.cursor - 1), node.move)
+    position = game.position  # the live end: step it back and forward again rather than replay the game
+    position.pop()
+    try:
+        return move_hexes(position, node.move)
+    finally:
+        position.push(node.move)
 
 
 def board_view(
