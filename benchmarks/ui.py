@@ -131,11 +131,11 @@ from textual.widgets import Footer, Input, Static
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import HEXES, Move
-from cescacs_tui.core.autosave import save_session
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.move import CASTLING, IN_PLACE_PROMOTION
 from cescacs_tui.core.pgn import read_pgn
-from cescacs_tui.settings import SETTINGS_NAME, Settings
+from cescacs_tui.data.autosave import save_autosave
+from cescacs_tui.data.settings import SETTINGS_NAME, Settings
 from cescacs_tui.tui.board import HexBoard
 from cescacs_tui.tui.board_layout import CursorMove, move_cursor
 from cescacs_tui.tui.panels import MaterialPanel, MoveList, StatusPanel, material_text, status_text
@@ -699,12 +699,12 @@ async def per_move(reps: int, profile: bool) -> list[Row]:
         game.takeback()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "autosave.json"
-        saves = timed(lambda: save_session(game, {"flipped": False}, path), reps)
+        saves = timed(lambda: save_autosave(game, {"flipped": False}, path), reps)
     return [
         Row("4. Per-move costs in the app, 120x40"),
         *rows,
         Row(f"Game.play(move) at ply {MIDDLEGAME}", plays),
-        Row(f"save_session (autosave after every move), ply {MIDDLEGAME}", saves),
+        Row(f"save_autosave (autosave after every move), ply {MIDDLEGAME}", saves),
         *growth,
     ]
 

@@ -27,13 +27,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from .core import HEX_NAMES, CescacsError, Move, MoveError, PGNError, Position
-from .core.autosave import Session, autosave_path, load_session, save_session
 from .core.game import Game, GameError
 from .core.geometry import HEX_COLOUR, HEX_COLOUR_NAMES
 from .core.move import CASTLING, CASTLING_BY_TOKEN, IN_PLACE_PROMOTION
 from .core.notation import normalise_typed
 from .core.pieces import LETTERS, NAMES, Colour, PieceType
-from .settings import Settings, settings_path
+from .data.autosave import SavedGame, autosave_path, load_autosave, save_autosave
+from .data.settings import Settings, settings_path
 from .tui.annotations import AnnotationPanel
 from .tui.board import HexBoard
 from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
@@ -109,7 +109,7 @@ class CescacsApp(BoardHostApp[None]):
         game: Game | None = None,
         *,
         autosave: Path | None = None,
-        resume: Session | None = None,
+        resume: SavedGame | None = None,
         settings: Settings | None = None,
         settings_path: Path | None = None,
     ) -> None:
@@ -734,7 +734,7 @@ class CescacsApp(BoardHostApp[None]):
         self.push_screen(TextDialog("Game record (CTL-PGN)", body, hint="Select with the mouse to copy; Esc closes"))
 
     def action_save(self) -> None:
-        from .core.pgn import save_pgn_file
+        from .data.records import save_pgn_file
         from .tui.file_dialog import PathDialog
 
         game = self.game
@@ -765,7 +765,7 @@ class CescacsApp(BoardHostApp[None]):
 
     def open_record(self, path: Path) -> None:
         """Load the first game of a record; on any error keep the current game and say why."""
-        from .core.pgn import load_pgn_file
+        from .data.records import load_pgn_file
 
         try:
             games = load_pgn_file(path)
@@ -834,11 +834,11 @@ class CescacsApp(BoardHostApp[None]):
         if self.autosave is None:
             return
         try:
-            save_session(self.game, {"flipped": self.board.flipped}, self.autosave)
+            save_autosave(self.game, {"flipped": self.board.flipped}, self.autosave)
         except OSError as error:
             self.say(f"autosave failed: {error}", "error")
 
-    def _offer_resume(self, session: Session) -> None:
+    def _offer_resume(self, session: SavedGame) -> None:
         game = session.game
 
         def answer(yes: bool | None) -> None:
@@ -890,7 +890,7 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     resume = None
     game: Game | None
     if pgn_file is not None:
-        from .core.pgn import load_pgn_file
+        from .data.records import load_pgn_file
 
         games = load_pgn_file(pgn_file)
         if not games:
@@ -902,7 +902,7 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     else:
         game = None if castling else Game.new(castling=False)
         try:
-            resume = load_session()
+            resume = load_autosave()
         except CescacsError as error:  # a damaged autosave: say so in the app, start afresh
             settings.problems.append(str(error))
     # Everything so far (modules, classes, geometry tables) lives as long as the process: out of every

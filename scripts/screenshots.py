@@ -24,7 +24,7 @@ from cescacs_tui.core import parse_hex
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn
-from cescacs_tui.settings import Settings
+from cescacs_tui.data.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "screenshots"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from cescacs_tui.app import CescacsApp
@@ -11,20 +9,9 @@ from cescacs_tui.core import Colour, read_pgn
 from cescacs_tui.core.game import Game, Node
 from cescacs_tui.tui.annotations import AnnotationPanel, annotation_text, move_label
 from cescacs_tui.tui.move_list import NOTE_MARK, MoveList
-from tests.test_game import FOOLS_MATE
+from tests.helpers.games import FOOLS_MATE, annotated
 
-GAMES = Path(__file__).parent / "data" / "games"
 HINT = "i or a click on Instead follows a line; Esc comes back"
-
-
-def record(name: str) -> Game:
-    """A game of tests/data/games, without the file's first line (where the record was found)."""
-    text = (GAMES / name).read_text(encoding="utf-8").partition("\n")[2]
-    return read_pgn(text)[0]
-
-
-def annotated() -> Game:
-    return record("site-en_fools-mate_Cescacs-X01-V-en.txt")
 
 
 def shown(game: Game, ply: int) -> str | None:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections import deque
 
 import pytest
 from rich.console import RenderableType
 from textual._compositor import CompositorUpdate
 from textual.geometry import Region
-from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -17,14 +15,13 @@ from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import HEX_NAMES, Position, parse_hex
 from cescacs_tui.core.game import Game
 from cescacs_tui.tui.board import HexBoard
-from cescacs_tui.tui.board_layout import move_cursor
 from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
 from cescacs_tui.tui.move_entry import MoveEntry
 from cescacs_tui.tui.panels import MoveList
-from tests.test_game import FOOLS_MATE
+from tests.helpers.app import click_hex, cursor_pick, key_path, message
+from tests.helpers.games import FOOLS_MATE
 
 ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-ARROWS = {"up": "up", "down": "down", "left": "left", "right": "right"}
 
 
 def fools_mate_final() -> Position:
@@ -32,44 +29,6 @@ def fools_mate_final() -> Position:
     for text in FOOLS_MATE:
         position.push(position.parse_move(text))
     return position
-
-
-def message(app: CescacsApp) -> str:
-    return str(app.query_one("#message").render())
-
-
-def key_path(start: int, goal: int, flipped: bool = False) -> list[str]:
-    """The arrow keys that take the board cursor from ``start`` to ``goal`` (breadth-first)."""
-    previous: dict[int, tuple[int, str] | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        h = queue.popleft()
-        if h == goal:
-            break
-        for key in ARROWS:
-            nxt = move_cursor(h, key, flipped=flipped)  # type: ignore[arg-type]
-            if nxt not in previous:
-                previous[nxt] = (h, key)
-                queue.append(nxt)
-    keys = []
-    h = goal
-    while previous[h] is not None:
-        h, key = previous[h]  # type: ignore[misc]
-        keys.append(key)
-    return keys[::-1]
-
-
-async def cursor_pick(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
-    board = app.board
-    for key in key_path(board.cursor, parse_hex(name), board.flipped):
-        await pilot.press(key)
-    assert board.cursor == parse_hex(name)
-    await pilot.press("enter")
-
-
-async def click_hex(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
-    region = app.board.hex_region(parse_hex(name))
-    await pilot.click("#board", offset=(region.x + region.width // 2, region.y))
 
 
 def check_fools_mate_end(app: CescacsApp) -> None:

@@ -9,8 +9,8 @@ from cescacs_tui.core import BLACK, WHITE
 from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Ending, Game
 from cescacs_tui.tui.clock_panel import ClockPanel
-from tests.test_app import message
-from tests.test_game import FakeTime
+from tests.helpers.app import message
+from tests.helpers.clock import FakeTime
 
 
 def clocked(control: TimeControl, now: FakeTime) -> CescacsApp:
@@ -114,7 +114,7 @@ async def test_tenths_show_under_ten_seconds() -> None:
 
 
 async def test_a_running_clock_is_autosaved_between_moves(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from cescacs_tui.core.autosave import load_session
+    from cescacs_tui.data.autosave import load_autosave
 
     now = FakeTime()
     path = tmp_path / "autosave.json"
@@ -124,6 +124,6 @@ async def test_a_running_clock_is_autosaved_between_moves(tmp_path) -> None:  # 
         await type_move(pilot, "e7-e13")
         now.now += 42
         app.save_running_clock()  # what the app's 10-second timer does
-    session = load_session(path)
+    session = load_autosave(path)
     assert session is not None and session.game.clock is not None
     assert session.game.clock.remaining(BLACK) == pytest.approx(258, abs=0.01)  # reloaded on the real clock

@@ -13,8 +13,8 @@ import pytest
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import BLACK, WHITE
-from cescacs_tui.core.autosave import load_session
 from cescacs_tui.core.game import Game
+from cescacs_tui.data.autosave import load_autosave
 from cescacs_tui.tui.dialogs import ConfirmDialog
 
 PLAYER = textwrap.dedent(
@@ -62,7 +62,7 @@ async def test_killed_mid_game_then_resumed(tmp_path: Path) -> None:
         process.wait(timeout=30)
     assert process.returncode == -signal.SIGKILL
 
-    session = load_session(path)
+    session = load_autosave(path)
     assert session is not None
     app = CescacsApp(Game.new(), resume=session)
     async with app.run_test(size=(120, 40)) as pilot:

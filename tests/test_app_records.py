@@ -12,8 +12,8 @@ from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn, write_pgn
 from cescacs_tui.tui.dialogs import TextDialog
 from cescacs_tui.tui.file_dialog import PathDialog
-from tests.test_app import message
-from tests.test_game import FOOLS_MATE, play
+from tests.helpers.app import message
+from tests.helpers.games import FOOLS_MATE, play
 
 
 def played(*moves: str) -> Game:

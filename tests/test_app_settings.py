@@ -6,7 +6,7 @@ from pathlib import Path
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import BLACK, WHITE
-from cescacs_tui.settings import Settings
+from cescacs_tui.data.settings import Settings
 from cescacs_tui.tui.new_game import NewGameDialog
 
 

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from cescacs_tui.core import BLACK, WHITE, CescacsError
-from cescacs_tui.core.autosave import clear_session, load_session, save_session
 from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Game
-from cescacs_tui.core.storage import write_atomic
-from tests.test_game import FOOLS_MATE, FakeTime, play
+from cescacs_tui.data.autosave import clear_autosave, load_autosave, save_autosave
+from cescacs_tui.data.storage import write_atomic
+from tests.helpers.clock import FakeTime
+from tests.helpers.games import FOOLS_MATE, play
 
 
 def test_save_and_load_a_game_in_progress(tmp_path: Path) -> None:
@@ -28,8 +29,8 @@ def test_save_and_load_a_game_in_progress(tmp_path: Path) -> None:
     now.now += 12
     play(game, "E21-E15")
     now.now += 4
-    save_session(game, {"flipped": True}, path)
-    session = load_session(path)
+    save_autosave(game, {"flipped": True}, path)
+    session = load_autosave(path)
     assert session is not None
     assert [n.san for n in session.game.nodes] == ["E7-E13", "E21-E15"]
     assert session.game.tags["White"] == "A"
@@ -44,39 +45,39 @@ def test_a_finished_game_clears_the_autosave(tmp_path: Path) -> None:
     path = tmp_path / "autosave.json"
     game = Game.new()
     play(game, "E7-E13")
-    save_session(game, path=path)
+    save_autosave(game, path=path)
     assert path.exists()
     fresh = Game.new()
     play(fresh, *FOOLS_MATE)
-    save_session(fresh, path=path)
+    save_autosave(fresh, path=path)
     assert not path.exists()
-    assert load_session(path) is None
+    assert load_autosave(path) is None
 
 
 def test_a_damaged_autosave_is_reported_not_ignored(tmp_path: Path) -> None:
     path = tmp_path / "autosave.json"
     write_atomic(path, json.dumps({"format": "cescacs-tui autosave", "pgn": '[Variant "C\'escacs"]\n1. E7-E15\n'}))
     with pytest.raises(CescacsError, match="damaged"):
-        load_session(path)
+        load_autosave(path)
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(CescacsError, match="damaged"):
-        load_session(path)
-    clear_session(path)
-    assert load_session(path) is None
+        load_autosave(path)
+    clear_autosave(path)
+    assert load_autosave(path) is None
 
 
 CRASHING_PLAYER = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    from cescacs_tui.core.autosave import save_session
+    from cescacs_tui.data.autosave import save_autosave
     from cescacs_tui.core.game import Game
 
     path = Path(sys.argv[1])
     game = Game.new(white="Crash", black="Test")
     for text in ["E7-E13", "E21-E15", "F8-F12"]:
         game.play_text(text)
-        save_session(game, path=path)
+        save_autosave(game, path=path)
     print("saved", flush=True)
     os.kill(os.getpid(), signal.SIGKILL)  # no clean-up, no atexit: as if the terminal died
     """
@@ -92,7 +93,7 @@ def test_resume_after_the_process_is_killed(tmp_path: Path) -> None:
     )
     assert done.returncode == -signal.SIGKILL
     assert "saved" in done.stdout
-    session = load_session(path)
+    session = load_autosave(path)
     assert session is not None
     assert [n.san for n in session.game.nodes] == ["E7-E13", "E21-E15", "F8-F12"]
     assert session.game.tags["White"] == "Crash"

@@ -22,19 +22,10 @@ from cescacs_tui.tui.clock_panel import (
     next_redraw,
     warning_thresholds,
 )
+from tests.helpers.clock import FakeTime
 
 BLITZ_5 = TimeControl(ClockKind.SUDDEN_DEATH, 300)
 DELAY_5_5 = TimeControl(ClockKind.SIMPLE_DELAY, 300, delay=5)
-
-
-class FakeTime:
-    """A monotonic time source that only moves when told to."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class PanelApp(App[None]):

@@ -7,31 +7,8 @@ import pytest
 from cescacs_tui.core import BLACK, WHITE, Position
 from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Ending, Game, GameError
-
-FOOLS_MATE = [
-    "H6-H12", "I23-I19", "JF6-C15", "GH26-Z11", "L5-L7", "NG25-L17",
-    "EH4-H8", "GZ11-L5", "I5-I9", "NL17-G9", "K4-K10", "GL5-H6#",
-]  # fmt: skip
-"""The main line of the website's model game "Fool's mate" (Cescacs-X01)."""
-
-KNIGHT_SHUFFLE = ["NG3-H8", "NG25-H20", "NH8-G3", "NH20-G25"]
-"""Four half-moves that bring the start position back."""
-
-
-class FakeTime:
-    """A time source the test advances by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def play(game: Game, *moves: str) -> None:
-    for text in moves:
-        game.play_text(text)
-
+from tests.helpers.clock import FakeTime
+from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, play
 
 # --- history -------------------------------------------------------------------
 

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from cescacs_tui.core import Position
 from cescacs_tui.core.pgn import PGNError, read_pgn
-
-GAMES = Path(__file__).parent / "data" / "games"
-
-
-def record(name: str) -> str:
-    """The raw record, without the ``# source:`` line that is not part of it."""
-    text = (GAMES / name).read_text(encoding="utf-8")
-    first, _, rest = text.partition("\n")
-    assert first.startswith("# source:")
-    return rest
-
+from tests.helpers.games import GAMES
+from tests.helpers.games import record_text as record
 
 FIRST_GAME_COPIES = [
     "site-file_2020-07-20.txt",

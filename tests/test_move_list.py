@@ -14,7 +14,7 @@ from textual.widgets import Input
 from cescacs_tui.core.game import Game
 from cescacs_tui.tui.move_list import MARKER, MoveList
 from cescacs_tui.tui.themes import register_themes
-from tests.test_game import FOOLS_MATE
+from tests.helpers.games import FOOLS_MATE
 
 BLACK_FIRST = "/27:1k/19:2r5/9:5R2/1:1K/ b -- - 0 40"
 UNNUMBERED = "/27:1k/19:2r5/9:5R2/1:1K/ b -- - 0 ?"

@@ -20,7 +20,7 @@ from cescacs_tui.core import (
     Position,
     notation,
 )
-from tests.builders import position
+from tests.helpers.builders import position
 
 
 def by_name(pos: Position, name: str):

@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from cescacs_tui.core import WHITE
 from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Game, Node
-from cescacs_tui.core.pgn import MAX_FILE_BYTES, PGNError, load_pgn_file, read_pgn, save_pgn_file, write_pgn
-from tests.test_game import FOOLS_MATE, FakeTime, play
+from cescacs_tui.core.pgn import PGNError, read_pgn, write_pgn
+from cescacs_tui.data.records import MAX_FILE_BYTES, load_pgn_file, save_pgn_file
+from tests.helpers.clock import FakeTime
+from tests.helpers.games import FOOLS_MATE, play
 
 GAMES = Path(__file__).parent / "data" / "games"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cescacs_tui.core import BLACK, WHITE, IllegalMoveError, Move, PieceType, Position, parse_hex
-from tests.test_game import FOOLS_MATE
+from tests.helpers.games import FOOLS_MATE
 
 
 def test_gives_check_and_is_castling() -> None:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cescacs_tui.core import BLACK, INITIAL_PDTL, WHITE, PieceType, Position
-from tests.conftest import POSITIONS, RULE_VECTORS
+from tests.helpers.reference import POSITIONS, RULE_VECTORS
 
 STARTS = [INITIAL_PDTL] + [row["pdtl"] for row in RULE_VECTORS] + [row["pdtl"] for row in POSITIONS[::7]]
 

@@ -19,7 +19,7 @@ import pytest
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
-from tests.test_annotations import annotated
+from tests.helpers.games import annotated
 
 KEYS = (
     *("up", "down", "left", "right", "q", "e", "a", "d", "home", "end"),  # the board's cursor

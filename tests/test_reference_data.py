@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from cescacs_tui.core import PDTLError, Position, perft
-from tests.conftest import PERFT, POSITIONS, RULE_VECTORS, bad_pdtl_lines
+from tests.helpers.reference import PERFT, POSITIONS, RULE_VECTORS, bad_pdtl_lines
 
 
 def _check_row(row: dict) -> None:

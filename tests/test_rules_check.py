@@ -12,7 +12,7 @@ import re
 import pytest
 
 from cescacs_tui.core import BLACK, WHITE, CheckKind, Position, parse_hex
-from tests.builders import moves_from, pdtl, play, position
+from tests.helpers.builders import moves_from, pdtl, play, position
 
 
 def canonical(ctl_an: str) -> str:

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from cescacs_tui.core import BLACK, WHITE, IllegalMoveError, PDTLWarning, PieceType, Position, parse_hex
-from tests.builders import COLUMNS, exists, moves_from, pdtl, play, position
+from tests.helpers.builders import COLUMNS, exists, moves_from, pdtl, play, position
 
 
 def castlings(pos: Position) -> set[str]:

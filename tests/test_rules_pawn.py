@@ -10,7 +10,7 @@ import pytest
 
 from cescacs_tui.core import BLACK, WHITE, EnPassant, PieceType, Position, Scornful, parse_hex
 from cescacs_tui.core.geometry import HEX_COLOUR_NAMES
-from tests.builders import COLUMNS, moves_from, names, play, position
+from tests.helpers.builders import COLUMNS, moves_from, names, play, position
 
 
 def at(pos: Position, hex_name: str):

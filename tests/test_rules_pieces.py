@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cescacs_tui.core import BLACK, WHITE, Colour, PieceType, Position, parse_hex
-from tests.builders import COLUMNS, exists, moves_from, position
+from tests.helpers.builders import COLUMNS, exists, moves_from, position
 
 
 def step(hex_name: str, offset: tuple[int, int]) -> str | None:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cescacs_tui.core.clock import ClockKind, TimeControl
-from cescacs_tui.settings import SETTINGS_NAME, Settings, known_themes, settings_path
+from cescacs_tui.data.settings import SETTINGS_NAME, Settings, known_themes, settings_path
 from cescacs_tui.tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
 from cescacs_tui.tui.themes import DEFAULT_THEME, THEMES
 

@@ -44,7 +44,7 @@ def test_starting_the_app_imports_none_of_the_on_demand_modules(tmp_path):
     assert result.stdout.strip() == ""
 
 
-@pytest.mark.parametrize("name", ["read_pgn", "write_pgn", "load_pgn_file", "save_pgn_file"])
+@pytest.mark.parametrize("name", ["read_pgn", "write_pgn"])
 def test_the_core_package_still_offers_the_pgn_functions(name):
     assert getattr(cescacs_tui.core, name) is getattr(pgn, name)
     assert name in cescacs_tui.core.__all__

@@ -10,8 +10,7 @@ from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game, GameError
 from cescacs_tui.tui.annotations import AnnotationPanel
 from cescacs_tui.tui.variations import VariationStack
-from tests.test_annotations import annotated
-from tests.test_game import FOOLS_MATE
+from tests.helpers.games import FOOLS_MATE, annotated
 
 I5_I9 = 8
 """Index of 5. I5-I9 in the annotated fool's mate: two variations, the second with a nested one."""

@@ -29,13 +29,16 @@ from .position import INITIAL_PDTL, CastlingRights, CheckKind, Position, Regaina
 from .state import EnPassant, Scornful
 
 if TYPE_CHECKING:
-    from .pgn import load_pgn_file, read_pgn, save_pgn_file, write_pgn
+    from .pgn import read_pgn, write_pgn
 
-_PGN_FUNCTIONS = frozenset({"load_pgn_file", "read_pgn", "save_pgn_file", "write_pgn"})
+_PGN_FUNCTIONS = frozenset({"read_pgn", "write_pgn"})
 
 
 def __getattr__(name: str) -> object:
-    """The CTL-PGN reader and writer, imported on first use: starting the app does not need them."""
+    """The CTL-PGN reader and writer, imported on first use: starting the app does not need them.
+
+    Record *files* are :mod:`cescacs_tui.data.records`: the core reads and writes text only.
+    """
     if name in _PGN_FUNCTIONS:
         from . import pgn
 
@@ -78,10 +81,8 @@ __all__ = [
     "TimeControl",
     "divide",
     "find_hex",
-    "load_pgn_file",
     "parse_hex",
     "perft",
     "read_pgn",
-    "save_pgn_file",
     "write_pgn",
 ]

@@ -431,7 +431,7 @@ class ChessClock:
         self._paused = False
 
 
-def _ceil_tenths(seconds: float) -> int:
+def ceil_tenths(seconds: float) -> int:
     """``seconds`` in tenths, rounded up, after rounding to milliseconds to shed float noise.
 
     Rounding up means a clock shows zero exactly when its flag has fallen, and a freshly started
@@ -441,7 +441,7 @@ def _ceil_tenths(seconds: float) -> int:
     return -(-millis // 100)
 
 
-def _hms(tenths: int) -> tuple[int, int, int]:
+def hours_minutes_seconds(tenths: int) -> tuple[int, int, int]:
     """Hours, minutes and whole seconds (rounded up) of a time given in tenths."""
     minutes, secs = divmod(-(-tenths // 10), 60)
     hours, minutes = divmod(minutes, 60)
@@ -456,39 +456,8 @@ def format_clock(seconds: float) -> str:
     """
     if seconds == math.inf:
         return "∞"
-    tenths = _ceil_tenths(seconds)
+    tenths = ceil_tenths(seconds)
     if tenths < 100:
         return f"0:{tenths // 10:02d}.{tenths % 10}"
-    hours, minutes, secs = _hms(tenths)
+    hours, minutes, secs = hours_minutes_seconds(tenths)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-
-
-def format_clk(seconds: float) -> str:
-    """The value of a ``[%clk]`` comment command: ``"h:mm:ss"``, with tenths under ten seconds (``"0:00:09.7"``).
-
-    Rounded up like :func:`format_clock`, so a side that still had time never reads as 0; the tenths
-    keep time scrambles informative.  :func:`parse_clk` reads both forms.  Raises :class:`ClockError`
-    for a non-finite time (a game without clock has no ``[%clk]``).
-    """
-    if not math.isfinite(seconds):
-        raise ClockError(f"a [%clk] value needs a finite time, not {seconds!r}")
-    tenths = _ceil_tenths(seconds)
-    if tenths < 100:
-        return f"0:00:{tenths // 10:02d}.{tenths % 10}"
-    hours, minutes, secs = _hms(tenths)
-    return f"{hours}:{minutes:02d}:{secs:02d}"
-
-
-_CLK_RE: Final = re.compile(r"\[%clk\s+([0-9]+):([0-5][0-9]):([0-5][0-9](?:\.[0-9]+)?)\s*\]")
-
-
-def parse_clk(comment: str) -> float | None:
-    """The seconds of the first well-formed ``[%clk h:mm:ss(.f)]`` command in ``comment``, or ``None``.
-
-    Minutes and seconds need two digits below 60 (``h:mm:ss`` as in PGN); anything else is ignored.
-    """
-    match = _CLK_RE.search(comment)
-    if match is None:
-        return None
-    hours, minutes, secs = match.groups()
-    return int(hours) * 3600 + int(minutes) * 60 + float(secs)

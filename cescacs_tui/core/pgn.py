@@ -12,24 +12,20 @@ that the moves contradict, a wrong check mark) goes into ``game.warnings``.
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 from typing import Final
 
 from . import notation
-from .clock import NO_CLOCK, ClockError, TimeControl, format_clk, parse_clk
+from .clock import NO_CLOCK, ClockError, TimeControl
 from .errors import MoveError, PDTLError, PGNError
 from .game import VARIANT, Ending, Game, Node
 from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
+from .pgn_clock import format_clk, parse_clk
 from .pgn_syntax import HalfMove, Record, Variation, parse_records
 from .pieces import ALIASES, PIECE_BY_LETTER, WHITE, PieceType
 from .position import INITIAL_PDTL, Position
 
-__all__ = ["MAX_FILE_BYTES", "PGNError", "load_pgn_file", "read_pgn", "save_pgn_file", "write_pgn"]
-
-MAX_FILE_BYTES: Final = 4 * 1024 * 1024
-"""Larger files are refused: no C'escacs record comes near this size."""
+__all__ = ["PGNError", "read_pgn", "write_pgn"]
 
 _ROSTER: Final = ("Variant", "Event", "Site", "Date", "Round", "White", "Black", "Result")
 _ENDING_WORDS: Final = (
@@ -48,22 +44,6 @@ _CLOCK_ONLY: Final = re.compile(r"\s*:?\s*(?:@[WB]\s*)?\[%clk [^\]]*\]\s*")
 def read_pgn(text: str, *, strict: bool = False) -> list[Game]:
     """Every game in a CTL-PGN text.  Raises :class:`PGNError` at the first problem."""
     return [_GameReader(record, strict).read() for record in parse_records(text)]
-
-
-def load_pgn_file(path: str | os.PathLike[str], *, strict: bool = False) -> list[Game]:
-    """Read a ``.ctl-pgn`` file, refusing anything that is not a reasonably sized text file."""
-    file = Path(path)
-    size = file.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise PGNError(f"{file.name} is {size:,} bytes; game records are refused above {MAX_FILE_BYTES:,} bytes")
-    data = file.read_bytes()
-    if b"\0" in data:
-        raise PGNError(f"{file.name} is not a text file (it contains NUL bytes)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise PGNError(f"{file.name} is not UTF-8 text (byte {error.start} cannot be decoded)") from None
-    return read_pgn(text, strict=strict)
 
 
 def _parse_redefine(value: str, line: int, column: int) -> tuple[dict[str, PieceType], bool]:
@@ -321,13 +301,6 @@ def write_pgn(game: Game, *, fan: bool = False) -> str:
         lines.append(f"{{: {game.termination} }}")
     lines.extend(_comment_lines(game.final_comments, 0))
     return "\n".join(lines) + "\n"
-
-
-def save_pgn_file(game: Game, path: str | os.PathLike[str], *, fan: bool = False) -> None:
-    """Write the game to ``path`` atomically (a crash never leaves half a file)."""
-    from .storage import write_atomic
-
-    write_atomic(Path(path), write_pgn(game, fan=fan))
 
 
 def _tag_value(value: str) -> str:

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import CescacsError
-from .game import Game
-from .pieces import Colour
+from ..core.errors import CescacsError
+from ..core.game import Game
+from ..core.pieces import Colour
 from .storage import data_dir, write_atomic
 
 AUTOSAVE_NAME = "autosave.json"
@@ -30,7 +30,7 @@ def autosave_path() -> Path:
 
 
 @dataclass
-class Session:
+class SavedGame:
     """A game in progress and what is needed to continue it exactly."""
 
     game: Game
@@ -38,15 +38,15 @@ class Session:
     saved_at: str = ""
 
 
-def save_session(game: Game, options: dict[str, Any] | None = None, path: Path | None = None) -> None:
+def save_autosave(game: Game, options: dict[str, Any] | None = None, path: Path | None = None) -> None:
     """Write the autosave (atomically).  A finished game clears it instead: nothing to resume."""
     import json
 
-    from .pgn import write_pgn
+    from ..core.pgn import write_pgn
 
     target = path or autosave_path()
     if game.is_over:
-        clear_session(target)
+        clear_autosave(target)
         return
     clock = None
     if game.clock is not None:
@@ -67,7 +67,7 @@ def save_session(game: Game, options: dict[str, Any] | None = None, path: Path |
     write_atomic(target, json.dumps(document, ensure_ascii=False, indent=1))
 
 
-def load_session(path: Path | None = None) -> Session | None:
+def load_autosave(path: Path | None = None) -> SavedGame | None:
     """The autosaved game, or ``None`` if there is none.
 
     A damaged autosave raises :class:`CescacsError` with the reason, so the
@@ -82,7 +82,7 @@ def load_session(path: Path | None = None) -> Session | None:
         raise CescacsError(f"the autosave {source} cannot be read: {error}") from None
     import json
 
-    from .pgn import read_pgn
+    from ..core.pgn import read_pgn
 
     try:
         document = json.loads(text)
@@ -98,10 +98,10 @@ def load_session(path: Path | None = None) -> Session | None:
             if clock.get("started") and not game.is_over:
                 game.clock.start(game.position.turn)
                 game.clock.pause()  # the players resume it when they are back at the board
-        return Session(game, dict(document.get("options") or {}), str(document.get("saved_at", "")))
+        return SavedGame(game, dict(document.get("options") or {}), str(document.get("saved_at", "")))
     except (ValueError, KeyError, TypeError) as error:
         raise CescacsError(f"the autosave {source} is damaged: {error}") from None
 
 
-def clear_session(path: Path | None = None) -> None:
+def clear_autosave(path: Path | None = None) -> None:
     (path or autosave_path()).unlink(missing_ok=True)

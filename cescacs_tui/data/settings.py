@@ -19,7 +19,7 @@ the file atomically (a crash leaves the old file or the new one), with
 ``tomli-w``; unknown keys read earlier are not written back.
 
 ``$CESCACS_CONFIG_DIR`` moves the config directory (for tests and portable
-installs): see :func:`cescacs_tui.core.storage.config_dir`.
+installs): see :func:`cescacs_tui.data.storage.config_dir`.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from typing import Any, Final
 
 from textual.theme import BUILTIN_THEMES
 
-from .core.clock import ClockError, TimeControl
-from .core.storage import config_dir, write_atomic
-from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
-from .tui.themes import DEFAULT_THEME, THEMES
+from ..core.clock import ClockError, TimeControl
+from ..tui.board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
+from ..tui.themes import DEFAULT_THEME, THEMES
+from .storage import config_dir, write_atomic
 
 __all__ = ["SETTINGS_NAME", "Settings", "known_themes", "settings_path"]
 
@@ -46,7 +46,7 @@ MAX_NAME_LENGTH: Final = 100
 
 
 def settings_path() -> Path:
-    """Where the settings live: ``settings.toml`` in :func:`~cescacs_tui.core.storage.config_dir`."""
+    """Where the settings live: ``settings.toml`` in :func:`~cescacs_tui.data.storage.config_dir`."""
     return config_dir() / SETTINGS_NAME
 
 

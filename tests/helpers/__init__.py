@@ -1,0 +1,1 @@
+"""What several test modules share: fakes, model games, position builders, app helpers."""

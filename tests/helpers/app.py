@@ -1,0 +1,51 @@
+"""Driving the app as a person does: reading the message line, walking the cursor, clicking hexes."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from textual.pilot import Pilot
+
+from cescacs_tui.app import CescacsApp
+from cescacs_tui.core import parse_hex
+from cescacs_tui.tui.board_layout import move_cursor
+
+ARROWS = ("up", "down", "left", "right")
+
+
+def message(app: CescacsApp) -> str:
+    return str(app.query_one("#message").render())
+
+
+def key_path(start: int, goal: int, flipped: bool = False) -> list[str]:
+    """The arrow keys that take the board cursor from ``start`` to ``goal`` (breadth-first)."""
+    previous: dict[int, tuple[int, str] | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        h = queue.popleft()
+        if h == goal:
+            break
+        for key in ARROWS:
+            nxt = move_cursor(h, key, flipped=flipped)  # type: ignore[arg-type]
+            if nxt not in previous:
+                previous[nxt] = (h, key)
+                queue.append(nxt)
+    keys = []
+    h = goal
+    while previous[h] is not None:
+        h, key = previous[h]  # type: ignore[misc]
+        keys.append(key)
+    return keys[::-1]
+
+
+async def cursor_pick(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
+    board = app.board
+    for key in key_path(board.cursor, parse_hex(name), board.flipped):
+        await pilot.press(key)
+    assert board.cursor == parse_hex(name)
+    await pilot.press("enter")
+
+
+async def click_hex(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
+    region = app.board.hex_region(parse_hex(name))
+    await pilot.click("#board", offset=(region.x + region.width // 2, region.y))
