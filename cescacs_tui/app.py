@@ -815,7 +815,7 @@ class CescacsApp(BoardHostApp[None]):
     )
     """Every game action, as the command palette lists it (``action``, title, help)."""
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         keys = {b.action: key_name(b.key.split(",")[0]) for b in self.BINDINGS if isinstance(b, Binding)}
         for action, title, help_ in self.COMMANDS_LIST:

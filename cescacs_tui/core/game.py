@@ -18,7 +18,7 @@ from .clock import NO_CLOCK, ChessClock, ClockState, TimeControl
 from .errors import CescacsError, IllegalMoveError
 from .move import Move
 from .pieces import BLACK, WHITE, Colour, Piece
-from .position import Position
+from .position import Position, StateKey
 
 VARIANT = "C'escacs"
 ANNOTATOR = "cescacs-tui"
@@ -146,7 +146,7 @@ class Game:
         self.draw_offered_by: Colour | None = None
         self.cursor = 0
         self._redo: list[Node] = []
-        self._keys: list[tuple] = [self._position.state_key()]
+        self._keys: list[StateKey] = [self._position.state_key()]
         self.time_control = time_control
         self.clock: ChessClock | None = (
             ChessClock(time_control, time_source=time_source) if time_control.enabled else None

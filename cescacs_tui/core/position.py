@@ -18,7 +18,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from . import notation as _notation
 from . import pdtl as _pdtl
@@ -101,6 +101,10 @@ _SLIDES: Final[dict[int, tuple[tuple[tuple[int, ...], ...], ...]]] = {
 """Per line piece, the rays it slides along (per hex)."""
 
 MoveTuple = tuple[int, int, int, int, "str | None"]
+StateKey = tuple[tuple[int, ...], int, int, "EnPassant | Scornful | None"]
+"""What makes two positions the same for repetition: see :meth:`Position.state_key`."""
+PromotionPool = tuple[list[int], set[int]]
+"""What a side may regain: counts per piece type, and the hex colours of its captured Bishops."""
 """The generator's plain-tuple form of a :class:`Move` (same fields, no class overhead)."""
 
 
@@ -167,7 +171,7 @@ class Position:
         self.castling_enabled = True
         self._pieces: tuple[set[int], set[int]] = (set(), set())
         self._kings = [-1, -1]
-        self._stack: list[tuple] = []
+        self._stack: list[tuple[Any, ...]] = []
 
     # --- construction ---------------------------------------------------------
 
@@ -297,7 +301,7 @@ class Position:
         """The moves pushed onto this position, oldest first."""
         return [Move._make(entry[0]) for entry in self._stack]
 
-    def state_key(self) -> tuple:
+    def state_key(self) -> StateKey:
         """What makes two positions "the same" for repetition (RULES.md 10.3-4).
 
         The pieces, the side to move, the castling rights and the special pawn
@@ -334,7 +338,7 @@ class Position:
 
     # --- regaining pieces ------------------------------------------------------
 
-    def _pool(self, side: int) -> tuple[list[int], set[int]]:
+    def _pool(self, side: int) -> PromotionPool:
         """Counts of ``side``'s pieces by type, and the tile colours of its Bishops."""
         board = self._board
         counts = [0] * 10
@@ -347,7 +351,7 @@ class Position:
         return counts, bishop_colours
 
     @staticmethod
-    def _eligible_from(pool: tuple[list[int], set[int]], hex_colour: int) -> list[int]:
+    def _eligible_from(pool: PromotionPool, hex_colour: int) -> list[int]:
         counts, bishop_colours = pool
         out: list[int] = [kind for kind in REGAINABLE if kind != BISHOP and counts[kind] < INITIAL_COUNTS[kind]]
         if hex_colour not in bishop_colours:
@@ -532,7 +536,7 @@ class Position:
         origin: int,
         target: int,
         kind: int,
-        pool: list,
+        pool: list[PromotionPool],
     ) -> None:
         """Add a pawn move, expanded into one move per regainable piece on a promotion hex."""
         if not IS_PROMOTION[self._turn][target]:
@@ -554,7 +558,7 @@ class Position:
         sign = _SIGN[us]
         append = moves.append
         is_promotion = IS_PROMOTION[us]
-        pool: list = []  # filled on demand by _add_arrival
+        pool: list[PromotionPool] = []  # filled on demand by _add_arrival
         for h in self._pieces[us]:
             kind = board[h] * sign
             if kind == PAWN:
