@@ -1,8 +1,9 @@
 """The ``cescacs`` command.
 
 ``cescacs`` alone starts a hot-seat game; ``cescacs GAME.ctl-pgn`` opens a
-saved game and ``cescacs --pdtl P`` starts from a position.  Subcommands
-serve power users and scripts:
+saved game and ``cescacs --pdtl P`` starts from a position.  ``--plain`` (or
+an input or output that is not a terminal) plays line by line in words
+instead of drawing the board.  Subcommands serve power users and scripts:
 
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
 * ``cescacs perft N [--pdtl P] [--divide]``: count the move tree.
@@ -64,7 +65,19 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interactive() -> bool:
+    """Whether both ends are a terminal: only then can the full-screen app be drawn (else: the plain mode)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def _play(args: argparse.Namespace) -> int:
+    if args.plain or not _interactive():
+        from .plain import run_plain  # no Textual: the plain mode starts fast and never draws
+
+        resume = True if args.resume else False if args.new else None
+        return run_plain(pgn_file=args.file, pdtl=args.pdtl, castling=not args.no_castling, resume=resume)
+    if args.resume or args.new:
+        raise CescacsError("--resume and --new are options of the plain mode: add --plain")
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
     return run_app(pgn_file=args.file, pdtl=args.pdtl, castling=not args.no_castling)
@@ -92,6 +105,19 @@ def _play_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("file", nargs="?", help="a .ctl-pgn game record to open")
     _add_position_options(parser)
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="play line by line in words, for screen readers, braille displays, scripts and pipes "
+        "(automatic when the input or the output is not a terminal)",
+    )
+    unfinished = parser.add_mutually_exclusive_group()
+    unfinished.add_argument(
+        "--resume", action="store_true", help="plain mode: resume the unfinished game without asking"
+    )
+    unfinished.add_argument(
+        "--new", action="store_true", help="plain mode: start a new game without asking (the unfinished one is kept)"
+    )
     parser.set_defaults(run=_play)
     return parser
 

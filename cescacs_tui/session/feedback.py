@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Flag, StrEnum, auto
+from pathlib import Path
 from typing import Generic, TypeVar
 
 from ..core import Move
@@ -99,6 +100,8 @@ class Feedback:
     asked (a typed move was played, so the move box can be emptied); a
     refusal has ``done`` false and ``tone`` :attr:`Tone.ERROR`.  ``cursor``
     asks the board to put its cursor on that hex (go to a hex, a new game).
+    ``archived`` is where a game that has just ended was archived, for front
+    ends that say it in their own words instead of showing ``text``.
     """
 
     text: str | None = None
@@ -108,6 +111,7 @@ class Feedback:
     question: Question | None = None
     notice: Notice | None = None
     cursor: int | None = None
+    archived: Path | None = None
 
     @classmethod
     def refused(cls, reason: str) -> Feedback:

@@ -1,0 +1,123 @@
+"""``cescacs --plain``: the plain front end on standard input and output, with the app's start-up and saving.
+
+The game is chosen as the app chooses it (a record, a PDTL, or a new game
+with the unfinished one offered back), kept in the same autosave, and saved
+however the session ends: end of input, ``quit``, Ctrl+C, or the terminal or
+SSH link closing (SIGHUP) or the process being told to stop (SIGTERM).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from types import FrameType
+from typing import TextIO
+
+from ..core import CescacsError
+from ..core.game import Game
+from ..data.autosave import SavedGame, autosave_path, load_autosave
+from ..session import AutosaveStore, GameSession
+from .front_end import PlainGame
+from .output import LineWriter
+
+__all__ = ["run_plain"]
+
+PIPE_RESUMES = "input is not a terminal, so the unfinished game goes on (cescacs --plain --new starts a new one)."
+"""What is said when a pipe answers the resume question with its default."""
+
+
+class _Stopped(Exception):
+    """SIGTERM or SIGHUP arrived: end the session as at the end of input."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stopped(signal.Signals(signum).name)
+
+
+@contextlib.contextmanager
+def _stopping_signals() -> Iterator[None]:
+    """While the session runs, SIGTERM and SIGHUP end it cleanly (the game saved) instead of killing it."""
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {signum: signal.signal(signum, _stop) for signum in wanted}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _lines(stream: TextIO) -> Iterator[str]:
+    """The lines of ``stream`` as they arrive (``readline``, so a terminal or a pipe is answered line by line)."""
+    while line := stream.readline():
+        yield line
+
+
+def _robust(stream: TextIO) -> None:
+    """Undecodable input becomes U+FFFD and unencodable output a ``?``, rather than an exception."""
+    if hasattr(stream, "reconfigure"):
+        stream.reconfigure(errors="replace")
+
+
+def run_plain(
+    *,
+    pgn_file: str | None = None,
+    pdtl: str | None = None,
+    castling: bool = True,
+    resume: bool | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Play in plain text on ``stdin`` and ``stdout`` (default: the process's); returns the exit status, 0.
+
+    ``resume`` answers the offer of an unfinished game: ``None`` asks when the
+    input is a terminal, and resumes it otherwise (the safe answer: nothing
+    is replaced by accident; ``--new`` starts afresh).
+    """
+    source = stdin or sys.stdin
+    target = stdout or sys.stdout
+    _robust(source)
+    _robust(target)
+    write = LineWriter(target)
+    saved: SavedGame | None = None
+    problem = None
+    if pgn_file is not None:
+        from ..data.records import load_pgn_file
+
+        games = load_pgn_file(pgn_file)
+        if not games:
+            raise CescacsError(f"{pgn_file} holds no game")
+        game = games[0]
+        game.go_to(game.ply)
+    elif pdtl is not None:
+        game = Game.new(pdtl=pdtl, castling=castling)
+    else:
+        game = Game.new(castling=castling)
+        try:
+            saved = load_autosave()
+        except CescacsError as error:  # a damaged autosave: say so, start afresh
+            problem = str(error)
+    plain = PlainGame(GameSession(game, store=AutosaveStore(autosave_path())), write)
+    why = ""
+    if saved is not None and resume is None and not source.isatty():
+        resume, why = True, PIPE_RESUMES
+    elif resume is not None:
+        why = "as asked on the command line (--resume or --new)."
+    try:
+        with _stopping_signals():
+            if problem is not None:
+                write(f"Warning: {problem}. A new game starts.")
+            plain.start(saved, resume=resume, why=why)
+            plain.run(_lines(source))
+            plain.finish("" if not plain.running else "End of input. ")
+    except (KeyboardInterrupt, _Stopped) as stop:
+        plain.session.save()
+        with contextlib.suppress(OSError):
+            plain.finish("Interrupted. " if isinstance(stop, KeyboardInterrupt) else f"{stop}: stopping. ")
+    except BrokenPipeError:  # the reader went away (cescacs --plain | head): save, and write nothing more
+        plain.session.save()
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), target.fileno())
+    return 0
