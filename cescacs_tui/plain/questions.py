@@ -178,13 +178,17 @@ def _scan(position: Position, hexes: Sequence[int], title: str) -> str:
 def scan_column(position: Position, column: int) -> str:
     """What stands on a column (index 0-14, ``P`` to ``Z``), from White's side up, empty runs said once."""
     hexes = sorted((h for h in HEXES if COLUMN[h] == column), key=LINE.__getitem__)
-    return _scan(position, hexes, f"Column {COLUMNS[column]}, {len(hexes)} hexes from White's side")
+    return _scan(position, hexes, f"Column {COLUMNS[column]}, {_hexes(len(hexes))} from White's side")
 
 
 def scan_line(position: Position, line: int) -> str:
     """What stands on a transversal line (0-28), left to right as White sees it."""
     hexes = sorted((h for h in HEXES if LINE[h] == line), key=COLUMN.__getitem__)
-    return _scan(position, hexes, f"Line {line}, {len(hexes)} hexes from White's left")
+    return _scan(position, hexes, f"Line {line}, {_hexes(len(hexes))} from White's left")
+
+
+def _hexes(count: int) -> str:
+    return f"{count} hex{'' if count == 1 else 'es'}"
 
 
 def around(position: Position, h: int, direction: str | None = None) -> list[str]:
@@ -261,8 +265,8 @@ def moves_of(position: Position, h: int) -> str:
         return f"{piece} {name}: it is {position.turn.title}'s turn, so it has no legal move now."
     moves = [m for m in position.legal_moves() if m.origin == h]
     if not moves:
-        refused = Picker(position).pick(h)
-        return f"{piece} {name}: {refused.message}."
+        reason = Picker(position).pick(h).message  # the session's own words for a piece that cannot move
+        return f"{reason[0].upper()}{reason[1:]}."
     items = []
     in_place = [m for m in moves if m.kind == IN_PLACE_PROMOTION]
     if in_place:
