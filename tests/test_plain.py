@@ -114,7 +114,7 @@ def test_an_ascii_alias_of_a_piece_letter_is_accepted() -> None:
 
 def test_an_illegal_move_is_explained_and_the_game_goes_on() -> None:
     typist = Typist()
-    assert typist.type("ee5-e11") == ["Ee5-e11: the Elephant on E5 cannot go to E11."]
+    assert typist.type("ee5-e11") == ["ee5-e11: the Elephant on E5 cannot go to E11."]
     assert typist.type("e7-e13") == ["White Pawn E7 to E13, triple step. Black to move."]
 
 
@@ -124,7 +124,7 @@ def test_a_line_of_movetext_plays_its_moves_in_turn_and_stops_at_the_first_refus
         "White Pawn H6 to H12, triple step. Black to move.",
         "Black Pawn I23 to I19, double step. White to move.",
         "White Bishop F6 to C15. Black to move.",
-        "E7-e99: E99 is not a hex of the board.",
+        "e7-e99: E99 is not a hex of the board.",
     ]
     assert typist.session.game.ply == 3
 
@@ -135,7 +135,7 @@ def test_the_fools_mate_is_announced_move_by_move_then_the_result() -> None:
     assert len(said) == len(FOOLS_MATE)
     assert said[-1] == "Black Pegasus L5 to H6, checkmate. Game over: Black mates (0-3)."
     assert typist.answer("e7-e9") == (
-        "E7-e9: the game is over (Black mates): takeback takes back a move, new starts a new game."
+        "e7-e9: the game is over (Black mates): takeback takes back a move, new starts a new game."
     )
 
 
@@ -160,6 +160,16 @@ def test_a_promotion_is_asked_as_lettered_choices_and_answered_by_a_letter() -> 
     ]
     assert typist.type("q") == ["q: not an answer.", "Regain which piece on B24? Keys: R, N, J; an empty line cancels."]
     assert typist.type("r") == ["White Pawn B22 to B24, promoting to Rook. Black to move."]
+
+
+def test_a_promotion_typed_without_its_piece_is_asked_and_one_with_it_is_played() -> None:
+    typist = vector("promotion-choices")
+    assert typist.type("b22-b24")[0] == "Regain which piece on B24?"
+    assert typist.type("j") == ["White Pawn B22 to B24, promoting to Bishop of the black hexes. Black to move."]
+    typist = vector("promotion-choices")
+    assert typist.type("nb22-b24") == ["nb22-b24: the piece on B22 is a Pawn, not a Knight."]  # still checked
+    assert typist.type("b22xb24") == ["b22xb24: promotion piece required: =R, =N, =J."]  # not asked: it is wrong
+    assert typist.type("b22-b24=n") == ["White Pawn B22 to B24, promoting to Knight. Black to move."]
 
 
 @pytest.mark.parametrize(
@@ -192,7 +202,7 @@ def test_the_forced_promotion_turn_is_said_and_played_in_place() -> None:
     typist = vector("forced-promotion")
     typist.type("l")
     assert typist.type("b")[0] == "White to move. White must first promote the Pawn on P21: Bishop (P21=J)."
-    assert typist.type("e7-e9")[0].startswith("E7-e9: a pawn awaiting promotion must be promoted this turn")
+    assert typist.type("e7-e9")[0].startswith("e7-e9: a pawn awaiting promotion must be promoted this turn")
     assert typist.type("p21=j") == ["White promotes the Pawn on P21 to Bishop of the black hexes. Black to move."]
 
 
@@ -257,7 +267,7 @@ def test_review_commands_say_the_position_shown_and_moves_wait_for_live() -> Non
     typist.type("e7-e13", "e21-e15")
     assert typist.type("back") == ["Last move 1: White Pawn E7 to E13, triple step. Reviewing: after 1 half-move of 2."]
     assert typist.type("start") == ["No move has been played yet. "]
-    assert typist.answer("h6-h12") == "H6-h12: you are reviewing an earlier move: live returns to the live position."
+    assert typist.answer("h6-h12") == "h6-h12: you are reviewing an earlier move: live returns to the live position."
     assert typist.type("live") == ["Last move 1: Black Pawn E21 to E15, triple step. White to move."]
     assert typist.answer("forward") == "This is already the last move played."
 
@@ -323,7 +333,7 @@ def test_save_and_open_a_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     again = Typist()
     assert again.type(f"open {target}") == ["Opened two moves.ctl-pgn: 2 half-moves.", "White to move."]
     assert [node.san for node in again.session.game.nodes] == ["H6-H12", "I23-I19"]
-    assert again.answer(f"open {tmp_path / 'missing.ctl-pgn'}") == "Missing.ctl-pgn: No such file or directory."
+    assert again.answer(f"open {tmp_path / 'missing.ctl-pgn'}") == "missing.ctl-pgn: No such file or directory."
     monkeypatch.chdir(tmp_path)
     assert again.answer("save").startswith(f"Saved {tmp_path / again.session.suggested_file_name()}")
 
@@ -424,3 +434,19 @@ def test_every_hex_name_typed_alone_is_answered_and_plays_nothing() -> None:
     assert typist.session.game.ply == 0
     assert typist.session.selection is not None and typist.session.selection.selected is None
     assert parse_hex("F14") == find_hex("F14")
+
+
+def test_the_readme_section_shows_what_the_plain_mode_says_and_names_every_command() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Playing without the board (screen readers)")[1].split("\n## ")[0]
+    transcript = section.split("```\n")[1]
+    typist = Typist()
+    expected: list[str] = []
+    for line in transcript.splitlines():
+        if line.startswith("> "):
+            expected += typist.type(line[2:])
+        else:
+            assert expected.pop(0) == line
+    assert expected == []
+    for command in COMMANDS.values():
+        assert f"`{command.name}" in section, command.name

@@ -18,18 +18,21 @@ pass the feedback on.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Final
 
 from ..core import HEX_NAMES, Move, Position, find_hex
 from ..core.clock import TimeControl
-from ..core.errors import CescacsError
+from ..core.errors import AmbiguousMoveError, CescacsError
 from ..core.game import Game, Node, Outcome
 from ..core.geometry import COLUMNS, HEX_COLOUR, HEX_COLOUR_NAMES, LINES
-from ..core.pieces import ALIASES, PIECE_BY_LETTER, Colour, PieceType
+from ..core.notation import normalise_typed
+from ..core.pieces import ALIASES, LETTERS, PIECE_BY_LETTER, Colour, PieceType
 from ..data.autosave import SavedGame
 from ..session import Choice, Confirm, Feedback, GameSession, Option, Question, Tone
+from ..session.game_session import DRAW_OFFER_MARK
 from ..session.words import announce_last_move, describe_move, half_moves, situation
 from . import questions
 from .commands import Command, find_command, help_lines
@@ -52,6 +55,8 @@ _HINTS: Final = (
 _REVIEWING: Final = frozenset({"review_back", "review_forward", "review_start", "review_live"})
 _VARIATIONS: Final = frozenset({"follow_variation", "leave_variation"})
 _MOVE_NUMBER: Final = re.compile(r"\d+(?:\.+|\u2026)")
+_HEX_NAME: Final = re.compile(r"[A-Z]\d+")
+_CHECK_MARK: Final = re.compile(r"([+#^\u221e]*)$")
 _YES: Final = ("y", "yes")
 _NO: Final = ("n", "no")
 
@@ -64,11 +69,12 @@ def plain_hints(text: str) -> str:
 
 
 def _sentence(text: str) -> str:
-    """A session message as a sentence: capital first letter, a full stop at the end."""
+    """A session message as a sentence: a capital first letter (unless it repeats what was typed), a full stop."""
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if text.split()[0].rstrip(":,;").isalpha():
+        text = text[0].upper() + text[1:]
     return text if text[-1] in ".?!)" else text + "."
 
 
@@ -270,12 +276,43 @@ class PlainGame:
             self._play(_moves_in(tokens))
 
     def _play(self, moves: Sequence[str]) -> None:
-        """Play the typed moves in turn; stop at the first refused or at a question."""
+        """Play the typed moves in turn; stop at the first refused or at a question.
+
+        A promotion typed without its piece (``b22-b24``) is asked, as a pick
+        of the two hexes would ask it, instead of refused.
+        """
         for move in moves:
+            if (hexes := self._promotion_without_piece(move)) is not None:
+                self._pick(*hexes)
+                return
             feedback = self.session.play_text(move)
             self.show(feedback)
             if not feedback.done or self.pending is not None:
                 return
+
+    def _promotion_without_piece(self, text: str) -> tuple[int, int] | None:
+        """The origin and target of ``text`` if it names a promotion but not the piece regained, else ``None``."""
+        if self.session.blocked() is not None or text.rstrip().endswith(DRAW_OFFER_MARK):
+            return None
+        position = self.session.game.position
+        typed = normalise_typed(text.lstrip("/:"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a wrong check mark: the session ignores it too
+            try:
+                position.parse_move(typed)
+            except AmbiguousMoveError:  # only a displacement whose promotion piece is missing is ambiguous
+                origin, target = (find_hex(name) for name in _HEX_NAME.findall(typed)[:2])
+                assert origin is not None and target is not None  # the move named them
+                regained = next(m.promotion for m in position.legal_moves() if (m.origin, m.target) == (origin, target))
+                body, mark = _CHECK_MARK.split(typed, maxsplit=1)[:2]
+                try:  # the rest of what was typed must be right (the piece letter, the separator)
+                    position.parse_move(f"{body}={LETTERS[regained]}{mark}")
+                except CescacsError:
+                    return None
+                return origin, target
+            except CescacsError:
+                pass
+        return None
 
     def _say_hex(self, h: int) -> None:
         position = self.session.shown.reviewed_position()
