@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime
 import gc
-import warnings
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -363,9 +362,7 @@ class CescacsApp(BoardHostApp[None]):
     # --- the move box ------------------------------------------------------------------
 
     def _parse_typed(self, text: str) -> Move:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a wrong check mark is not worth an error here
-            return self.game.position.parse_move(normalise_typed(text))
+        return self.game.position.parse_move(normalise_typed(text))  # a wrong check mark is no error here
 
     @on(Input.Changed, "#move-input")
     def preview_typed_move(self, event: Input.Changed) -> None:
