@@ -30,6 +30,7 @@ from .core.game import Game, GameError
 from .core.geometry import HEX_COLOUR, HEX_COLOUR_NAMES
 from .core.move import CASTLING, CASTLING_BY_TOKEN, IN_PLACE_PROMOTION
 from .core.notation import normalise_typed
+from .core.outcome import Outcome
 from .core.pieces import LETTERS, NAMES, Colour, PieceType
 from .data.autosave import SavedGame, autosave_path, load_autosave, save_autosave
 from .data.settings import Settings, settings_path
@@ -538,7 +539,7 @@ class CescacsApp(BoardHostApp[None]):
                 self.refresh_game()
 
         self.push_screen(
-            ConfirmDialog(f"{side.title} resigns: the game ends {('0-3' if side == Colour.WHITE else '3-0')}. Sure?"),
+            ConfirmDialog(f"{side.title} resigns: the game ends {Outcome.resignation(side).result}. Sure?"),
             answer,
         )
 
@@ -762,22 +763,19 @@ class CescacsApp(BoardHostApp[None]):
 
     def open_record(self, path: Path) -> None:
         """Load the first game of a record; on any error keep the current game and say why."""
-        from .data.records import load_pgn_file
+        from .data.records import open_pgn_file
 
         try:
-            games = load_pgn_file(path)
+            game, count = open_pgn_file(path)  # replays the first game only: a file of thousands opens at once
         except (PGNError, OSError) as error:
             reason = str(error) if isinstance(error, PGNError) else (error.strerror or str(error))
             self.say(f"{path.name}: {reason}", "error")
             self.notify(f"{path.name}: {reason}", title="Cannot open the record", severity="error", markup=False)
             return
-        if not games:
-            self.say(f"{path.name} holds no game", "error")
-            return
-        self.start_game(games[0])
-        extra = f" (the file holds {len(games)} games: the first is shown)" if len(games) > 1 else ""
-        warnings_note = f"; {len(games[0].warnings)} irregularities tolerated" if games[0].warnings else ""
-        self.say(f"opened {path.name}: {games[0].ply} half-moves{extra}{warnings_note}", "info")
+        self.start_game(game)
+        extra = f" (the file holds {count} games: the first is shown)" if count > 1 else ""
+        warnings_note = f"; {len(game.warnings)} irregularities tolerated" if game.warnings else ""
+        self.say(f"opened {path.name}: {game.ply} half-moves{extra}{warnings_note}", "info")
 
     def action_help(self) -> None:
         self.push_screen(TextDialog("C'escacs — keys and move notation", help_text(self)))
@@ -887,12 +885,9 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     resume = None
     game: Game | None
     if pgn_file is not None:
-        from .data.records import load_pgn_file
+        from .data.records import open_pgn_file
 
-        games = load_pgn_file(pgn_file)
-        if not games:
-            raise CescacsError(f"{pgn_file} holds no game")
-        game = games[0]
+        game = open_pgn_file(pgn_file).game
         game.go_to(game.ply)
     elif pdtl is not None:
         game = Game.new(pdtl=pdtl, castling=castling)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pyperclip
@@ -126,3 +127,22 @@ async def test_text_from_a_record_is_never_markup(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("u")  # back to White's turn: the status names White's player
         assert "[bold red]Mallory[/]" in str(app.query_one("#status").render())
+
+
+async def test_a_record_of_many_games_opens_its_first_and_a_fifo_is_refused(tmp_path: Path) -> None:
+    many = tmp_path / "many.ctl-pgn"
+    many.write_text(
+        "\n".join(f'[Variant "C\'escacs"]\n[Round "{n}"]\n\n1. H6-H12 *\n' for n in range(1, 2001)), encoding="utf-8"
+    )
+    fifo = tmp_path / "fifo.ctl-pgn"
+    os.mkfifo(fifo)
+    app = CescacsApp(played("F8-F12"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_record(fifo)
+        await pilot.pause()
+        assert "not a regular file" in message(app)
+        assert [n.san for n in app.game.nodes] == ["F8-F12"]
+        app.open_record(many)
+        await pilot.pause()
+        assert "the file holds 2000 games: the first is shown" in message(app)
+        assert app.game.tags["Round"] == "1" and [n.san for n in app.game.nodes] == ["H6-H12"]

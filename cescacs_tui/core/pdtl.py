@@ -286,8 +286,9 @@ class _Reader:
             for colour in Colour
         )
         white_symbols, black_symbols = white_rook + white_king, black_rook + black_king
-        declared = str.maketrans("RKrk", white_symbols + black_symbols)
-        if text.translate(declared) != text and not any(ch in text for ch in white_symbols + black_symbols):
+        redefined = {std: own for std, own in zip("RKrk", white_symbols + black_symbols, strict=True) if std != own}
+        declared = str.maketrans(redefined)
+        if text.translate(declared) != text and not any(ch in text for ch in redefined.values()):
             self.tolerate("castling", f"{text!r} uses the standard letters although the record redefines them", start)
             text = text.translate(declared)
 

@@ -92,7 +92,7 @@ def count_games(text: str) -> int:
 
 
 def _result_value(value: str) -> str:
-    """A ``Result`` tag value as the result line writes it: ``"3 - 0"`` and ``"3‐0"`` are ``"3-0"``."""
+    """A ``Result`` tag value as the result line writes it: no spaces around the hyphen, ``‐`` and ``–`` as ``-``."""
     return _RESULT_HYPHEN.sub("-", value.strip())
 
 
