@@ -170,12 +170,9 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     resume = None
     game: Game | None
     if pgn_file is not None:
-        from .data.records import load_pgn_file
+        from .data.records import open_pgn_file
 
-        games = load_pgn_file(pgn_file)
-        if not games:
-            raise CescacsError(f"{pgn_file} holds no game")
-        game = games[0]
+        game = open_pgn_file(pgn_file).game  # replays the first game only: a file of thousands opens at once
         game.go_to(game.ply)
     elif pdtl is not None:
         game = Game.new(pdtl=pdtl, castling=castling)

@@ -15,16 +15,33 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-import warnings
 from collections.abc import Callable, Sequence
 
 from .core import CescacsError, Position, divide, perft
+from .core.errors import printable
+from .core.perft import MAX_PERFT_DEPTH
 
 EXIT_USAGE = 2
 
 
 def _position(pdtl: str | None, *, castling: bool = True) -> Position:
-    return Position.initial(castling=castling) if pdtl is None else Position.from_pdtl(pdtl, castling=castling)
+    """The start position, or ``pdtl``; what the tolerant reader accepted with a warning is said on stderr."""
+    if pdtl is None:
+        return Position.initial(castling=castling)
+    found: list[str] = []
+    position = Position.from_pdtl(pdtl, castling=castling, warnings=found)
+    for warning in found:
+        print(f"cescacs: warning: {warning}", file=sys.stderr)
+    return position
+
+
+def _depth(text: str) -> int:
+    """A perft depth from the command line: a whole number from 0 to :data:`MAX_PERFT_DEPTH`."""
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_PERFT_DEPTH:
+        raise argparse.ArgumentTypeError(
+            f"the depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {printable(text)!r}"
+        )
+    return int(text)
 
 
 def _add_position_options(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +68,8 @@ def _perft(args: argparse.Namespace) -> int:
     position = _position(args.pdtl, castling=not args.no_castling)
     start = time.perf_counter()
     if args.divide:
+        if args.depth == 0:
+            raise CescacsError("--divide needs a depth of at least 1")
         counts = divide(position, args.depth)
         for move, count in counts.items():
             print(f"{move:<12} {count}")
@@ -77,7 +96,7 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     _add_position_options(moves)
     moves.set_defaults(run=_moves)
     counter = sub.add_parser("perft", help="count the leaves of the legal-move tree")
-    counter.add_argument("depth", type=int, help="depth in half-moves")
+    counter.add_argument("depth", type=_depth, help=f"depth in half-moves, 0 to {MAX_PERFT_DEPTH}")
     counter.add_argument("--divide", action="store_true", help="show the count below each first move")
     _add_position_options(counter)
     counter.set_defaults(run=_perft)
@@ -106,12 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(arguments)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            status = run(args)
-        for warning in caught:
-            print(f"cescacs: warning: {warning.message}", file=sys.stderr)
-        return status
+        return run(args)
     except CescacsError as error:
         print(f"cescacs: error: {error}", file=sys.stderr)
         return EXIT_USAGE
