@@ -274,14 +274,6 @@ def label_style(board: HexBoard) -> Style:
     return style
 
 
-async def test_footer_shows_only_select():
-    """The footer stays short for 80 columns: Esc is announced where a selection is made."""
-    app = BoardApp()
-    async with app.run_test(size=SMALL):
-        shown = [b.description for b in HexBoard.BINDINGS if getattr(b, "show", True)]
-        assert shown == ["Select"]
-
-
 async def test_demo_app_plays_a_move():
     app = demo_app()
     async with app.run_test(size=SMALL) as pilot:
