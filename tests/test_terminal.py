@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.core import parse_hex
+from cescacs_tui.core import Position, parse_hex
 from cescacs_tui.data.autosave import load_autosave
 from tests.helpers.app import key_path
 
@@ -86,6 +86,14 @@ def environment(tmp_path: Path) -> dict[str, str]:
     }
 
 
+def bishop_targets() -> tuple[int, ...]:
+    """Where the Bishop on F6 may go after H6-H12 I23-I19: the hexes the arrows jump among once it is selected."""
+    position = Position.initial()
+    for text in ("H6-H12", "I23-I19"):
+        position.push(position.parse_move(text))
+    return tuple(move.target for move in position.legal_moves() if move.origin == parse_hex("F6"))
+
+
 def saved_moves(data: Path) -> list[str]:
     session = load_autosave(data / "autosave.json")
     return [] if session is None else [node.san for node in session.game.nodes]
@@ -102,10 +110,10 @@ def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_off
         terminal.type("i23-i19\r")
         terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the second move in the autosave")
         terminal.type("\x1b")  # Esc: from the move box back to the board, its cursor still on the King (G1)
-        cursor = parse_hex("G1")
-        for name in ("F6", "C15"):  # the Bishop's move by arrow keys and Enter
-            terminal.type("".join(ARROW_BYTES[key] for key in key_path(cursor, parse_hex(name))) + "\r")
-            cursor = parse_hex(name)
+        cursor, targets = parse_hex("G1"), ()
+        for name in ("F6", "C15"):  # the Bishop's move by arrow keys and Enter (once selected, among its targets)
+            terminal.type("".join(ARROW_BYTES[key] for key in key_path(cursor, parse_hex(name), False, targets)) + "\r")
+            cursor, targets = parse_hex(name), bishop_targets()
         terminal.read_until(lambda: len(saved_moves(data)) == 3, "the move made with the arrow keys")
         assert saved_moves(data)[2] == "JF6-C15"
         terminal.type("\x11")  # Ctrl+Q, from the move box
