@@ -144,6 +144,9 @@ class _Palette:
 
 _DIGITS = "123456789"
 
+_NUMBERED = Binding.Group("Play the numbered target (a piece selected)", compact=True)
+_VIM = Binding.Group("Vim keys, when on: ← ↓ ↑ → ↖ ↗ ↙ ↘", compact=True)
+
 _VIM_KEYS: tuple[tuple[str, CursorMove], ...] = (
     ("h", "left"),
     ("j", "down"),
@@ -242,10 +245,10 @@ class HexBoard(Widget, can_focus=True):
         Binding("d", "move('down_right')", "Down-right", show=False),
         Binding("home", "move('top')", "Top of column", show=False),
         Binding("end", "move('bottom')", "Bottom of column", show=False),
-        Binding("tab", "cycle_target(1)", "Next target", show=False),
+        Binding("tab", "cycle_target(1)", "Next target (a piece selected)", show=False),
         Binding("shift+tab", "cycle_target(-1)", "Previous target", show=False),
-        *(Binding(digit, f"pick_target({digit})", f"Target {digit}", show=False) for digit in _DIGITS),
-        *(Binding(key, f"vim_move('{move}')", f"Vim {move}", show=False) for key, move in _VIM_KEYS),
+        *(Binding(digit, f"pick_target({digit})", f"Target {digit}", show=False, group=_NUMBERED) for digit in _DIGITS),
+        *(Binding(key, f"vim_move('{move}')", f"Vim {move}", show=False, group=_VIM) for key, move in _VIM_KEYS),
     ]
 
     cursor: reactive[int] = reactive(START_HEX, repaint=False, init=False)
