@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.widgets import Footer, Input
 
 from cescacs_tui.core import Position, parse_hex
-from cescacs_tui.core.geometry import HEX_COLOUR, HEX_NAMES, HEXES, ORTHOGONAL_NEIGHBOURS
+from cescacs_tui.core.geometry import HEX_COLOUR, HEX_NAMES, HEXES, LINE, ORTHOGONAL_NEIGHBOURS
 from cescacs_tui.core.pieces import FAN_GLYPHS, KING
 from cescacs_tui.tui.board import BoardView, HexBoard, demo_app
 from cescacs_tui.tui.board_layout import START_HEX, TILE_FILLS
@@ -476,3 +476,49 @@ async def test_no_color_fills_the_tiles_with_patterns(monkeypatch):
     plain = BoardApp(HexBoard(BoardView(INITIAL), patterns=False))
     async with plain.run_test(size=LARGE):
         assert not plain.board.patterned and cell(plain.board, "G1") == "  K  "
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE, HUGE], ids=["80x24", "120x40", "160x50"])
+async def test_every_line_number_can_be_read_from_the_drawn_labels(size):
+    """Read the screen as a player does: each hex's line is written at an edge of the row its piece is on,
+    and its column's letter above and below it."""
+    app = BoardApp()
+    async with app.run_test(size=size):
+        board = app.board
+        layout = board.board_layout
+        text = [board.render_line(y).text for y in range(board.size.height)]
+        x0 = board.hex_region(0).x - layout.cells[0].x  # where the board's drawing starts (it is centred)
+        y0 = board.hex_region(0).y - layout.cells[0].y
+        read = set()
+        for h in HEXES:
+            region = board.hex_region(h)
+            row = text[region.y + layout.piece_row]
+            edges = (row[x0 : x0 + 2], row[x0 + layout.width - 2 : x0 + layout.width])
+            numbers = {int(edge) for edge in edges if edge.strip()}
+            assert LINE[h] in numbers, (HEX_NAMES[h], edges)
+            read |= numbers
+            centre = region.x + region.width // 2
+            assert text[y0][centre] == text[y0 + layout.height - 1][centre] == HEX_NAMES[h][0], HEX_NAMES[h]
+        assert read == set(range(29))
+
+
+async def test_the_apps_layout_message_names_the_layout_drawn_next():
+    """``L`` cycles the layouts; the message said "auto (compact now)" from a compact board in a roomy terminal."""
+    from cescacs_tui.app import CescacsApp
+    from tests.helpers.app import message
+
+    app = CescacsApp()
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        said = []
+        for _ in range(4):
+            await pilot.press("L")
+            await pilot.pause()
+            said.append(message(app))
+            assert app.board.mode == said[-1].rpartition("(")[2].split()[0]  # what is drawn is what it said
+        assert said == [
+            "board layout: full (full now)",
+            "board layout: compact (compact now)",
+            "board layout: large (full now)",  # does not fit in 120x40: the board falls back
+            "board layout: auto (full now)",
+        ]
