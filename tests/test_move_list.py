@@ -368,10 +368,11 @@ async def test_the_app_shows_the_current_move_after_resume_and_open(tmp_path) ->
         moves = app.query_one(MoveList)
         assert moves.row_count == 16 and moves.scroll_offset.y == moves.max_scroll_y > 0
         assert MARKER in lines(moves)[-1]
-        app.start_game(Game.new())
+        screen = app.game_screen
+        screen.apply(app.session.start_game(Game.new()))
         await pilot.pause()
         record = tmp_path / "game.ctl-pgn"
         record.write_text(write_pgn(middlegame()), encoding="utf-8")
-        app.open_record(record)
+        screen.apply(app.session.open_record(record))
         await pilot.pause()
         assert moves.scroll_offset.y == moves.max_scroll_y > 0 and MARKER in lines(moves)[-1]
