@@ -77,4 +77,4 @@ async def test_resizing_the_terminal_re_lays_out_the_board_live() -> None:
         assert app.query_one("#side").region.right <= 80 and app.query_one("#moves").region.height >= 3
         await pilot.resize_terminal(160, 50)
         await pilot.pause()
-        assert app.board.mode == "full"
+        assert app.board.mode == "large"  # from 160x50 the large hexes fit

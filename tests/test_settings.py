@@ -21,6 +21,7 @@ CHOSEN = Settings(
     piece_set="fan",
     board_layout="compact",
     auto_flip=True,
+    vim_keys=True,
     white="Ann Example",
     black='Bob "the Rook" O\'Hara',
     time_control="900+10",
@@ -32,6 +33,7 @@ def test_defaults():
     settings = Settings()
     assert settings.theme == DEFAULT_THEME
     assert (settings.piece_set, settings.board_layout, settings.auto_flip) == ("letters", "auto", False)
+    assert settings.vim_keys is False
     assert (settings.white, settings.black) == ("?", "?")
     assert settings.time_control == "-" and not settings.parsed_time_control.enabled
     assert settings.castling is True
@@ -62,6 +64,7 @@ def test_the_file_is_plain_toml_with_one_key_per_setting(tmp_path: Path):
         "piece_set",
         "board_layout",
         "auto_flip",
+        "vim_keys",
         "white",
         "black",
         "time_control",

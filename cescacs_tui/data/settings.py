@@ -6,6 +6,7 @@ The file is plain TOML with one key per setting, for example::
     piece_set = "letters"
     board_layout = "auto"
     auto_flip = false
+    vim_keys = false
     white = "?"
     black = "?"
     time_control = "900+10"
@@ -62,7 +63,9 @@ class Settings:
     ``theme`` is a Textual theme name (one of :data:`~cescacs_tui.tui.themes.THEMES`
     or any theme the app has registered); ``piece_set`` and ``board_layout``
     are the :class:`~cescacs_tui.tui.board.HexBoard` options; ``auto_flip``
-    turns the board towards the side to move after each move.  ``white`` and
+    turns the board towards the side to move after each move; ``vim_keys``
+    adds the board's vim-style cursor keys (hjkl, yubn), which then take
+    those letters from the app's keys while the board has the focus.  ``white`` and
     ``black`` are the default player names (``"?"``: unknown, as in PGN);
     ``time_control`` is a CTL-PGN ``TimeControl`` tag (``"-"``: no clock,
     ``"900+10"``...: see :meth:`~cescacs_tui.core.clock.TimeControl.from_tag`);
@@ -76,6 +79,7 @@ class Settings:
     piece_set: PieceSet = "letters"
     board_layout: LayoutChoice = "auto"
     auto_flip: bool = False
+    vim_keys: bool = False
     white: str = "?"
     black: str = "?"
     time_control: str = "-"
@@ -213,6 +217,7 @@ _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "piece_set": _choice(PIECE_SETS, "the piece set"),
     "board_layout": _choice(LAYOUT_CHOICES, "the board layout"),
     "auto_flip": _flag,
+    "vim_keys": _flag,
     "white": _name,
     "black": _name,
     "time_control": _time_control,
