@@ -46,7 +46,7 @@ from .tui.panels import MaterialPanel, MoveList, StatusPanel
 from .tui.picking import Outcome as PickOutcome
 from .tui.picking import Picker
 from .tui.side_panel import SidePanel
-from .tui.themes import THEMES, BoardHostApp, register_themes
+from .tui.themes import THEMES, BoardHostApp, known_themes, register_themes
 from .tui.variations import VariationStack
 from .tui.view import Overlays, board_view, last_move_hexes, move_hexes
 
@@ -886,7 +886,7 @@ def _describe_king_move(position: Position, move: Move) -> str:
 
 def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:
     """Start the app (the ``cescacs`` command without a subcommand)."""
-    settings = Settings.load()
+    settings = Settings.load(themes=known_themes())
     resume = None
     game: Game | None
     if pgn_file is not None:

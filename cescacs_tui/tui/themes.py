@@ -39,12 +39,14 @@ The contrast figures in this module's tables are checked by
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeVar
 
 from textual.app import App
 from textual.color import Color
-from textual.theme import Theme
+from textual.theme import BUILTIN_THEMES, Theme
+
+from ..data.choices import DEFAULT_THEME
 
 __all__ = [
     "ANSI_BOARD",
@@ -57,6 +59,7 @@ __all__ = [
     "BoardHostApp",
     "board_variables",
     "contrast_ratio",
+    "known_themes",
     "parse_colour",
     "register_themes",
     "relative_luminance",
@@ -204,8 +207,6 @@ ANSI_BOARD: Final[Mapping[str, str]] = {
 }
 """The ANSI theme's board (also the fallback for any ANSI theme, such as Textual's ``ansi-dark``)."""
 
-DEFAULT_THEME: Final = "cescacs-dark"
-
 THEMES: Final[dict[str, Theme]] = {
     "cescacs-dark": Theme(
         name="cescacs-dark",
@@ -278,6 +279,11 @@ def board_variables(theme: Theme) -> dict[str, str]:
     """The board variables for ``theme``: its own where it defines them, else the set that suits its kind."""
     fallback = ANSI_BOARD if theme.ansi else DARK_BOARD if theme.dark else LIGHT_BOARD
     return {name: theme.variables.get(name, fallback[name]) for name in BOARD_VARIABLES}
+
+
+def known_themes(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The theme names a setting may use: the app's three, Textual's built-in themes, and ``extra``."""
+    return frozenset((*THEMES, *BUILTIN_THEMES, *extra))
 
 
 def register_themes(app: App[Any]) -> None:
