@@ -15,6 +15,7 @@ import pytest
 from cescacs_tui.core import BLACK, WHITE, CescacsError
 from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Game
+from cescacs_tui.core.pgn import read_pgn, write_pgn
 from cescacs_tui.data.autosave import clear_autosave, load_autosave, save_autosave
 from cescacs_tui.data.storage import write_atomic
 from tests.helpers.clock import FakeTime
@@ -98,3 +99,38 @@ def test_resume_after_the_process_is_killed(tmp_path: Path) -> None:
     assert [n.san for n in session.game.nodes] == ["E7-E13", "E21-E15", "F8-F12"]
     assert session.game.tags["White"] == "Crash"
     assert [p.name for p in tmp_path.iterdir()] == ["autosave.json"]  # no temporary file left
+
+
+def test_after_a_resume_takeback_and_redo_time_the_side_to_move(tmp_path: Path) -> None:
+    """Moves read back from the autosave have no clock snapshot: a takeback must still hand the turn back."""
+    path = tmp_path / "autosave.json"
+    now = FakeTime()
+    game = Game.new(time_control=TimeControl(ClockKind.FISCHER, 300, 5), time_source=now)
+    for move, thought in zip(["E7-E13", "E21-E15", "F8-F12", "F20-F16"], [3, 7, 11, 13], strict=True):
+        now.advance(thought)
+        play(game, move)
+    save_autosave(game, path=path)
+    saved = load_autosave(path)
+    assert saved is not None
+    resumed = saved.game
+    clock = resumed.clock
+    assert clock is not None
+    resumed.takeback()
+    assert resumed.position.turn == BLACK
+    assert clock.to_move == BLACK and clock.paused
+    assert clock.remaining(BLACK) == pytest.approx(305 - 7)  # Black's time before the move taken back
+    assert clock.remaining(WHITE) == pytest.approx(305 - 11 + 5)  # the first move starts the clocks
+    clock.resume()
+    assert clock.running == BLACK
+    resumed.redo()
+    assert resumed.position.turn == WHITE
+    assert clock.running == WHITE
+
+
+def test_a_takeback_in_a_record_whose_clock_never_ran_leaves_it_stopped() -> None:
+    game = Game.new(time_control=TimeControl(ClockKind.SUDDEN_DEATH, 300))
+    play(game, "E7-E13", "E21-E15")
+    (read,) = read_pgn(write_pgn(game))
+    assert read.clock is not None and read.clock.to_move is None
+    read.takeback()
+    assert read.clock.to_move is None and read.clock.running is None

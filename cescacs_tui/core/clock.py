@@ -424,6 +424,22 @@ class ChessClock:
         if self._to_move is not None:
             self._turn_start = self._stored[self._to_move]
 
+    def begin_turn_from(self, colour: Colour, white: float, black: float) -> None:
+        """Time ``colour``'s turn afresh from these times, as after a takeback of a move with no snapshot.
+
+        A move read from a record has no :class:`ClockState` of its own, only
+        its ``[%clk]`` times; taking it back must still leave the clock timing
+        the side now to move.  A paused clock stays paused (and will resume
+        ``colour``); a clock never started stays unstarted.
+        """
+        if not self._control.enabled:
+            return
+        self.set_remaining(white, black)
+        if self._to_move is None:
+            return
+        delay = self._control.delay if self._control.kind is ClockKind.SIMPLE_DELAY else 0.0
+        self.restore(ClockState((white, black), colour, self._stored[colour], delay, None))
+
     def stop(self) -> None:
         """Game over: freeze both clocks where they are (a later :meth:`start` or :meth:`restore` may go on)."""
         self._fold(self._now())

@@ -183,15 +183,18 @@ class Game:
             self.tags["TimeControl"] = time_control.to_tag()
             self._restore_recorded_times()
 
-    def _restore_recorded_times(self) -> None:
-        """Set both clocks from the last ``[%clk]`` time of each side (or the base time)."""
-        if self.clock is None:
-            return
+    def _recorded_times(self) -> tuple[float, float]:
+        """White's and Black's times after their last recorded move (``[%clk]``), else the base time."""
         times = {WHITE: self.time_control.base, BLACK: self.time_control.base}
         for node in self.nodes:
             if node.clock is not None:
                 times[node.colour] = node.clock
-        self.clock.set_remaining(times[WHITE], times[BLACK])
+        return times[WHITE], times[BLACK]
+
+    def _restore_recorded_times(self) -> None:
+        """Set both clocks from the last ``[%clk]`` time of each side (or the base time)."""
+        if self.clock is not None:
+            self.clock.set_remaining(*self._recorded_times())
 
     # --- the main line -----------------------------------------------------------
 
@@ -316,8 +319,8 @@ class Game:
         if self.clock is not None:
             if node.clock_before is not None:
                 self.clock.restore(node.clock_before)
-            else:  # a move read from a record: fall back on the times it recorded
-                self._restore_recorded_times()
+            else:  # a move read from a record (a resumed game): its recorded times, and the mover's turn again
+                self.clock.begin_turn_from(self._position.turn, *self._recorded_times())
         self.outcome = None
         self._update_outcome()
         return node
