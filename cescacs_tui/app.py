@@ -901,10 +901,9 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
         game = Game.new(pdtl=pdtl, castling=castling)
     else:
         game = None if castling else Game.new(castling=False)
-        try:
-            resume = load_autosave()
-        except CescacsError as error:  # a damaged autosave: say so in the app, start afresh
-            settings.problems.append(str(error))
+        loaded = load_autosave()  # never raises: a damaged autosave is kept aside and reported
+        settings.problems.extend(loaded.problems)
+        resume = loaded.saved
     # Everything so far (modules, classes, geometry tables) lives as long as the process: out of every
     # garbage-collection pass with it.  Otherwise the first full collection, ~17 ms of scanning them,
     # falls right before the first paint.

@@ -124,6 +124,6 @@ async def test_a_running_clock_is_autosaved_between_moves(tmp_path) -> None:  # 
         await type_move(pilot, "e7-e13")
         now.now += 42
         app.save_running_clock()  # what the app's 10-second timer does
-    session = load_autosave(path)
+    session = load_autosave(path).saved
     assert session is not None and session.game.clock is not None
     assert session.game.clock.remaining(BLACK) == pytest.approx(258, abs=0.01)  # reloaded on the real clock

@@ -87,7 +87,7 @@ def environment(tmp_path: Path) -> dict[str, str]:
 
 
 def saved_moves(data: Path) -> list[str]:
-    session = load_autosave(data / "autosave.json")
+    session = load_autosave(data / "autosave.json").saved
     return [] if session is None else [node.san for node in session.game.nodes]
 
 
