@@ -117,6 +117,9 @@ def test_relative_imports_of_a_package_init_are_resolved_from_the_package(tmp_pa
             (
                 "cescacs_tui.data.settings",
                 "cescacs_tui.data.autosave",
+                "cescacs_tui.data.archive",
+                "cescacs_tui.data.lock",
+                "cescacs_tui.data.slots",
                 "cescacs_tui.data.records",
             ),
             "cescacs_tui.data.settings.Settings.from_dict({})",

@@ -1,0 +1,253 @@
+"""Which autosave this process writes: its own, locked for as long as it runs, never another's.
+
+The main autosave is ``autosave.json``.  While one ``cescacs`` owns it, a
+second one on the same data directory cannot (:class:`~cescacs_tui.data.lock.AutosaveBusy`);
+it may start a separate game in a slot of its own, ``autosave-2.json``,
+``autosave-3.json``... (:func:`fresh_slot`), or wait until the first has
+exited and take the main one over.  At start, :func:`open_autosave` offers
+the newest unfinished game of any slot nobody owns, so a game saved by
+either instance is offered again; finished games found in a slot (their
+archiving failed when they ended) are archived then.
+
+An :class:`AutosaveSlot` never destroys what it did not write: before its
+first write, whatever the file holds is put somewhere safe, unless it is
+the game this slot loaded and the app continues.  A damaged file is kept
+aside (renamed with a time stamp), a game is archived (:mod:`.archive`);
+if neither is possible the write is refused with
+:class:`~cescacs_tui.data.autosave.AutosaveWriteError`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Self
+
+from ..core.game import Game
+from .autosave import (
+    AUTOSAVE_NAME,
+    AutosaveWriteError,
+    DamagedAutosave,
+    LoadedAutosave,
+    SavedGame,
+    load_autosave,
+    read_autosave,
+    save_autosave,
+)
+from .lock import AutosaveBusy, AutosaveLock, LockUnavailable
+from .storage import data_dir, keep_aside
+
+__all__ = ["AutosaveSlot", "AutosaveStart", "fresh_slot", "open_autosave", "slot_path", "slot_paths"]
+
+_SLOT_NAME: Final = re.compile(r"autosave(?:-([1-9][0-9]{0,5}))?\.json")
+MAX_SLOTS: Final = 1000
+"""Separate games open at once on one data directory: beyond this, :func:`fresh_slot` gives up."""
+
+
+def slot_path(number: int, directory: Path | None = None) -> Path:
+    """Slot ``number``'s autosave: 1 is ``autosave.json``, the others ``autosave-<number>.json``."""
+    folder = data_dir() if directory is None else directory
+    return folder / (AUTOSAVE_NAME if number == 1 else f"autosave-{number}.json")
+
+
+def slot_paths(directory: Path | None = None) -> list[Path]:
+    """The autosave files present in ``directory`` (default the data directory), the newest first."""
+    folder = data_dir() if directory is None else directory
+    try:
+        found = [(p.lstat().st_mtime, p) for p in folder.iterdir() if _SLOT_NAME.fullmatch(p.name)]
+    except FileNotFoundError:
+        return []
+    return [path for _, path in sorted(found, reverse=True)]
+
+
+class AutosaveSlot:
+    """One autosave file owned by this process: load it, save to it, release it.
+
+    ``lock`` is ``None`` only where the file system cannot lock (then
+    :attr:`notices` says so).  :attr:`notices` collects, in words for the
+    player, what the slot did with files it found (a damaged one kept aside,
+    a game moved to the archive); the app shows them and may clear the list.
+    """
+
+    def __init__(self, path: Path, lock: AutosaveLock | None, notices: list[str] | None = None) -> None:
+        self.path = path
+        self.lock = lock
+        self.notices: list[str] = notices or []
+        self._loaded: Game | None = None
+        self._written = False
+
+    @classmethod
+    def acquire(cls, path: Path) -> AutosaveSlot:
+        """Own the autosave ``path``.  Raises :class:`~cescacs_tui.data.lock.AutosaveBusy` if another process does.
+
+        Also ``OSError`` if its lock file cannot be created (a read-only directory).
+        """
+        try:
+            return cls(path, AutosaveLock.acquire(path))
+        except LockUnavailable as error:
+            return cls(path, None, [f"{error}: another cescacs on this data directory could overwrite this game"])
+
+    @property
+    def number(self) -> int:
+        match = _SLOT_NAME.fullmatch(self.path.name)
+        return int(match[1]) if match and match[1] else 1
+
+    def load(self) -> LoadedAutosave:
+        """What the slot holds (see :func:`~cescacs_tui.data.autosave.load_autosave`): never raises.
+
+        The game returned is the one :meth:`save` may then write over
+        without archiving it first: pass the same :class:`Game` object.
+        """
+        loaded = load_autosave(self.path)
+        self.notices.extend(loaded.problems)
+        self._loaded = loaded.saved.game if loaded.saved is not None else None
+        return loaded
+
+    def save(self, game: Game, options: dict[str, Any] | None = None) -> Path | None:
+        """Write ``game`` (see :func:`~cescacs_tui.data.autosave.save_autosave`): the archived file if it ended.
+
+        Raises :class:`~cescacs_tui.data.autosave.AutosaveWriteError` when
+        the game is not on disk afterwards.
+        """
+        if not self._written:
+            self._make_room(game)
+            self._written = True
+        return save_autosave(game, options, self.path)
+
+    def set_aside(self) -> Path | None:
+        """Archive the game the slot holds and empty the slot; return the archived file (``None``: nothing held).
+
+        For a resume the player declines: the game is kept, in the archive,
+        and the next save starts the slot afresh.  Raises ``OSError`` (the
+        slot is then left as it was) if it cannot be archived.
+        """
+        archived = self._make_room(None)
+        self._written = True
+        return archived
+
+    def _make_room(self, game: Game | None) -> Path | None:
+        """Put what the file holds somewhere safe, unless it is ``game``, the game this slot loaded."""
+        from .archive import archive_dir, archive_game
+
+        if game is not None and game is self._loaded:
+            return None
+        try:
+            found = read_autosave(self.path)
+        except DamagedAutosave as damaged:
+            try:
+                kept = keep_aside(self.path)
+            except OSError as error:
+                raise AutosaveWriteError(
+                    f"the damaged autosave {self.path} could not be kept aside ({error.strerror or error}), "
+                    "so nothing is written over it",
+                    self.path,
+                ) from error
+            self.notices.append(str(DamagedAutosave(self.path, damaged.reason, kept)))
+            return None
+        if found is None:
+            return None
+        try:
+            archived = archive_game(found.game, archive_dir(self.path.parent))
+        except OSError as error:
+            raise AutosaveWriteError(
+                f"the game saved in {self.path} could not be archived ({error}), so nothing is written over it",
+                self.path,
+            ) from error
+        self.path.unlink(missing_ok=True)
+        self.notices.append(f"the game that was saved in {self.path} is kept in the archive as {archived}")
+        return archived
+
+    def release(self) -> None:
+        """Stop owning the slot (its file stays, to be offered at the next start)."""
+        if self.lock is not None:
+            self.lock.release()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+@dataclass
+class AutosaveStart:
+    """What :func:`open_autosave` found.
+
+    ``slot`` is the autosave this process now owns, or ``None`` when the
+    main one is owned by another process (``busy``) and no other slot could
+    be taken: the app then asks whether to start a separate game
+    (:func:`fresh_slot`) or to wait for the other to exit
+    (``AutosaveSlot.acquire(busy.path)``, then ``load()``).  ``saved`` is
+    the unfinished game to offer, from ``slot``.  ``busy`` may be set with a
+    slot too (the main game is open elsewhere; this is another one).
+    ``notices`` are words for the player (damaged files kept aside, games
+    moved to the archive).
+    """
+
+    slot: AutosaveSlot | None
+    saved: SavedGame | None = None
+    busy: AutosaveBusy | None = None
+    notices: list[str] = field(default_factory=list)
+
+
+def open_autosave(directory: Path | None = None) -> AutosaveStart:
+    """At start: own the slot of the newest unfinished game nobody owns, or else the main autosave.
+
+    Never raises for what the files hold.  ``OSError`` only if the data
+    directory itself cannot be used (its lock files cannot be created).
+    """
+    folder = data_dir() if directory is None else directory
+    main = slot_path(1, folder)
+    busy: AutosaveBusy | None = None
+    spare: AutosaveSlot | None = None  # the main slot, owned but empty, if no game turns up
+    notices: list[str] = []
+    for path in slot_paths(folder):
+        try:
+            slot = AutosaveSlot.acquire(path)
+        except AutosaveBusy as error:
+            if path == main:
+                busy = error
+            continue
+        loaded = slot.load()
+        notices.extend(slot.notices)
+        slot.notices = []
+        if loaded.saved is not None:
+            if spare is not None:
+                spare.release()
+            return AutosaveStart(slot, loaded.saved, busy, notices)
+        if path == main:
+            spare = slot
+        else:
+            slot.release()
+    if spare is None and busy is None:
+        try:
+            spare = AutosaveSlot.acquire(main)
+        except AutosaveBusy as error:
+            busy = error
+    if spare is not None:
+        notices.extend(spare.notices)
+        spare.notices = []
+    return AutosaveStart(spare, None, busy, notices)
+
+
+def fresh_slot(directory: Path | None = None) -> AutosaveSlot:
+    """An empty slot of its own for a separate game: the first ``autosave-N.json`` (N ≥ 2) nobody uses.
+
+    Slots that hold a game (someone's, or one to offer at the next start)
+    are skipped.  Raises ``OSError`` if the directory cannot be used.
+    """
+    folder = data_dir() if directory is None else directory
+    for number in range(2, MAX_SLOTS + 1):
+        path = slot_path(number, folder)
+        if path.exists() or path.is_symlink():
+            continue
+        try:
+            slot = AutosaveSlot.acquire(path)
+        except AutosaveBusy:
+            continue  # owned by a process that has not saved yet
+        if path.exists() or path.is_symlink():  # written by a process that owned it a moment ago
+            slot.release()
+            continue
+        return slot
+    raise OSError(f"{MAX_SLOTS} separate games are open or saved in {folder} already")
