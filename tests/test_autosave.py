@@ -140,3 +140,25 @@ def test_a_takeback_in_a_record_whose_clock_never_ran_leaves_it_stopped() -> Non
     assert read.clock is not None and read.clock.to_move is None
     read.takeback()
     assert read.clock.to_move is None and read.clock.running is None
+
+
+VERSION_1 = """{
+ "format": "cescacs-tui autosave",
+ "version": 1,
+ "saved_at": "2026-11-29T14:05:00+00:00",
+ "pgn": "[Variant \\"C'escacs\\"]\\n[Event \\"CG\\"]\\n[White \\"A\\"]\\n[Black \\"B\\"]\\n[Result \\"*\\"]\\n[TimeControl \\"300+5\\"]\\n\\n1. E7-E13 {[%clk 0:05:02]} E21-E15 {[%clk 0:04:58]}\\n*\\n",
+ "clock": {"white": 302.0, "black": 298.0, "started": true, "paused": false},
+ "options": {"flipped": true}
+}"""  # noqa: E501  (as the first version of the app wrote it)
+
+
+@pytest.mark.parametrize("text", [VERSION_1, VERSION_1.replace(' "version": 1,\n', "")], ids=["v1", "no-version"])
+def test_autosaves_of_earlier_versions_still_load(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "autosave.json"
+    path.write_text(text, encoding="utf-8")
+    loaded = load_autosave(path)
+    assert loaded.problems == () and loaded.saved is not None
+    game = loaded.saved.game
+    assert [n.san for n in game.nodes] == ["E7-E13", "E21-E15"] and game.tags["White"] == "A"
+    assert loaded.saved.options == {"flipped": True} and loaded.saved.saved_at == "2026-11-29T14:05:00+00:00"
+    assert game.clock is not None and game.clock.remaining(WHITE) == pytest.approx(302, abs=0.01) and game.clock.paused
