@@ -8,17 +8,21 @@ time stamp) before anything is written, and the player is told where.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from cescacs_tui.app import CescacsApp
+from cescacs_tui.cli import main
 from cescacs_tui.core.game import Game, Node
 from cescacs_tui.data import autosave
-from cescacs_tui.data.autosave import AutosaveWriteError, load_autosave, save_autosave
+from cescacs_tui.data.autosave import AutosaveWriteError, load_autosave, read_autosave, save_autosave
 from tests.helpers.games import play
 
 HEADER = '[Variant "C\'escacs"]\n\n'
@@ -206,3 +210,56 @@ def test_a_failed_write_is_a_clear_error_and_the_old_save_stays(
     assert isinstance(raised.value, OSError) and raised.value.path == path
     assert str(raised.value) == f"the game could not be saved to {path}: {error.strerror}"
     assert path.read_bytes() == before
+
+
+# --- through the command: what the player sees, and what is on disk afterwards ---------------------------------
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[], CescacsApp]:
+    """``cescacs`` on the data and config directories under ``tmp_path``; returns the app it would run."""
+    monkeypatch.setenv("CESCACS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("CESCACS_CONFIG_DIR", str(tmp_path / "config"))
+    apps: list[CescacsApp] = []
+    monkeypatch.setattr(CescacsApp, "run", lambda app: apps.append(app))
+
+    def start() -> CescacsApp:
+        assert main([]) == 0
+        gc.unfreeze()
+        return apps[-1]
+
+    return start
+
+
+async def test_the_app_reports_a_damaged_autosave_and_its_first_move_keeps_the_copy(
+    started: Callable[[], CescacsApp], tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "autosave.json").write_bytes(b"[]")
+    app = started()
+    (problem,) = [p for p in app.settings.problems if "damaged" in p]
+    [kept] = _kept(data / "autosave.json")
+    assert str(kept) in problem
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter")
+        await pilot.pause()
+    assert kept.read_bytes() == b"[]"
+    saved = read_autosave(data / "autosave.json")
+    assert saved is not None and [n.san for n in saved.game.nodes] == ["E7-E13"]
+
+
+async def test_the_app_starts_with_damaged_settings_kept_aside(
+    started: Callable[[], CescacsApp], tmp_path: Path
+) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.toml").write_bytes(b"theme = " + b"[" * 3000 + b"]" * 3000)
+    app = started()
+    (problem,) = app.settings.problems
+    [kept] = _kept(config / "settings.toml")
+    assert "nested too deeply" in problem and str(kept) in problem
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("T")  # a changed setting writes a fresh file
+        await pilot.pause()
+    assert (config / "settings.toml").is_file() and kept.read_bytes().startswith(b"theme = [[[")

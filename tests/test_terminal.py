@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from cescacs_tui.core import parse_hex
-from cescacs_tui.data.autosave import load_autosave
+from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.app import key_path
 
 ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
@@ -87,7 +87,7 @@ def environment(tmp_path: Path) -> dict[str, str]:
 
 
 def saved_moves(data: Path) -> list[str]:
-    session = load_autosave(data / "autosave.json").saved
+    session = read_autosave(data / "autosave.json")
     return [] if session is None else [node.san for node in session.game.nodes]
 
 
