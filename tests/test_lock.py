@@ -57,6 +57,15 @@ def test_a_live_owner_in_another_process_is_reported_with_its_pid(tmp_path: Path
         pass
 
 
+def test_a_normal_exit_releases_the_lock_by_itself(tmp_path: Path) -> None:
+    other = Player(tmp_path)
+    assert other.ask("open")["slot"] == "autosave.json"
+    assert lock_path(tmp_path / "autosave.json").exists()
+    other.ask("exit")
+    assert other.process.wait(timeout=60) == 0
+    assert not lock_path(tmp_path / "autosave.json").exists()
+
+
 def test_the_lock_of_a_killed_process_is_taken_over(tmp_path: Path) -> None:
     autosave = tmp_path / "autosave.json"
     other = Player(tmp_path)

@@ -259,3 +259,41 @@ def test_a_killed_instance_loses_no_move_and_its_game_is_offered(tmp_path: Path)
         assert second.ask("open") == {"slot": "autosave.json", "busy": None, "moves": shown}
     finally:
         second.quit()
+
+
+def test_a_game_in_progress_replaced_by_another_is_archived_first(tmp_path: Path) -> None:
+    """Opening a record, or a new game, over a game in progress: the game in progress goes to the archive."""
+    with AutosaveSlot.acquire(slot_path(1, tmp_path)) as slot:
+        first = Game.new(white="First")
+        slot.save(first)
+        play(first, "E7-E13")
+        slot.save(first)
+        assert slot.notices == []
+        second = Game.new(white="Second")  # the opened record, or the new game
+        slot.save(second)
+        (notice,) = slot.notices
+        (archived,) = (tmp_path / "games").iterdir()
+        assert str(archived) in notice and read_pgn(archived.read_text(encoding="utf-8"))[0].tags["White"] == "First"
+        slot.save(Game.new(white="Third"))  # the second had no move: nothing to keep
+        assert len(slot.notices) == 1 and len(list((tmp_path / "games").iterdir())) == 1
+    assert read_pgn(saved_game_text(slot_path(1, tmp_path)))[0].tags["White"] == "Third"
+
+
+def saved_game_text(path: Path) -> str:
+    return str(json.loads(path.read_text(encoding="utf-8"))["pgn"])
+
+
+def test_a_directory_where_nothing_can_be_locked_still_offers_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cescacs_tui.data import lock
+
+    unfinished(slot_path(1, tmp_path), "E7-E13")
+
+    def read_only(path: Path) -> int:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(lock, "_open", read_only)
+    start = open_autosave(tmp_path)
+    assert start.slot is not None and start.slot.lock is None and start.saved is not None
+    assert "cannot be locked (Read-only file system)" in start.notices[0]

@@ -9,16 +9,19 @@ the newest unfinished game of any slot nobody owns, so a game saved by
 either instance is offered again; finished games found in a slot (their
 archiving failed when they ended) are archived then.
 
-An :class:`AutosaveSlot` never destroys what it did not write: before its
-first write, whatever the file holds is put somewhere safe, unless it is
-the game this slot loaded and the app continues.  A damaged file is kept
-aside (renamed with a time stamp), a game is archived (:mod:`.archive`);
-if neither is possible the write is refused with
-:class:`~cescacs_tui.data.autosave.AutosaveWriteError`.
+An :class:`AutosaveSlot` never replaces a game by another without keeping
+it: when the game it is asked to save is not the one it holds (the one it
+loaded, or saved last), an unfinished game with moves is archived first
+(:mod:`.archive`) and a damaged file kept aside (renamed with a time stamp);
+if that is not possible the write is refused with
+:class:`~cescacs_tui.data.autosave.AutosaveWriteError`.  So a record opened
+over a game in progress, ``cescacs FILE`` over an unfinished autosave, or a
+declined resume never loses the game that was there.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,9 +57,13 @@ def slot_path(number: int, directory: Path | None = None) -> Path:
 def slot_paths(directory: Path | None = None) -> list[Path]:
     """The autosave files present in ``directory`` (default the data directory), the newest first."""
     folder = data_dir() if directory is None else directory
+    found = []
     try:
-        found = [(p.lstat().st_mtime, p) for p in folder.iterdir() if _SLOT_NAME.fullmatch(p.name)]
-    except FileNotFoundError:
+        for path in folder.iterdir():
+            if _SLOT_NAME.fullmatch(path.name):
+                with contextlib.suppress(FileNotFoundError):  # gone since the directory was read
+                    found.append((path.lstat().st_mtime, path))
+    except OSError:  # no directory yet, or one that cannot be read: no slot to offer
         return []
     return [path for _, path in sorted(found, reverse=True)]
 
@@ -74,19 +81,26 @@ class AutosaveSlot:
         self.path = path
         self.lock = lock
         self.notices: list[str] = notices or []
-        self._loaded: Game | None = None
-        self._written = False
+        self._game: Game | None = None
+        """The game the file holds as far as this slot knows: the one it loaded or last saved."""
 
     @classmethod
     def acquire(cls, path: Path) -> AutosaveSlot:
         """Own the autosave ``path``.  Raises :class:`~cescacs_tui.data.lock.AutosaveBusy` if another process does.
 
-        Also ``OSError`` if its lock file cannot be created (a read-only directory).
+        Where the lock cannot be taken for any other reason (a file system
+        without locks, a read-only directory), the slot is returned without
+        a lock and :attr:`notices` says what that means.
         """
         try:
             return cls(path, AutosaveLock.acquire(path))
+        except AutosaveBusy:
+            raise
         except LockUnavailable as error:
             return cls(path, None, [f"{error}: another cescacs on this data directory could overwrite this game"])
+        except OSError as error:
+            reason = error.strerror or str(error)
+            return cls(path, None, [f"the autosave {path} cannot be locked ({reason}): games may not be saved"])
 
     @property
     def number(self) -> int:
@@ -101,62 +115,74 @@ class AutosaveSlot:
         """
         loaded = load_autosave(self.path)
         self.notices.extend(loaded.problems)
-        self._loaded = loaded.saved.game if loaded.saved is not None else None
+        self._game = loaded.saved.game if loaded.saved is not None else None
         return loaded
 
     def save(self, game: Game, options: dict[str, Any] | None = None) -> Path | None:
         """Write ``game`` (see :func:`~cescacs_tui.data.autosave.save_autosave`): the archived file if it ended.
 
-        Raises :class:`~cescacs_tui.data.autosave.AutosaveWriteError` when
-        the game is not on disk afterwards.
+        When ``game`` is not the game the slot holds (the one it loaded or
+        last saved), the one it replaces is kept first: an unfinished game
+        with moves is archived, a damaged file found there is kept aside
+        (:attr:`notices` says where).  Raises
+        :class:`~cescacs_tui.data.autosave.AutosaveWriteError` when the game
+        is not on disk afterwards, or when what it would replace cannot be
+        kept (then nothing is written).
         """
-        if not self._written:
-            self._make_room(game)
-            self._written = True
+        if game is not self._game:
+            self._keep_replaced()
+            self._game = game
         return save_autosave(game, options, self.path)
 
     def set_aside(self) -> Path | None:
         """Archive the game the slot holds and empty the slot; return the archived file (``None``: nothing held).
 
         For a resume the player declines: the game is kept, in the archive,
-        and the next save starts the slot afresh.  Raises ``OSError`` (the
-        slot is then left as it was) if it cannot be archived.
+        and the next save starts the slot afresh.  Raises
+        :class:`~cescacs_tui.data.autosave.AutosaveWriteError` (the slot is
+        then left as it was) if it cannot be archived.
         """
-        archived = self._make_room(None)
-        self._written = True
+        archived = self._keep_replaced()
+        self.path.unlink(missing_ok=True)
+        self._game = None
         return archived
 
-    def _make_room(self, game: Game | None) -> Path | None:
-        """Put what the file holds somewhere safe, unless it is ``game``, the game this slot loaded."""
+    def _keep_replaced(self) -> Path | None:
+        """Keep what the slot holds before something else is written there; the archived file, if any."""
         from .archive import archive_dir, archive_game
 
-        if game is not None and game is self._loaded:
-            return None
-        try:
-            found = read_autosave(self.path)
-        except DamagedAutosave as damaged:
+        previous = self._game
+        if previous is None:  # the slot has not read nor written the file: see what it holds
             try:
-                kept = keep_aside(self.path)
-            except OSError as error:
-                raise AutosaveWriteError(
-                    f"the damaged autosave {self.path} could not be kept aside ({error.strerror or error}), "
-                    "so nothing is written over it",
-                    self.path,
-                ) from error
-            self.notices.append(str(DamagedAutosave(self.path, damaged.reason, kept)))
-            return None
-        if found is None:
-            return None
+                found = read_autosave(self.path)
+            except DamagedAutosave as damaged:
+                self._keep_damaged(damaged)
+                return None
+            if found is None:
+                return None
+            previous = found.game
+        elif not previous.nodes or previous.is_over:
+            return None  # nothing to lose: no move played, or archived when it ended
         try:
-            archived = archive_game(found.game, archive_dir(self.path.parent))
+            archived = archive_game(previous, archive_dir(self.path.parent))
         except OSError as error:
             raise AutosaveWriteError(
                 f"the game saved in {self.path} could not be archived ({error}), so nothing is written over it",
                 self.path,
             ) from error
-        self.path.unlink(missing_ok=True)
         self.notices.append(f"the game that was saved in {self.path} is kept in the archive as {archived}")
         return archived
+
+    def _keep_damaged(self, damaged: DamagedAutosave) -> None:
+        try:
+            kept = keep_aside(self.path)
+        except OSError as error:
+            raise AutosaveWriteError(
+                f"the damaged autosave {self.path} could not be kept aside ({error.strerror or error}), "
+                "so nothing is written over it",
+                self.path,
+            ) from error
+        self.notices.append(str(DamagedAutosave(self.path, damaged.reason, kept)))
 
     def release(self) -> None:
         """Stop owning the slot (its file stays, to be offered at the next start)."""
@@ -194,8 +220,8 @@ class AutosaveStart:
 def open_autosave(directory: Path | None = None) -> AutosaveStart:
     """At start: own the slot of the newest unfinished game nobody owns, or else the main autosave.
 
-    Never raises for what the files hold.  ``OSError`` only if the data
-    directory itself cannot be used (its lock files cannot be created).
+    Never raises: what the files hold, and a directory where nothing can be
+    locked or written, become :attr:`AutosaveStart.notices`.
     """
     folder = data_dir() if directory is None else directory
     main = slot_path(1, folder)
@@ -235,7 +261,7 @@ def fresh_slot(directory: Path | None = None) -> AutosaveSlot:
     """An empty slot of its own for a separate game: the first ``autosave-N.json`` (N ≥ 2) nobody uses.
 
     Slots that hold a game (someone's, or one to offer at the next start)
-    are skipped.  Raises ``OSError`` if the directory cannot be used.
+    are skipped.  Raises ``OSError`` only when :data:`MAX_SLOTS` are taken.
     """
     folder = data_dir() if directory is None else directory
     for number in range(2, MAX_SLOTS + 1):

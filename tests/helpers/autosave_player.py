@@ -7,7 +7,8 @@ command a line on stdin, one JSON answer a line on stdout:
 * ``fresh``: :func:`~cescacs_tui.data.slots.fresh_slot` (a separate game);
 * ``take``: own the main autosave if its owner has gone (then resume its game);
 * ``play MOVE``: play and save, answer the moves of the game as saved;
-* ``quit``: release the slot and exit; ``die``: ``SIGKILL`` itself, releasing nothing.
+* ``quit``: release the slot and exit; ``exit``: exit without releasing it by hand;
+  ``die``: ``SIGKILL`` itself, releasing nothing.
 
 :class:`Player` drives one from a test.
 """
@@ -99,6 +100,9 @@ def main() -> None:
             game.play_text(argument)
             slot.save(game)
             say(moves=[n.san for n in game.nodes])
+        elif command == "exit":  # a normal exit without releasing anything by hand
+            say(bye=True)
+            return
         elif command == "quit":
             if slot is not None:
                 slot.release()
