@@ -67,6 +67,7 @@ async def review_move_9(pilot: Pilot[None]) -> None:
 
 async def select_queen(pilot: Pilot[None]) -> None:
     """Pick the White Queen on E1 with the mouse: its answers to the check light up."""
+    await pilot.pause()  # the board is laid out (and the side panel mounted) before aiming at a hex
     app = pilot.app
     assert isinstance(app, CescacsApp)
     region = app.board.hex_region(parse_hex("E1"))
@@ -75,6 +76,7 @@ async def select_queen(pilot: Pilot[None]) -> None:
 
 
 async def castling_chooser(pilot: Pilot[None]) -> None:
+    await pilot.pause()
     app = pilot.app
     assert isinstance(app, CescacsApp)
     for name in ("G1", "H6"):

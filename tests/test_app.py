@@ -18,7 +18,7 @@ from cescacs_tui.tui.board import HexBoard
 from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
 from cescacs_tui.tui.move_entry import MoveEntry
 from cescacs_tui.tui.panels import MoveList
-from tests.helpers.app import click_hex, cursor_pick, key_path, message
+from tests.helpers.app import click_hex, cursor_pick, message
 from tests.helpers.games import FOOLS_MATE
 
 ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -103,27 +103,15 @@ async def test_the_first_paint_shows_the_board_and_it_keeps_its_place_when_the_r
 async def test_a_slash_pressed_before_the_move_box_is_mounted_still_focuses_it() -> None:
     class QuickTypist(CescacsApp):
         def on_mount(self) -> None:  # Textual runs it too: before anything mounted lazily exists
-            self.move_box_then = len(self.query(MoveEntry))
-            self.action_focus_input()  # as the "/" key does
+            super().on_mount()
+            self.move_box_then = len(self.screen.query(MoveEntry))
+            self.game_screen.action_focus_input()  # as the "/" key does
 
     app = QuickTypist()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert app.move_box_then == 0
         assert app.focused is not None and app.focused.id == "move-input"
-
-
-async def test_every_hex_is_reachable_with_the_arrow_keys() -> None:
-    app = CescacsApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        board = app.board
-        seen = {board.cursor}
-        # Walk each column top to bottom, then step right: a path computed from the layout rules.
-        for target in sorted(range(169), key=lambda h: (HEX_NAMES[h][0], -int(HEX_NAMES[h][1:]))):
-            for key in key_path(board.cursor, target):
-                await pilot.press(key)
-                seen.add(board.cursor)
-        assert len(seen) == 169
 
 
 async def test_an_illegal_typed_move_is_explained_and_changes_nothing() -> None:

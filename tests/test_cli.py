@@ -144,7 +144,7 @@ def started(monkeypatch, tmp_path):
 def test_cescacs_alone_starts_a_new_game_with_the_autosave_and_settings_in_place(started, tmp_path):
     app, frozen = started()
     assert app.game.position.to_pdtl() == INITIAL_PDTL
-    assert app.autosave == tmp_path / "data" / "autosave.json"
+    assert app.session.store.path == tmp_path / "data" / "autosave.json"
     assert app.settings_path is not None and app.settings_path.parent == tmp_path / "config"
     assert frozen > 0  # the start-up objects are kept out of garbage collection before the app runs
 

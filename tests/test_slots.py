@@ -150,24 +150,43 @@ def test_a_damaged_file_that_cannot_be_kept_aside_is_not_written_over(
     assert path.read_text(encoding="utf-8") == "null"
 
 
-def test_a_declined_resume_is_set_aside_into_the_archive(tmp_path: Path) -> None:
+def test_a_declined_resume_is_kept_in_the_archive_once(tmp_path: Path) -> None:
     path = slot_path(1, tmp_path)
     unfinished(path, "E7-E13", white="Declined")
     with AutosaveSlot.acquire(path) as slot:
-        assert slot.load().saved is not None
-        archived = slot.set_aside()
-        assert archived is not None and not path.exists()
+        saved = slot.load().saved
+        assert saved is not None
+        archived = slot.keep(saved.game)  # what the session does when the player starts afresh
         assert read_pgn(archived.read_text(encoding="utf-8"))[0].tags["White"] == "Declined"
-        assert slot.set_aside() is None  # nothing held any more
+        slot.save(Game.new(white="Fresh"))
+        assert slot.notices == [] and list((tmp_path / "games").iterdir()) == [archived]
+    assert read_pgn(saved_game_text(path))[0].tags["White"] == "Fresh"
 
 
-def test_a_finished_game_saved_in_a_slot_is_archived_and_the_slot_kept(tmp_path: Path) -> None:
+def test_a_finished_game_is_archived_and_the_slot_kept(tmp_path: Path) -> None:
     with AutosaveSlot.acquire(slot_path(1, tmp_path)) as slot:
         game = Game.new()
+        slot.save(game)
         play(game, *FOOLS_MATE)
-        archived = slot.save(game)
-        assert archived is not None and archived.is_file() and not slot.path.exists()
+        archived = slot.finish(game)
+        assert archived.is_file() and not slot.path.exists()
+        assert slot.finish(game) == archived  # the session saving once more after the end: no copy
         assert slot.lock is not None and slot.lock.held
+        slot.save(Game.new())  # the next game: the finished one is safe, nothing to archive
+        assert slot.notices == [] and list((tmp_path / "games").iterdir()) == [archived]
+
+
+def test_a_slot_is_a_session_store(tmp_path: Path) -> None:
+    from cescacs_tui.session import GameSession
+
+    with AutosaveSlot.acquire(slot_path(1, tmp_path)) as slot:
+        session = GameSession(Game.new(white="Ann", black="Bob"), store=slot)
+        for move in FOOLS_MATE[:-1]:
+            session.play_text(move)
+        assert saved_moves(slot.path) == FOOLS_MATE[:-1]
+        end = session.play_text(FOOLS_MATE[-1])
+        (archived,) = (tmp_path / "games").iterdir()
+        assert f"saved in {archived}" in (end.text or "") and not slot.path.exists()
 
 
 def test_a_fresh_slot_skips_slots_in_use_or_holding_a_game(tmp_path: Path) -> None:
@@ -297,3 +316,17 @@ def test_a_directory_where_nothing_can_be_locked_still_offers_the_game(
     start = open_autosave(tmp_path)
     assert start.slot is not None and start.slot.lock is None and start.saved is not None
     assert "cannot be locked (Read-only file system)" in start.notices[0]
+
+
+def test_the_unlocked_store_archives_too(tmp_path: Path) -> None:
+    from cescacs_tui.session import AutosaveStore, GameSession
+
+    store = AutosaveStore(tmp_path / "autosave.json")
+    session = GameSession(Game.new(white="Ann", black="Bob"), store=store)
+    session.play_text("E7-E13")
+    fresh = session.start_game(Game.new())
+    (kept,) = (tmp_path / "games").iterdir()
+    assert f"kept in {kept}" in (fresh.text or "")
+    for move in FOOLS_MATE:
+        end = session.play_text(move)
+    assert "saved in" in (end.text or "") and len(list((tmp_path / "games").iterdir())) == 2

@@ -431,6 +431,9 @@ class Game:
         return self.outcome  # type: ignore[return-value]
 
     def decline_draw(self) -> None:
+        """The player to move declines the pending offer: it leaves no ``(=)`` in the record."""
+        if self.draw_offered_by is not None and self.nodes:
+            self.nodes[-1].draw_offer = False
         self.draw_offered_by = None
 
     def resign(self, colour: Colour) -> Outcome:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Self
@@ -34,6 +35,7 @@ from .autosave import (
     DamagedAutosave,
     LoadedAutosave,
     SavedGame,
+    finish_game,
     load_autosave,
     read_autosave,
     save_autosave,
@@ -71,6 +73,9 @@ def slot_paths(directory: Path | None = None) -> list[Path]:
 class AutosaveSlot:
     """One autosave file owned by this process: load it, save to it, release it.
 
+    It is a :class:`cescacs_tui.session.store.GameStore` (``save``,
+    ``finish``, ``keep``): a session can keep its games in it directly.
+
     ``lock`` is ``None`` only where the file system cannot lock (then
     :attr:`notices` says so).  :attr:`notices` collects, in words for the
     player, what the slot did with files it found (a damaged one kept aside,
@@ -83,6 +88,8 @@ class AutosaveSlot:
         self.notices: list[str] = notices or []
         self._game: Game | None = None
         """The game the file holds as far as this slot knows: the one it loaded or last saved."""
+        self._kept = False
+        """Whether ``_game`` is in the archive already (kept or finished): replacing it loses nothing."""
 
     @classmethod
     def acquire(cls, path: Path) -> AutosaveSlot:
@@ -116,42 +123,61 @@ class AutosaveSlot:
         loaded = load_autosave(self.path)
         self.notices.extend(loaded.problems)
         self._game = loaded.saved.game if loaded.saved is not None else None
+        self._kept = False
         return loaded
 
-    def save(self, game: Game, options: dict[str, Any] | None = None) -> Path | None:
-        """Write ``game`` (see :func:`~cescacs_tui.data.autosave.save_autosave`): the archived file if it ended.
+    def save(self, game: Game, options: Mapping[str, Any] | None = None) -> None:
+        """Write the game in progress (a finished one is archived: see :meth:`finish`).
 
         When ``game`` is not the game the slot holds (the one it loaded or
         last saved), the one it replaces is kept first: an unfinished game
-        with moves is archived, a damaged file found there is kept aside
-        (:attr:`notices` says where).  Raises
-        :class:`~cescacs_tui.data.autosave.AutosaveWriteError` when the game
-        is not on disk afterwards, or when what it would replace cannot be
-        kept (then nothing is written).
+        with moves is archived (unless :meth:`keep` did so already), a
+        damaged file found there is kept aside; :attr:`notices` says where.
+        Raises :class:`~cescacs_tui.data.autosave.AutosaveWriteError` when
+        the game is not on disk afterwards, or when what it would replace
+        cannot be kept (then nothing is written).
         """
+        self._take(game)
+        save_autosave(game, dict(options or {}), self.path)
+
+    def finish(self, game: Game) -> Path:
+        """``game`` has ended: archive it, then clear the slot (:func:`~cescacs_tui.data.autosave.finish_game`).
+
+        Returns the archived file.  Raises
+        :class:`~cescacs_tui.data.autosave.AutosaveWriteError` if the archive
+        cannot be written (the game then stays in the slot, to be archived
+        at the next start).
+        """
+        self._take(game)
+        archived = finish_game(game, self.path)
+        self._kept = True
+        return archived
+
+    def keep(self, game: Game) -> Path:
+        """Archive the unfinished ``game`` as it is (it is being replaced, or its resume declined); return the file.
+
+        Raises ``OSError`` (:class:`~cescacs_tui.data.archive.ArchiveError`) if it cannot be archived.
+        """
+        from .archive import archive_dir, archive_game
+
+        archived = archive_game(game, archive_dir(self.path.parent))
+        if game is self._game:
+            self._kept = True
+        return archived
+
+    def _take(self, game: Game) -> None:
         if game is not self._game:
             self._keep_replaced()
             self._game = game
-        return save_autosave(game, options, self.path)
-
-    def set_aside(self) -> Path | None:
-        """Archive the game the slot holds and empty the slot; return the archived file (``None``: nothing held).
-
-        For a resume the player declines: the game is kept, in the archive,
-        and the next save starts the slot afresh.  Raises
-        :class:`~cescacs_tui.data.autosave.AutosaveWriteError` (the slot is
-        then left as it was) if it cannot be archived.
-        """
-        archived = self._keep_replaced()
-        self.path.unlink(missing_ok=True)
-        self._game = None
-        return archived
+            self._kept = False
 
     def _keep_replaced(self) -> Path | None:
         """Keep what the slot holds before something else is written there; the archived file, if any."""
         from .archive import archive_dir, archive_game
 
         previous = self._game
+        if self._kept:
+            return None  # archived already (kept, or finished)
         if previous is None:  # the slot has not read nor written the file: see what it holds
             try:
                 found = read_autosave(self.path)

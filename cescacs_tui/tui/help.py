@@ -1,13 +1,11 @@
-"""The help page: every key (read from the live bindings, so it never goes stale) and CTL-AN."""
+"""The help page: every key (from the widgets' bindings and the action table, so it never goes stale) and CTL-AN."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
-from textual.app import App
 from textual.binding import Binding
 
+from ..session import ACTIONS
 from .board import HexBoard
 from .move_list import MoveList
 
@@ -35,12 +33,13 @@ On the board: · a move, × a capture, [ ] the cursor, > < the selected piece,
 """
 
 
-def _keys(bindings: list[Binding]) -> list[tuple[str, str]]:
-    rows = []
-    for binding in bindings:
-        keys = ", ".join(key_name(k) for k in binding.key.split(","))
-        rows.append((keys, binding.description or binding.action))
-    return rows
+def _binding_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
+    return [(keys_label(binding.key), binding.description or binding.action) for binding in bindings]
+
+
+def keys_label(keys: str) -> str:
+    """Textual key names, comma-separated, as a person reads them (``"slash,colon"`` → ``"/, :"``)."""
+    return ", ".join(key_name(k) for k in keys.split(","))
 
 
 def key_name(key: str) -> str:
@@ -53,17 +52,17 @@ def key_name(key: str) -> str:
     return names.get(key, key.replace("ctrl+", "Ctrl+"))
 
 
-def help_text(app: App[Any]) -> Text:
-    """The help page for ``app``: board keys, game keys, then the notation guide."""
+def help_text() -> Text:
+    """The help page: board keys, move-list keys, then every game action, then the notation guide."""
     text = Text()
     sections = (
-        ("On the board", [b for b in HexBoard.BINDINGS if isinstance(b, Binding)]),
-        ("In the move list", [b for b in MoveList.BINDINGS if isinstance(b, Binding)]),
-        ("Game", [b for b in app.BINDINGS if isinstance(b, Binding)]),
+        ("On the board", _binding_rows([b for b in HexBoard.BINDINGS if isinstance(b, Binding)])),
+        ("In the move list", _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)])),
+        ("Game", [(keys_label(a.keys), a.label) for a in ACTIONS.values() if a.keys]),
     )
-    for title, bindings in sections:
+    for title, rows in sections:
         text.append(f"{title}\n", style="bold underline")
-        for keys, description in _keys(bindings):
+        for keys, description in rows:
             text.append(f"  {keys:<14}", style="bold")
             text.append(f"{description}\n")
         text.append("\n")
@@ -71,6 +70,7 @@ def help_text(app: App[Any]) -> Text:
                 "(and the notes beside the move list, when a record comments on a move: ¶;\n"
                 "i follows a variation the record gives there, Esc comes back out of it);\n"
                 "click a hex to pick it, click a move in the list to review it;\n"
+                "type a hex name (f14) in the move box to put the cursor there;\n"
                 "Ctrl+P opens the command palette; Ctrl+Q quits (the game is saved).\n\n")  # fmt: skip
     text.append("CTL-AN\n", style="bold underline")
     text.append(CTL_AN_GUIDE)

@@ -32,17 +32,20 @@ class StatusPanel(Static):
     }
     """
 
-    def show_game(self, game: Game, *, variation: str | None = None) -> None:
-        self.update(status_text(game, variation=variation))
+    def show_game(self, game: Game, *, variation: str | None = None, warning: str | None = None) -> None:
+        self.update(status_text(game, variation=variation, warning=warning))
 
 
-def status_text(game: Game, *, variation: str | None = None) -> Text:
+def status_text(game: Game, *, variation: str | None = None, warning: str | None = None) -> Text:
     """Turn, check, promotions, draw offers and the result (pure, for tests).
 
-    ``variation`` names the record's variation on the board, when ``game`` is one.
+    ``variation`` names the record's variation on the board, when ``game`` is one;
+    ``warning`` is a problem the players must keep seeing (the game is not being saved).
     """
     position = game.reviewed_position()
     text = Text()
+    if warning is not None:
+        text.append(f"⚠ {warning}\n", style="bold reverse")
     if variation is not None:
         text.append(f"{variation} (Esc: back)\n", style="bold reverse")
     names = {Colour.WHITE: game.tags.get("White", "?"), Colour.BLACK: game.tags.get("Black", "?")}
