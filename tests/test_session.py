@@ -213,6 +213,16 @@ def test_takeback_and_redo_say_what_they_did_and_why_not() -> None:
     assert session.redo().text == "replayed E7-E13"
 
 
+def test_redo_while_reviewing_replays_at_the_live_end() -> None:
+    """Found by a random-key run: redo used to crash the app when the review cursor was not at the end."""
+    session = GameSession()
+    played(session, "E7-E13", "E21-E15")
+    session.takeback()
+    session.review_start()
+    assert session.redo().done
+    assert [node.san for node in session.game.nodes] == ["E7-E13", "E21-E15"] and session.game.is_live
+
+
 def test_redo_after_the_game_has_ended_says_why() -> None:
     session = GameSession()
     played(session, "E7-E13", "E21-E15")
