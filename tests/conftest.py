@@ -27,3 +27,11 @@ def true_colour_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLORTERM", "truecolor")
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "auto")
+
+
+@pytest.fixture(autouse=True)
+def _own_state_directories(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No test reads or writes the player's real autosave, archive or settings (a test may still set its own)."""
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("CESCACS_DATA_DIR", str(state / "data"))
+    monkeypatch.setenv("CESCACS_CONFIG_DIR", str(state / "config"))

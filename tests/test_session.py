@@ -391,7 +391,7 @@ def test_a_running_clock_is_saved_between_moves(tmp_path: Path) -> None:
     played(session, "e7-e13")
     now.advance(42)
     session.save_running_clock()  # what the app's 10-second timer does
-    saved = load_autosave(path)
+    saved = load_autosave(path).saved
     assert saved is not None and saved.game.clock is not None
     assert saved.game.clock.remaining(saved.game.position.turn) == pytest.approx(258, abs=0.01)
 

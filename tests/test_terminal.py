@@ -14,7 +14,7 @@ import pyte
 import pytest
 
 from cescacs_tui.core import Position, parse_hex
-from cescacs_tui.data.autosave import load_autosave
+from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.app import key_path
 from tests.helpers.terminal import ARROW_BYTES, POSIX_ONLY, Terminal, terminal_environment
 
@@ -35,7 +35,7 @@ def bishop_targets() -> tuple[int, ...]:
 
 
 def saved_moves(data: Path) -> list[str]:
-    session = load_autosave(data / "autosave.json")
+    session = read_autosave(data / "autosave.json")
     return [] if session is None else [node.san for node in session.game.nodes]
 
 

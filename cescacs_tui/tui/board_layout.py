@@ -44,15 +44,15 @@ from rich.cells import cell_len
 
 from cescacs_tui.core.geometry import COLUMN, COLUMNS, HEX_COUNT, HEX_NAMES, HEXES, LINE, LINES, hex_at, parse_hex
 from cescacs_tui.core.pieces import FAN_GLYPHS, LETTERS, PEGASUS, WYVERN
+from cescacs_tui.data.choices import LAYOUT_CHOICES as LAYOUT_CHOICES  # the settings' vocabularies, UI-free
+from cescacs_tui.data.choices import PIECE_SETS as PIECE_SETS
+from cescacs_tui.data.choices import LayoutChoice as LayoutChoice
+from cescacs_tui.data.choices import PieceSet as PieceSet
 
 LayoutMode = Literal["full", "compact", "large"]
-LayoutChoice = Literal["auto", "full", "compact", "large"]
-PieceSet = Literal["letters", "fan", "fan-safe"]
 CursorMove = Literal["up", "down", "left", "right", "up_left", "up_right", "down_left", "down_right", "top", "bottom"]
 
-LAYOUT_CHOICES: Final[tuple[LayoutChoice, ...]] = get_args(LayoutChoice)
 LAYOUT_MODES: Final[tuple[LayoutMode, ...]] = get_args(LayoutMode)
-PIECE_SETS: Final[tuple[PieceSet, ...]] = get_args(PieceSet)
 CURSOR_MOVES: Final[tuple[CursorMove, ...]] = get_args(CursorMove)
 
 START_HEX: Final = parse_hex("F14")

@@ -45,13 +45,15 @@ The contrast figures in this module's tables are checked by
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal, TypeVar
 
 from rich._palettes import STANDARD_PALETTE
 from textual.app import App
 from textual.color import Color
-from textual.theme import Theme
+from textual.theme import BUILTIN_THEMES, Theme
+
+from ..data.choices import DEFAULT_THEME
 
 __all__ = [
     "ANSI_BOARD",
@@ -67,6 +69,7 @@ __all__ = [
     "board_variables",
     "colour_depth",
     "contrast_ratio",
+    "known_themes",
     "parse_colour",
     "register_themes",
     "relative_luminance",
@@ -248,8 +251,6 @@ def as_standard_colour(value: str) -> str:
     return "#{:02x}{:02x}{:02x}".format(*STANDARD_PALETTE[colour.ansi])
 
 
-DEFAULT_THEME: Final = "cescacs-dark"
-
 THEMES: Final[dict[str, Theme]] = {
     "cescacs-dark": Theme(
         name="cescacs-dark",
@@ -322,6 +323,11 @@ def board_variables(theme: Theme) -> dict[str, str]:
     """The board variables for ``theme``: its own where it defines them, else the set that suits its kind."""
     fallback = ANSI_BOARD if theme.ansi else DARK_BOARD if theme.dark else LIGHT_BOARD
     return {name: theme.variables.get(name, fallback[name]) for name in BOARD_VARIABLES}
+
+
+def known_themes(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The theme names a setting may use: the app's three, Textual's built-in themes, and ``extra``."""
+    return frozenset((*THEMES, *BUILTIN_THEMES, *extra))
 
 
 def register_themes(app: App[Any]) -> None:
