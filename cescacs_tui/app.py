@@ -18,14 +18,13 @@ from textual import on
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from .core import CescacsError
 from .core.game import Game
 from .data.autosave import SavedGame, autosave_path, load_autosave
 from .data.settings import Settings, settings_path
 from .session import AutosaveStore, Feedback, GameSession
 from .tui.board import HexBoard
 from .tui.game_screen import BoardOptions, GameScreen
-from .tui.themes import BoardHostApp, register_themes
+from .tui.themes import BoardHostApp, known_themes, register_themes
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 """Signals that end the app after saving the game (SIGHUP: the terminal or the SSH link closed)."""
@@ -166,25 +165,21 @@ class CescacsApp(BoardHostApp[None]):
 
 def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:
     """Start the app (the ``cescacs`` command without a subcommand)."""
-    settings = Settings.load()
+    settings = Settings.load(themes=known_themes())
     resume = None
     game: Game | None
     if pgn_file is not None:
-        from .data.records import load_pgn_file
+        from .data.records import open_pgn_file
 
-        games = load_pgn_file(pgn_file)
-        if not games:
-            raise CescacsError(f"{pgn_file} holds no game")
-        game = games[0]
+        game = open_pgn_file(pgn_file).game  # replays the first game only: a file of thousands opens at once
         game.go_to(game.ply)
     elif pdtl is not None:
         game = Game.new(pdtl=pdtl, castling=castling)
     else:
         game = None if castling else Game.new(castling=False)
-        try:
-            resume = load_autosave()
-        except CescacsError as error:  # a damaged autosave: say so in the app, start afresh
-            settings.problems.append(str(error))
+        loaded = load_autosave()  # never raises: a damaged autosave is kept aside and reported
+        settings.problems.extend(loaded.problems)
+        resume = loaded.saved
     # Everything so far (modules, classes, geometry tables) lives as long as the process: out of every
     # garbage-collection pass with it.  Otherwise the first full collection, ~17 ms of scanning them,
     # falls right before the first paint.

@@ -234,7 +234,7 @@ def test_a_draw_offered_with_a_move_or_after_it_is_answered_by_the_opponent() ->
 
 def test_a_draw_is_claimed_in_words() -> None:
     typist = Typist()
-    assert typist.answer("claim").startswith("No draw can be claimed: this position has occurred once")
+    assert typist.answer("claim").startswith("No draw to claim: this position has occurred once")
     typist.type(*KNIGHT_SHUFFLE, *KNIGHT_SHUFFLE)
     assert typist.type("claim") == ["Game over: draw by threefold repetition (claimed by White) (1-1)."]
 

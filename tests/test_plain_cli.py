@@ -18,7 +18,7 @@ import pytest
 from cescacs_tui import cli
 from cescacs_tui.cli import main
 from cescacs_tui.core.pieces import NAMES
-from cescacs_tui.data.autosave import load_autosave
+from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
 
@@ -42,7 +42,7 @@ def cescacs(environment: dict[str, str], text: str, *args: str) -> subprocess.Co
 
 
 def saved_moves(tmp_path: Path) -> list[str]:
-    saved = load_autosave(tmp_path / "data" / "autosave.json")
+    saved = read_autosave(tmp_path / "data" / "autosave.json")
     return [] if saved is None else [node.san for node in saved.game.nodes]
 
 
@@ -196,3 +196,20 @@ def test_sighup_when_the_terminal_closes_saves_the_game(environment, tmp_path) -
         code = terminal.close()
     assert code == 0
     assert saved_moves(tmp_path) == ["H6-H12"]
+
+
+def test_new_games_take_the_players_and_clock_of_the_settings_and_only_game_problems_are_said(
+    environment, tmp_path
+) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.toml").write_text(
+        'theme = "textual-dark"\nwhite = "Ros, Xus"\ntime_control = "300+5"\n', encoding="utf-8"
+    )
+    out = cescacs(environment, "c\n", "--plain").stdout.decode().splitlines()
+    assert out[1] == "White (Ros, Xus) to move."  # no warning about the theme: only the app draws themes
+    assert out[2] == "Clock 5 min + 5 s: White 5 min; Black 5 min. The clock starts with the first move."
+    (config / "settings.toml").write_text('time_control = "9x9"\n', encoding="utf-8")
+    out = cescacs(environment, "c\n", "--plain", "--new").stdout.decode().splitlines()
+    assert out[1].startswith(f'Warning: {config / "settings.toml"}: time_control = "9x9": ')
+    assert "This game has no clock." in out

@@ -6,6 +6,7 @@ needs the screen (keys, clicks, focus, layout).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -315,8 +316,8 @@ def test_a_move_typed_with_a_draw_offer_plays_it_and_asks_the_opponent() -> None
 def test_claiming_a_draw_without_grounds_says_what_the_counts_are() -> None:
     session = GameSession()
     reason = session.claim_draw().text or ""
-    assert "this position has occurred once (3 needed)" in reason
-    assert "0 half-moves have passed without a capture or pawn move (100 needed)" in reason
+    assert "this position has occurred once (a claim needs 3)" in reason
+    assert "0 half-moves have passed without a capture or pawn move (a claim needs 100" in reason
     played(session, *KNIGHT_SHUFFLE, *KNIGHT_SHUFFLE)
     assert session.available("claim_draw")
     assert session.claim_draw().done and session.game.result == "1-1"
@@ -390,7 +391,7 @@ def test_a_running_clock_is_saved_between_moves(tmp_path: Path) -> None:
     played(session, "e7-e13")
     now.advance(42)
     session.save_running_clock()  # what the app's 10-second timer does
-    saved = load_autosave(path)
+    saved = load_autosave(path).saved
     assert saved is not None and saved.game.clock is not None
     assert saved.game.clock.remaining(saved.game.position.turn) == pytest.approx(258, abs=0.01)
 
@@ -399,3 +400,20 @@ def test_the_suggested_file_name_comes_from_the_date_and_players() -> None:
     session = GameSession(Game.new(white="Ros, Xus", black="Sasal"))
     date = session.game.tags["Date"]
     assert session.suggested_file_name() == f"cescacs-{date}-Ros_Xus-Sasal.ctl-pgn"
+
+
+def test_a_record_of_many_games_opens_its_first_and_a_fifo_is_refused(tmp_path: Path) -> None:
+    many = tmp_path / "many.ctl-pgn"
+    many.write_text(
+        "\n".join(f'[Variant "C\'escacs"]\n[Round "{n}"]\n\n1. H6-H12 *\n' for n in range(1, 2001)), encoding="utf-8"
+    )
+    fifo = tmp_path / "fifo.ctl-pgn"
+    os.mkfifo(fifo)
+    session = GameSession()
+    played(session, "F8-F12")
+    refused = session.open_record(fifo)
+    assert refused.tone is Tone.ERROR and "not a regular file" in (refused.text or "")
+    assert [n.san for n in session.game.nodes] == ["F8-F12"]
+    opened = session.open_record(many)
+    assert "the file holds 2000 games: the first is shown" in (opened.text or "")
+    assert session.game.tags["Round"] == "1" and [n.san for n in session.game.nodes] == ["H6-H12"]

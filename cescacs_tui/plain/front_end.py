@@ -26,18 +26,20 @@ from typing import Final
 from ..core import HEX_NAMES, Move, Position, find_hex
 from ..core.clock import TimeControl
 from ..core.errors import AmbiguousMoveError, CescacsError
-from ..core.game import Game, Node, Outcome
+from ..core.game import Game, Node
 from ..core.geometry import COLUMNS, HEX_COLOUR, HEX_COLOUR_NAMES, LINES
 from ..core.notation import normalise_typed
+from ..core.outcome import Outcome
 from ..core.pieces import ALIASES, LETTERS, PIECE_BY_LETTER, Colour, PieceType
 from ..data.autosave import SavedGame
+from ..data.settings import Settings
 from ..session import Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.game_session import DRAW_OFFER_MARK
 from ..session.words import announce_last_move, describe_move, half_moves, situation
 from . import questions
 from .commands import Command, find_command, help_lines
 
-__all__ = ["PlainGame", "plain_hints"]
+__all__ = ["PlainGame", "new_game", "plain_hints"]
 
 Write = Callable[[str], None]
 
@@ -59,6 +61,16 @@ _HEX_NAME: Final = re.compile(r"[A-Z]\d+")
 _CHECK_MARK: Final = re.compile(r"([+#^\u221e]*)$")
 _YES: Final = ("y", "yes")
 _NO: Final = ("n", "no")
+
+
+def new_game(settings: Settings, *, castling: bool = True, time_control: TimeControl | None = None) -> Game:
+    """A new game with the players and clock of the settings (as the app starts one), ``castling`` as asked."""
+    return Game.new(
+        white=settings.white,
+        black=settings.black,
+        time_control=settings.parsed_time_control if time_control is None else time_control,
+        castling=castling and settings.castling,
+    )
 
 
 def plain_hints(text: str) -> str:
@@ -83,11 +95,16 @@ def _option_words(label: str) -> str:
 
 
 class PlainGame:
-    """The session on the table, driven by lines of text; ``write`` takes one or several lines to show."""
+    """The session on the table, driven by lines of text; ``write`` takes one or several lines to show.
 
-    def __init__(self, session: GameSession, write: Write) -> None:
+    ``settings`` give a new game its players, clock and castling option, as in the app.
+    """
+
+    def __init__(self, session: GameSession, write: Write, *, settings: Settings | None = None) -> None:
         self.session = session
         self.write = write
+        self.settings = settings or Settings()
+        """The player's settings: a new game takes its players, clock and castling option from them."""
         self.pending: Question | None = None
         """The question waiting for the player's next line (a promotion piece, a confirmation)."""
         self.running = True
@@ -97,13 +114,23 @@ class PlainGame:
 
     # --- start and end -----------------------------------------------------------------
 
-    def start(self, saved: SavedGame | None = None, *, resume: bool | None = None, why: str = "") -> None:
-        """Greet the player and say where the game stands; offer to resume ``saved``, an unfinished game.
+    def start(
+        self,
+        saved: SavedGame | None = None,
+        *,
+        resume: bool | None = None,
+        why: str = "",
+        problems: Iterable[str] = (),
+    ) -> None:
+        """Greet the player, say the ``problems`` found at start and where the game stands; offer to resume
+        ``saved``, an unfinished game.
 
         ``resume`` answers that offer without asking (``None``: ask), for the
         reason ``why`` (said to the player).
         """
         self.write("C'escacs in plain text. Type help for the commands, or a move such as e7-e13.")
+        for problem in problems:
+            self.write(f"Warning: {problem}.")
         if saved is None:
             self.write(situation(self.session.game))
             return
@@ -445,8 +472,9 @@ class PlainGame:
         def start(yes: bool) -> Feedback:
             if not yes:
                 return Feedback("the game goes on")
-            castling = game.castling_enabled
-            return self.session.start_game(Game.new(castling=castling, time_control=control or game.time_control))
+            return self.session.start_game(
+                new_game(self.settings, castling=game.castling_enabled, time_control=control)
+            )
 
         if game.nodes and not game.is_over:
             self.show(Feedback(question=Confirm("Abandon this game and start a new one?", start)))

@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import TextIO
 
-from ..core import CescacsError
 from ..core.game import Game
 from ..data.autosave import SavedGame, autosave_path, load_autosave
+from ..data.settings import Settings, settings_path
 from ..session import AutosaveStore, GameSession
-from .front_end import PlainGame
+from .front_end import PlainGame, new_game
 from .output import LineWriter
 
 __all__ = ["run_plain"]
@@ -61,6 +61,13 @@ def _robust(stream: TextIO) -> None:
         stream.reconfigure(errors="replace")
 
 
+def _game_problems(settings: Settings) -> list[str]:
+    """The settings problems a player of the plain mode must hear: not the theme's, which only the app uses
+    (the app checks a theme against its own and Textual's names, which the plain mode does not load)."""
+    theme = f"{settings_path()}: theme = "
+    return [problem for problem in settings.problems if not problem.startswith(theme)]
+
+
 def run_plain(
     *,
     pgn_file: str | None = None,
@@ -81,25 +88,22 @@ def run_plain(
     _robust(source)
     _robust(target)
     write = LineWriter(target)
+    settings = Settings.load()
+    problems = _game_problems(settings)
     saved: SavedGame | None = None
-    problem = None
     if pgn_file is not None:
-        from ..data.records import load_pgn_file
+        from ..data.records import open_pgn_file
 
-        games = load_pgn_file(pgn_file)
-        if not games:
-            raise CescacsError(f"{pgn_file} holds no game")
-        game = games[0]
+        game = open_pgn_file(pgn_file).game
         game.go_to(game.ply)
     elif pdtl is not None:
         game = Game.new(pdtl=pdtl, castling=castling)
     else:
-        game = Game.new(castling=castling)
-        try:
-            saved = load_autosave()
-        except CescacsError as error:  # a damaged autosave: say so, start afresh
-            problem = str(error)
-    plain = PlainGame(GameSession(game, store=AutosaveStore(autosave_path())), write)
+        game = new_game(settings, castling=castling)
+        loaded = load_autosave()  # never raises: a damaged autosave is kept aside and reported
+        problems += loaded.problems
+        saved = loaded.saved
+    plain = PlainGame(GameSession(game, store=AutosaveStore(autosave_path())), write, settings=settings)
     why = ""
     if saved is not None and resume is None and not source.isatty():
         resume, why = True, PIPE_RESUMES
@@ -107,9 +111,7 @@ def run_plain(
         why = "as asked on the command line (--resume or --new)."
     try:
         with _stopping_signals():
-            if problem is not None:
-                write(f"Warning: {problem}. A new game starts.")
-            plain.start(saved, resume=resume, why=why)
+            plain.start(saved, resume=resume, why=why, problems=problems)
             plain.run(_lines(source))
             plain.finish("" if not plain.running else "End of input. ")
     except (KeyboardInterrupt, _Stopped) as stop:

@@ -111,15 +111,8 @@ def _no_offer_now(session: GameSession) -> str | None:
 
 
 def _no_grounds_for_a_claim(session: GameSession) -> str | None:
-    game = session.game
-    if game.claimable_draw() is not None:
-        return None
-    count = game.repetitions()
-    times = "once" if count == 1 else f"{count} times"
-    return (
-        f"no draw can be claimed: this position has occurred {times} (3 needed) and "
-        f"{game.position.halfmove_clock} half-moves have passed without a capture or pawn move (100 needed)"
-    )
+    status = session.game.claim_status()
+    return None if status.claimable else status.explain()
 
 
 def _no_clock(session: GameSession) -> str | None:

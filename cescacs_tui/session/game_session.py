@@ -238,11 +238,7 @@ class GameSession:
         return Feedback(redraw=Redraw.BOARD)
 
     def _parse_typed(self, text: str) -> Move:
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a wrong check mark is not worth an error here
-            return self.game.position.parse_move(normalise_typed(text))
+        return self.game.position.parse_move(normalise_typed(text))  # a wrong check mark is tolerated
 
     # --- takeback, review, variations ----------------------------------------------------
 
@@ -433,17 +429,14 @@ class GameSession:
 
     def open_record(self, path: Path) -> Feedback:
         """Load the first game of a record file; on any error keep the current game and say why."""
-        from ..data.records import load_pgn_file
+        from ..data.records import open_pgn_file
 
         try:
-            games = load_pgn_file(path)
+            game, count = open_pgn_file(path)  # replays the first game only: a file of thousands opens at once
         except (PGNError, OSError) as error:
             reason = str(error) if isinstance(error, PGNError) else (error.strerror or str(error))
             return Feedback(f"{path.name}: {reason}", Tone.ERROR, notice=Notice("Cannot open the record", reason))
-        if not games:
-            return Feedback.refused(f"{path.name} holds no game")
-        game = games[0]
-        extra = f" (the file holds {len(games)} games: the first is shown)" if len(games) > 1 else ""
+        extra = f" (the file holds {count} games: the first is shown)" if count > 1 else ""
         tolerated = f"; {len(game.warnings)} irregularities tolerated" if game.warnings else ""
         return self.start_game(game, said=f"opened {path.name}: {half_moves(game.ply)}{extra}{tolerated}")
 

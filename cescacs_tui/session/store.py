@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..core.game import Game
-from ..data.autosave import autosave_path, save_autosave
+from ..data.archive import archive_dir, archive_game
+from ..data.autosave import autosave_path, finish_game, save_autosave
 
 __all__ = ["AutosaveStore", "GameStore"]
 
@@ -31,7 +32,11 @@ class GameStore(Protocol):
 
 
 class AutosaveStore:
-    """The autosave file of the data directory (:func:`~cescacs_tui.data.autosave.autosave_path`)."""
+    """The autosave file of the data directory (:func:`~cescacs_tui.data.autosave.autosave_path`), unlocked.
+
+    A running app should keep its games in an owned, locked slot instead:
+    :class:`cescacs_tui.data.slots.AutosaveSlot` is a :class:`GameStore` too.
+    """
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or autosave_path()
@@ -40,8 +45,7 @@ class AutosaveStore:
         save_autosave(game, dict(options), self.path)
 
     def finish(self, game: Game) -> Path | None:
-        save_autosave(game, {}, self.path)  # a finished game clears the autosave
-        return None
+        return finish_game(game, self.path)  # archived first, the autosave cleared once it is
 
     def keep(self, game: Game) -> Path | None:
-        return None
+        return archive_game(game, archive_dir(self.path.parent))
