@@ -18,6 +18,7 @@ characters escaped, so a crafted record cannot drive the terminal.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -91,8 +92,13 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _interactive() -> bool:
-    """Whether both ends are a terminal: only then can the full-screen app be drawn (else: the plain mode)."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    """Whether the full-screen app can be drawn (else: the plain mode).
+
+    It can when both ends are a terminal, or when Textual was given a driver
+    of its own (``TEXTUAL_DRIVER``: textual-serve's web driver talks to the
+    browser over pipes).
+    """
+    return bool(os.environ.get("TEXTUAL_DRIVER")) or (sys.stdin.isatty() and sys.stdout.isatty())
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-from cescacs_tui import cli
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.cli import main
 from cescacs_tui.core import INITIAL_PDTL, Position
@@ -173,7 +172,6 @@ def test_module_entry_point_in_a_subprocess():
 @pytest.fixture
 def started(monkeypatch, tmp_path):
     """Run ``cescacs ARGS`` with empty data and config directories; return the app it would have run."""
-    monkeypatch.setattr(cli, "_interactive", lambda: True)  # as in a terminal (pytest's streams are not one)
     monkeypatch.setenv("CESCACS_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("CESCACS_CONFIG_DIR", str(tmp_path / "config"))
     apps: list[tuple[CescacsApp, int]] = []

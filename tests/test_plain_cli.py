@@ -23,6 +23,8 @@ from tests.helpers.games import FOOLS_MATE
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
 
 ESC = b"\x1b"
+REAL_INTERACTIVE = cli._interactive
+"""The check itself: conftest makes every test see a terminal at both ends."""
 
 
 @pytest.fixture
@@ -117,8 +119,15 @@ def test_bad_arguments_exit_2_without_a_traceback(environment, tmp_path) -> None
     assert result.returncode == 2 and b"not allowed with" in result.stderr
 
 
-def test_resume_and_new_are_plain_mode_options(monkeypatch, capsys) -> None:
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+def test_the_app_is_drawn_only_in_a_terminal_or_for_a_driver_of_textuals_own(monkeypatch) -> None:
+    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
+    assert not REAL_INTERACTIVE()  # pytest's streams are no terminal
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")  # as textual-serve starts it
+    assert REAL_INTERACTIVE()
+
+
+def test_resume_and_new_are_plain_mode_options(capsys) -> None:
+    assert cli._interactive()  # as conftest makes it: the full app would start
     assert main(["--new"]) == 2
     assert "--resume and --new are options of the plain mode" in capsys.readouterr().err
 
