@@ -5,7 +5,8 @@ saved game and ``cescacs --pdtl P`` starts from a position.  Subcommands
 serve power users and scripts:
 
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
-* ``cescacs perft N [--pdtl P] [--divide]``: count the move tree.
+* ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
+* ``cescacs host`` / ``join`` / ``serve-ssh``: one game from two places (:mod:`cescacs_tui.remote`).
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
 """
@@ -19,6 +20,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from .core import CescacsError, Position, divide, perft
+from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 EXIT_USAGE = 2
 
@@ -81,6 +83,7 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     counter.add_argument("--divide", action="store_true", help="show the count below each first move")
     _add_position_options(counter)
     counter.set_defaults(run=_perft)
+    add_remote_subcommands(sub)  # host, join, serve-ssh: cescacs_tui/remote
     return parser
 
 
@@ -88,7 +91,8 @@ def _play_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cescacs",
         description="Play C'escacs, the hexagonal chess variant, in the terminal (hot seat).",
-        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help'.",
+        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help'; to play from two places: "
+        "'cescacs host --help', 'cescacs join --help', 'cescacs serve-ssh --help'.",
     )
     parser.add_argument("file", nargs="?", help="a .ctl-pgn game record to open")
     _add_position_options(parser)
@@ -96,7 +100,7 @@ def _play_parser() -> argparse.ArgumentParser:
     return parser
 
 
-SUBCOMMANDS = ("moves", "perft")
+SUBCOMMANDS = ("moves", "perft", *REMOTE_SUBCOMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
