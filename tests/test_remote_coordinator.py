@@ -172,7 +172,8 @@ def test_every_change_is_autosaved_with_the_seats(tmp_path: Path) -> None:
     move(game, white, "H6-H12")
     saved = RoomStore(tmp_path / "room").load()
     assert saved is not None and [n.san for n in saved.game.nodes] == ["H6-H12"]
-    assert saved.options["seats"] == {"white": {"client": "ana", "name": "Ana"}, "black": {"client": "bo", "name": "Bo"}}
+    seats = {"white": {"client": "ana", "name": "Ana"}, "black": {"client": "bo", "name": "Bo"}}
+    assert saved.options["seats"] == seats
 
 
 # --- takeback, draws, resignation, new games -------------------------------------------------------

@@ -105,7 +105,7 @@ def test_names_from_peers_lose_control_characters_and_markup_is_left_as_text() -
 def test_a_snapshot_survives_the_round_trip_and_a_bad_one_is_refused() -> None:
     snapshot = Snapshot(
         seq=4,
-        pgn="[Variant \"C'escacs\"]\n\n*\n",
+        pgn='[Variant "C\'escacs"]\n\n*\n',
         clock=ClockTimes(299.5, 300.0, Colour.WHITE, True, False, 300.0, 0.0, None),
         draw_offer=Colour.BLACK,
         request=None,
@@ -123,7 +123,8 @@ def test_a_snapshot_survives_the_round_trip_and_a_bad_one_is_refused() -> None:
         Snapshot.from_json({**message, "clock": {**message["clock"], "white": -1}})
     with pytest.raises(ProtocolError):
         Snapshot.from_json({**message, "request": {"kind": "takeback", "by": "white", "plies": 9}})
-    hostile = Snapshot.from_json({**message, "said": "\x1b[2J\x1b]0;pwned\x07gone", "seats": {"white": {"name": "\x1bX"}}})
+    hostile_seats = {"white": {"name": "\x1bX"}}
+    hostile = Snapshot.from_json({**message, "said": "\x1b[2J\x1b]0;pwned\x07gone", "seats": hostile_seats})
     assert "\x1b" not in hostile.said and "\x07" not in hostile.said
     assert hostile.white.name == "X"
 

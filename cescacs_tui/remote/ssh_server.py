@@ -36,7 +36,7 @@ import asyncssh
 from ..core.game import Game
 from .coordinator import Coordinator
 from .store import RoomStore
-from .tcp import bound_port, serve_tcp
+from .tcp import CoordinatorServer, serve_tcp
 
 __all__ = ["DEFAULT_ROOM", "ROOM_NAME", "Hub", "ServerOptions", "serve_ssh"]
 
@@ -76,12 +76,11 @@ class Room:
     """One game and its loopback port; ``visitors`` counts the SSH sessions in it."""
 
     name: str
-    coordinator: Coordinator
-    server: asyncio.Server
-    port: int
+    server: CoordinatorServer
     token: str
     visitors: int = 0
     closing: asyncio.TimerHandle | None = None
+    closed: asyncio.Future[None] | None = None
 
 
 class Full(Exception):
@@ -119,8 +118,7 @@ class Hub:
         token = secrets.token_urlsafe(24)
         store = RoomStore(self.options.data_dir / "rooms" / name)
         coordinator = Coordinator.open(store, token=token, keyed=True, new_game=self.options.new_game)
-        server = await serve_tcp(coordinator, "127.0.0.1", 0)
-        room = Room(name, coordinator, server, bound_port(server), token)
+        room = Room(name, await serve_tcp(coordinator, "127.0.0.1", 0), token)
         self.rooms[name] = room
         return room
 
@@ -133,13 +131,15 @@ class Hub:
     def _close(self, room: Room) -> None:
         if room.visitors == 0 and self.rooms.get(room.name) is room:
             del self.rooms[room.name]
-            room.coordinator.close()
-            room.server.close()
+            room.closed = asyncio.ensure_future(room.server.close())
 
-    def close(self) -> None:
-        for room in list(self.rooms.values()):
+    async def close(self) -> None:
+        """Close every room (their games are saved)."""
+        rooms = list(self.rooms.values())
+        for room in rooms:
             room.visitors = 0
             self._close(room)
+        await asyncio.gather(*(room.closed for room in rooms if room.closed is not None))
 
     def visitor_directory(self, identity: str) -> Path:
         """A visitor's own settings (theme, pieces) on this server, by key."""
@@ -224,7 +224,7 @@ async def _run_app(hub: Hub, room: Room, visitor: _Visitor, process: asyncssh.SS
     }
     try:
         child = await asyncio.create_subprocess_exec(
-            *hub.options.app_command(room.port),
+            *hub.options.app_command(room.server.port),
             stdin=terminal,
             stdout=terminal,
             stderr=terminal,
@@ -343,4 +343,4 @@ async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], sto
         await stop.wait()
     finally:
         server.close()
-        hub.close()
+        await hub.close()

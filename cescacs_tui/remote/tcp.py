@@ -15,32 +15,49 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 import sys
 import threading
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 from .coordinator import Coordinator, Member
 from .protocol import MAX_REQUEST_BYTES, Hello, LineBuffer, ProtocolError, RateLimiter, encode, parse_request
 
-__all__ = ["HostThread", "StreamPeer", "handle_connection", "run_host", "serve_tcp"]
+__all__ = [
+    "LIMITS",
+    "CoordinatorServer",
+    "HostThread",
+    "Limits",
+    "StreamPeer",
+    "handle_connection",
+    "run_host",
+    "serve_tcp",
+]
 
-OUTBOX_LINES: Final = 64
-"""Lines queued for one client before it counts as not reading (each line is a full snapshot)."""
 
-HELLO_SECONDS: Final = 10.0
-"""How long a new connection has to say hello."""
+@dataclass(frozen=True)
+class Limits:
+    """What one connection may cost the coordinator."""
 
-RATE: Final = 20.0
-BURST: Final = 40.0
-"""A client may send 20 lines a second on average, 40 at once (a person sends a few a minute)."""
+    outbox: int = 64
+    """Lines queued for one client before it counts as not reading (each line is a full snapshot)."""
+    hello_seconds: float = 10.0
+    """How long a new connection has to say hello."""
+    rate: float = 20.0
+    burst: float = 40.0
+    """A client may send 20 lines a second on average, 40 at once (a person sends a few a minute)."""
+    flood_strikes: int = 200
+    """Lines refused for pace, in a row, before the connection is closed."""
+    max_connections: int = 64
+    """Open connections, hello said or not: beyond, a new one is refused at once."""
+    send_buffer: int = 128 * 1024
+    """The socket's send buffer: with the queue, what a client that stops reading can hold back before it is dropped."""
 
-FLOOD_STRIKES: Final = 200
-"""Lines refused for pace, in a row, before the connection is closed."""
 
-MAX_CONNECTIONS: Final = 64
-"""Open connections, hello said or not: beyond, a new one is closed at once."""
+LIMITS: Final = Limits()
 
 
 class StreamPeer:
@@ -48,7 +65,7 @@ class StreamPeer:
 
     _CLOSE: Final = b""
 
-    def __init__(self, writer: asyncio.StreamWriter, *, outbox: int = OUTBOX_LINES) -> None:
+    def __init__(self, writer: asyncio.StreamWriter, *, outbox: int = LIMITS.outbox) -> None:
         self.writer = writer
         self.queue: asyncio.Queue[bytes] = asyncio.Queue()  # bounded by send(), so close() can always add its word
         self.outbox = outbox
@@ -91,19 +108,21 @@ async def handle_connection(
     coordinator: Coordinator,
     reader: asyncio.StreamReader,
     writer: asyncio.StreamWriter,
-    *,
-    hello_seconds: float = HELLO_SECONDS,
-    outbox: int = OUTBOX_LINES,
+    limits: Limits = LIMITS,
 ) -> None:
     """Serve one client: its hello, then its requests, until it leaves or is closed."""
-    peer = StreamPeer(writer, outbox=outbox)
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.send_buffer)
+    peer = StreamPeer(writer, outbox=limits.outbox)
     pump = asyncio.create_task(peer.pump())
     lines = LineBuffer(MAX_REQUEST_BYTES)
-    pace = RateLimiter(RATE, BURST)
+    pace = RateLimiter(limits.rate, limits.burst)
     member: Member | None = None
     strikes = 0
     try:
-        async with asyncio.timeout(hello_seconds) as hello_deadline:
+        async with asyncio.timeout(limits.hello_seconds) as hello_deadline:
             while not peer.closed:
                 data = await reader.read(1 << 16)
                 if not data:
@@ -113,7 +132,7 @@ async def handle_connection(
                         break
                     if not pace.allow():
                         strikes += 1
-                        if strikes >= FLOOD_STRIKES:
+                        if strikes >= limits.flood_strikes:
                             peer.close(ProtocolError("flood", "too many lines, too fast", fatal=True))
                         else:
                             peer.send(
@@ -124,8 +143,9 @@ async def handle_connection(
                     member = _one_line(coordinator, peer, member, line)
                     if member is not None:
                         hello_deadline.reschedule(None)
+                    await asyncio.sleep(0)  # let the writer send the answer: only a client that does not read fills up
     except TimeoutError:
-        peer.close(ProtocolError("hello_expected", f"no hello within {hello_seconds:g} s", fatal=True))
+        peer.close(ProtocolError("hello_expected", f"no hello within {limits.hello_seconds:g} s", fatal=True))
     except (ConnectionError, OSError):
         pass
     finally:
@@ -160,28 +180,50 @@ def _one_line(coordinator: Coordinator, peer: StreamPeer, member: Member | None,
     return member
 
 
-async def serve_tcp(coordinator: Coordinator, host: str, port: int) -> asyncio.Server:
-    """Listen on ``host:port`` (``port`` 0: any free port) for clients of ``coordinator``."""
-    open_connections = 0
+class CoordinatorServer:
+    """A coordinator listening on a TCP port, and the connections it serves."""
 
-    async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        nonlocal open_connections
-        if open_connections >= MAX_CONNECTIONS:
+    def __init__(self, coordinator: Coordinator, limits: Limits) -> None:
+        self.coordinator = coordinator
+        self.limits = limits
+        self.server: asyncio.Server | None = None
+        self._handlers: set[asyncio.Task[None]] = set()
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        port: int = self.server.sockets[0].getsockname()[1]
+        return port
+
+    async def connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(self._handlers) >= self.limits.max_connections:
             writer.write(encode(ProtocolError("full", "too many connections", fatal=True).message()))
             writer.close()
             return
-        open_connections += 1
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
         try:
-            await handle_connection(coordinator, reader, writer)
+            await handle_connection(self.coordinator, reader, writer, limits=self.limits)
         finally:
-            open_connections -= 1
+            self._handlers.discard(task)
 
-    return await asyncio.start_server(connected, host, port, limit=MAX_REQUEST_BYTES)
+    async def close(self) -> None:
+        """Stop listening, save the game, say goodbye to every client (a few seconds at most)."""
+        if self.server is not None:
+            self.server.close()
+        self.coordinator.close()
+        if self._handlers:
+            await asyncio.wait(set(self._handlers), timeout=3.0)
+        for task in set(self._handlers):
+            task.cancel()
 
 
-def bound_port(server: asyncio.Server) -> int:
-    port: int = server.sockets[0].getsockname()[1]
-    return port
+async def serve_tcp(coordinator: Coordinator, host: str, port: int, *, limits: Limits = LIMITS) -> CoordinatorServer:
+    """Listen on ``host:port`` (``port`` 0: any free port) for clients of ``coordinator``."""
+    served = CoordinatorServer(coordinator, limits)
+    served.server = await asyncio.start_server(served.connected, host, port, limit=MAX_REQUEST_BYTES)
+    return served
 
 
 async def run_host(
@@ -191,28 +233,28 @@ async def run_host(
     *,
     ready: Callable[[int], None],
     stop: asyncio.Event | None = None,
+    limits: Limits = LIMITS,
 ) -> None:
     """Serve until ``stop`` is set (or SIGINT, SIGTERM, SIGHUP when ``stop`` is not given), then save and close."""
-    server = await serve_tcp(coordinator, host, port)
+    served = await serve_tcp(coordinator, host, port, limits=limits)
     loop = asyncio.get_running_loop()
     if stop is None:
         stop = asyncio.Event()
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(signum, stop.set)
-    ready(bound_port(server))
+    ready(served.port)
     try:
         await stop.wait()
     finally:
-        server.close()
-        coordinator.close()
-        await asyncio.sleep(0.1)  # let the writer tasks say goodbye
+        await served.close()
 
 
 class HostThread:
     """A coordinator served from a thread of its own, beside a terminal app playing in this process."""
 
-    def __init__(self, coordinator: Coordinator, host: str, port: int) -> None:
+    def __init__(self, coordinator: Coordinator, host: str, port: int, *, limits: Limits = LIMITS) -> None:
         self.coordinator = coordinator
+        self.limits = limits
         self.host = host
         self.port = port
         self._ready = threading.Event()
@@ -233,7 +275,9 @@ class HostThread:
         async def main() -> None:
             self._loop = asyncio.get_running_loop()
             self._stop = asyncio.Event()
-            await run_host(self.coordinator, self.host, self.port, ready=self._listening, stop=self._stop)
+            await run_host(
+                self.coordinator, self.host, self.port, ready=self._listening, stop=self._stop, limits=self.limits
+            )
 
         try:
             asyncio.run(main())
