@@ -183,7 +183,7 @@ def send_in_bursts(client: LineClient, lines: list[bytes], size: int = 30) -> No
     for start in range(0, len(lines), size):
         end = f"end-of-burst-{start}"
         client.send(b"\n".join(lines[start : start + size]) + f'\n{{"type":"{end}"}}\n'.encode())
-        client.read_until(lambda m: m["type"] == "error" and end in m["reason"])
+        client.read_until(lambda m, end=end: m["type"] == "error" and end in m["reason"])
 
 
 def malformed(line: bytes) -> bool:
