@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import secrets
 from collections.abc import Callable, Mapping
@@ -48,6 +49,13 @@ class RemoteRefused(CescacsError):
     def __init__(self, code: str, reason: str) -> None:
         super().__init__(reason)
         self.code = code
+
+
+def why(error: OSError) -> str:
+    """An ``OSError`` of a connection in a few words (asyncio's own wording names the address again)."""
+    if isinstance(error, TimeoutError):
+        return "no answer"
+    return os.strerror(error.errno) if error.errno else str(error)
 
 
 def new_client_id() -> str:
@@ -110,6 +118,8 @@ async def _check_join(request: JoinRequest, timeout: float) -> Seat:
                 writer.close()
     except TimeoutError:
         raise CescacsError(f"no answer from {request.address} within {timeout:g} s") from None
+    except OSError as error:
+        raise CescacsError(f"cannot reach {request.address}: {why(error)}") from None
     except ValueError:  # a line beyond the limit: not a coordinator
         raise CescacsError(f"{request.address} is not a C'escacs coordinator") from None
     try:
@@ -182,8 +192,7 @@ class Link:
                         self.request.host, self.request.port, limit=MAX_UPDATE_BYTES
                     )
             except (OSError, TimeoutError) as error:
-                why = getattr(error, "strerror", None) or "no answer"
-                self._say(LinkStatus.RECONNECTING, f"cannot reach {address} ({why}): reconnecting…")
+                self._say(LinkStatus.RECONNECTING, f"cannot reach {address} ({why(error)}): reconnecting…")
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 5.0)
                 continue

@@ -132,7 +132,7 @@ def _host(args: argparse.Namespace) -> int:
     store = RoomStore(args.data_dir or data_dir() / "hosted")
     coordinator = Coordinator.open(store, token=token, new_game=new_game)
     wildcard = args.bind in ("0.0.0.0", "::", "")
-    shown = socket.getfqdn() if wildcard else args.bind
+    shown = socket.gethostname() if wildcard else args.bind
 
     def join_command(port: int) -> str:
         address = f"[{shown}]:{port}" if ":" in shown else f"{shown}:{port}"

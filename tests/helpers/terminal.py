@@ -11,6 +11,7 @@ import os
 import select
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,9 +27,14 @@ PATIENCE = 20.0
 
 
 class Terminal:
-    """``python -m cescacs_tui [args]`` running in a 120x40 pseudo-terminal."""
+    """``python -m cescacs_tui [args]`` running in a 120x40 pseudo-terminal.
 
-    def __init__(self, env: dict[str, str], args: Sequence[str] = ()) -> None:
+    ``live`` reads the screen all the time, from a thread: several apps can
+    then run side by side (one whose screen is not read would block on its
+    next write, as an app does in a terminal nobody reads).
+    """
+
+    def __init__(self, env: dict[str, str], args: Sequence[str] = (), *, live: bool = False) -> None:
         import fcntl
         import pty
         import struct
@@ -41,6 +47,20 @@ class Terminal:
         )
         os.close(terminal)
         self.output = b""
+        self._reader: threading.Thread | None = None
+        if live:
+            self._reader = threading.Thread(target=self._read_all, daemon=True)
+            self._reader.start()
+
+    def _read_all(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.controller, 1 << 16)
+            except OSError:  # the process has closed the terminal
+                return
+            if not chunk:
+                return
+            self.output += chunk
 
     def read_until(self, done: Callable[[], bool], what: str) -> None:
         """Keep reading the screen output until ``done()``; fail with ``what`` after :data:`PATIENCE`."""
@@ -48,14 +68,17 @@ class Terminal:
         while not done():
             if time.monotonic() > deadline:
                 raise AssertionError(f"waited {PATIENCE} s for {what}; the terminal shows: {self.output[-600:]!r}")
-            if select.select([self.controller], [], [], 0.05)[0]:
+            if self._reader is not None:
+                time.sleep(0.05)
+            elif select.select([self.controller], [], [], 0.05)[0]:
                 try:
                     self.output += os.read(self.controller, 1 << 16)
                 except OSError:  # the process has closed the terminal
                     return
 
-    def wait_for(self, text: str) -> None:
-        self.read_until(lambda: text.encode() in self.output, repr(text))
+    def wait_for(self, text: str, *, since: int = 0) -> None:
+        """Read until ``text`` is on the screen, in what came after the first ``since`` bytes of output."""
+        self.read_until(lambda: text.encode() in self.output[since:], repr(text))
 
     def type(self, keys: str, settle: float = 0.3) -> None:
         """Type ``keys``, then keep reading the screen for ``settle`` seconds while the app handles them."""
@@ -67,6 +90,8 @@ class Terminal:
         if self.process.poll() is None:
             self.process.kill()
         code = self.process.wait(timeout=PATIENCE)
+        if self._reader is not None:
+            self._reader.join(timeout=PATIENCE)
         os.close(self.controller)
         return code
 
