@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import select
 import socket
 import subprocess
@@ -142,39 +143,38 @@ class LineClient:
         self.socket.close()
 
 
-class HostProcess:
-    """``cescacs host`` as a process: its output read as it comes, its join command parsed."""
+class CommandProcess:
+    """``cescacs ARGS`` as a process whose output is read as it comes."""
 
-    def __init__(self, env: dict[str, str], args: Sequence[str] = ()) -> None:
+    def __init__(self, env: dict[str, str], args: Sequence[str]) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cescacs_tui", "host", "--port", "0", "--token", TOKEN, *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            env=env,
+            [sys.executable, "-m", "cescacs_tui", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
         )
         self.output = b""
-        self.join_args = self._wait_for_join()
-        self.port = int(self.join_args[1].rpartition(":")[2])
 
-    def _wait_for_join(self) -> list[str]:
-        self.wait_for(b"Join with: ")
-        line = self.output.split(b"Join with: ", 1)[1].split(b"\n", 1)[0].decode()
-        words = line.split()
-        assert words[:2] == ["cescacs", "join"], line
-        return words[1:]
-
-    def wait_for(self, text: bytes) -> None:
+    def read_until(self, done: Callable[[], bool], what: str) -> None:
         deadline = time.monotonic() + PATIENCE
         stdout = self.process.stdout
         assert stdout is not None
-        while text not in self.output:
+        while not done():
             if time.monotonic() > deadline:
-                raise AssertionError(f"waited {PATIENCE} s for {text!r}; the host said {self.output[-800:]!r}")
+                raise AssertionError(f"waited {PATIENCE} s for {what}; the process said {self.output[-800:]!r}")
             if select.select([stdout], [], [], 0.1)[0]:
                 chunk = os.read(stdout.fileno(), 1 << 16)
                 if not chunk and self.process.poll() is not None:
-                    raise AssertionError(f"the host ended ({self.process.returncode}): {self.output[-800:]!r}")
+                    raise AssertionError(f"the process ended ({self.process.returncode}): {self.output[-800:]!r}")
                 self.output += chunk
+
+    def wait_for(self, text: bytes) -> None:
+        self.read_until(lambda: text in self.output, repr(text))
+
+    def line_after(self, text: bytes) -> str:
+        """The rest of the line of output after ``text``, once the whole line is there."""
+        pattern = re.compile(re.escape(text) + rb"([^\n]*)\n")
+        self.read_until(lambda: pattern.search(self.output) is not None, repr(text))
+        found = pattern.search(self.output)
+        assert found is not None
+        return found.group(1).decode()
 
     def stop(self) -> int:
         if self.process.poll() is None:
@@ -183,6 +183,25 @@ class HostProcess:
         assert self.process.stdout is not None
         self.output += self.process.stdout.read()
         return code
+
+
+class HostProcess(CommandProcess):
+    """``cescacs host`` on a free port of 127.0.0.1, its join command parsed."""
+
+    def __init__(self, env: dict[str, str], args: Sequence[str] = ()) -> None:
+        super().__init__(env, ["host", "--port", "0", "--token", TOKEN, *args])
+        words = self.line_after(b"Join with: ").split()
+        assert words[:2] == ["cescacs", "join"], words
+        self.join_args = words[1:]
+        self.port = int(self.join_args[1].rpartition(":")[2])
+
+
+class ServerProcess(CommandProcess):
+    """``cescacs serve-ssh`` on a free port of 127.0.0.1."""
+
+    def __init__(self, env: dict[str, str], args: Sequence[str]) -> None:
+        super().__init__(env, args)
+        self.port = int(self.line_after(b"over SSH on 127.0.0.1:").split()[0])
 
 
 def hosted_moves(data: Path) -> list[str]:
