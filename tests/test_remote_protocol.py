@@ -167,3 +167,15 @@ def test_the_protocol_and_the_coordinator_load_without_textual_or_rich() -> None
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert result.stdout.strip() == "[]"
+
+
+def test_every_error_code_the_code_can_send_is_documented() -> None:
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    source = "".join(path.read_text(encoding="utf-8") for path in (root / "cescacs_tui" / "remote").glob("*.py"))
+    codes = set(re.findall(r'ProtocolError\(\s*"(\w+)"', source))
+    assert {"auth", "not_your_turn", "too_long", "flood", "closing", "internal"} <= codes
+    document = (root / "docs" / "remote-protocol.md").read_text(encoding="utf-8")
+    assert sorted(code for code in codes - {"bad_update"} if f"`{code}`" not in document) == []

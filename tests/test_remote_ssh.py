@@ -7,6 +7,7 @@ on the server, in a pseudo-terminal the server relays.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -160,3 +161,28 @@ def test_serve_ssh_refuses_a_missing_host_key_with_status_2(environment: dict[st
         timeout=PATIENCE,
     )
     assert result.returncode == 2 and "is not a host key file" in result.stderr and "Traceback" not in result.stderr
+
+
+async def test_a_room_closes_after_it_empties_and_reopens_with_its_game(tmp_path: Path, keys: Path) -> None:
+    from cescacs_tui.remote.ssh_server import Full, Hub, ServerOptions
+
+    options = ServerOptions(host_key=keys / "host", data_dir=tmp_path, room_seconds=0.05, max_rooms=1, max_visitors=2)
+    hub = Hub(options)
+    room = await hub.enter("lobby")
+    room.server.coordinator.game.play_text("H6-H12")
+    room.server.coordinator.session.save()
+    with pytest.raises(Full, match="1 rooms open already"):
+        await hub.enter("other")
+    await hub.enter("lobby")
+    with pytest.raises(Full, match="2 visitors already"):
+        await hub.enter("lobby")
+    hub.leave(room)
+    hub.leave(room)
+    for _ in range(100):
+        if not hub.rooms:
+            break
+        await asyncio.sleep(0.02)
+    assert hub.rooms == {}
+    again = await hub.enter("lobby")
+    assert again is not room and [n.san for n in again.server.coordinator.game.nodes] == ["H6-H12"]
+    await hub.close()

@@ -8,6 +8,7 @@ the players see, from their screens.
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -181,3 +182,41 @@ def test_hosting_beyond_loopback_says_so_and_a_short_token_is_refused(environmen
         assert b"anyone who can reach this address and has the token can join" in wide.output
     finally:
         wide.stop()
+
+
+def test_the_host_plays_in_its_own_terminal_and_the_joiner_answers_a_draw_offer(
+    environment: dict[str, str], tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    host = Terminal(environment, ["host", "--port", "0", "--play", "black", "--name", "Host"], live=True)
+    guest: Terminal | None = None
+    try:
+        host.read_until(
+            lambda: re.search(rb"Join with: (cescacs join \S+ --token \S+)", host.output) is not None,
+            "the join command",
+        )
+        found = re.search(rb"Join with: cescacs join (\S+) --token (\S+)", host.output)
+        assert found is not None
+        host.wait_for("Move:")
+        host.wait_for_text("The other player joins with")  # also shown in the app, over the board
+        guest = Terminal(
+            environment, ["join", found[1].decode(), "--token", found[2].decode(), "--name", "Guest"], live=True
+        )
+        guest.wait_for("Move:")
+        guest.wait_for_text("White: Guest (you) ● here")
+        host.wait_for_text("White: Guest ● here")
+        guest.type("/", settle=1.0)
+        play(guest, "h6-h12 (=)")
+        host.wait_for("White offers a draw. Do you accept?")
+        host.type("\r")  # Decline is the safe default
+        guest.wait_for("Black declines the draw")
+        assert hosted_moves(data) == ["H6-H12"]
+        seen = len(guest.output)
+        host.type("\x11")  # Ctrl+Q: the host leaves, its coordinator saves the game and stops
+        host.read_until(lambda: host.process.poll() is not None, "the host to quit")
+        assert host.process.returncode == 0 and hosted_moves(data) == ["H6-H12"]
+        guest.wait_for("reconnecting…", since=seen)
+    finally:
+        if guest is not None:
+            guest.close()
+        host.close()
