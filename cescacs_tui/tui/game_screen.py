@@ -318,10 +318,11 @@ class GameScreen(Screen[None]):
         self.options.auto_flip = not self.options.auto_flip
         self.post_message(self.OptionsChanged(self.options))
         if self.options.auto_flip:
-            self.session.options["flipped"] = self.session.game.position.turn == Colour.BLACK
-        self.apply(
-            Feedback(f"auto-flip after each move: {'on' if self.options.auto_flip else 'off'}", redraw=Redraw.GAME)
-        )
+            turn = self.session.game.position.turn
+            self.session.options["flipped"] = turn == Colour.BLACK
+            self.board.switch_cursor(turn, default=self.board.cursor)  # the cursor now is the mover's own
+        state = "on" if self.options.auto_flip else "off"
+        self.apply(Feedback(f"auto-flip after each move: {state}", redraw=Redraw.GAME))
 
     def action_next_theme(self) -> None:
         from .themes import THEMES
