@@ -140,7 +140,7 @@ from cescacs_tui.session.highlights import Overlays, move_hexes
 from cescacs_tui.session.selection import Picker
 from cescacs_tui.tui.board import HexBoard
 from cescacs_tui.tui.board_layout import CursorMove, move_cursor
-from cescacs_tui.tui.panels import MaterialPanel, MoveList, StatusPanel, material_text, status_text
+from cescacs_tui.tui.panels import MaterialPanel, MoveList, StatusPanel, material_table, status_text
 from cescacs_tui.tui.themes import BoardHostApp
 from cescacs_tui.tui.view import board_view
 
@@ -666,7 +666,7 @@ async def per_move(reps: int, profile: bool) -> list[Row]:
             Row("  StatusPanel.show_game", await alternate(ply, status.show_game)),
             Row("    status_text(game) alone", await alternate(ply, status_text)),
             Row("  MaterialPanel.show_game", await alternate(ply, material.show_game)),
-            Row("    material_text(game) alone", await alternate(ply, material_text)),
+            Row("    material_table(game) alone", await alternate(ply, material_table)),
             Row(f"  MoveList.show_game (rebuilt, ply {ply})", await alternate(ply, moves.show_game)),
             Row(f"  MoveList.show_game (rebuilt, ply {LATE})", await alternate(LATE, moves.show_game)),
             Row("  App.refresh_bindings()", await alternate(ply, lambda _: app.refresh_bindings())),

@@ -18,14 +18,15 @@ from textual import on
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from .core import CescacsError
 from .core.game import Game
-from .data.autosave import SavedGame, autosave_path, load_autosave
+from .data.autosave import SavedGame
+from .data.lock import AutosaveBusy
 from .data.settings import Settings, settings_path
-from .session import AutosaveStore, Feedback, GameSession
+from .data.slots import open_autosave
+from .session import Feedback, GameSession, GameStore
 from .tui.board import HexBoard
 from .tui.game_screen import BoardOptions, GameScreen
-from .tui.themes import BoardHostApp, register_themes
+from .tui.themes import BoardHostApp, known_themes, register_themes
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 """Signals that end the app after saving the game (SIGHUP: the terminal or the SSH link closed)."""
@@ -35,10 +36,14 @@ class CescacsApp(BoardHostApp[None]):
     """Two players, one keyboard: C'escacs on a 169-hex board.
 
     ``game`` is the game to show (default: a new one from the settings);
-    ``autosave`` is where the game in progress is saved after every move
-    (``None``: nowhere); ``resume`` is an unfinished game found at start,
-    which the players are offered to continue.  ``settings`` are the
-    player's preferences; with a ``settings_path`` every change is saved there.
+    ``store`` keeps it after every move (``None``: nowhere); ``resume`` is an
+    unfinished game found at start, which the players are offered to
+    continue; ``busy`` says the autosave is open in another cescacs (then the
+    players choose a separate game or to wait for it); ``notices`` are what
+    the start found worth saying (damaged files kept aside...).
+    ``settings`` are the player's preferences; with a ``settings_path``
+    every change is saved there.  ``wide_glyphs`` are the FAN glyphs this
+    terminal draws wider than a cell.
     """
 
     TITLE = "C'escacs"
@@ -47,19 +52,24 @@ class CescacsApp(BoardHostApp[None]):
         self,
         game: Game | None = None,
         *,
-        autosave: Path | None = None,
+        store: GameStore | None = None,
         resume: SavedGame | None = None,
+        busy: AutosaveBusy | None = None,
+        notices: Iterable[str] = (),
         settings: Settings | None = None,
         settings_path: Path | None = None,
+        wide_glyphs: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__()
         register_themes(self)
         self.settings = settings or Settings()
         self.settings_path = settings_path
         self.theme = self.settings.theme
-        store = AutosaveStore(autosave) if autosave is not None else None
         self.session = GameSession(game or self.settings_game(), store=store)
         self._resume = resume
+        self._busy = busy
+        self.start_notices = list(notices)
+        self._wide_glyphs = wide_glyphs
 
     @property
     def game(self) -> Game:
@@ -79,14 +89,22 @@ class CescacsApp(BoardHostApp[None]):
 
     def get_default_screen(self) -> GameScreen:
         settings = self.settings
-        start = None if self._resume is None else self.session.offer_resume(self._resume)
-        options = BoardOptions(settings.piece_set, settings.board_layout, settings.auto_flip)
+        start = None
+        if self.session.store is None and self._busy is not None:
+            start = self.session.offer_separate_game(self._busy)
+        elif self._resume is not None:
+            start = self.session.offer_resume(self._resume)
+        options = BoardOptions(
+            settings.piece_set, settings.board_layout, settings.auto_flip, settings.vim_keys, self._wide_glyphs
+        )
         return GameScreen(self.session, options=options, start=start)
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         for problem in self.settings.problems:
             self.notify(problem, title="Settings", severity="warning", timeout=10, markup=False)
+        for notice in self.start_notices:
+            self.notify(notice, title="Saved games", severity="warning", timeout=12, markup=False)
         if not self.is_headless:  # start-up objects live as long as the app: keep them out of every GC pass
             self.call_after_refresh(gc.freeze)
         loop = asyncio.get_running_loop()
@@ -99,7 +117,7 @@ class CescacsApp(BoardHostApp[None]):
         self.exit()
 
     def on_unmount(self) -> None:
-        self.session.save()  # Ctrl+Q: the clock times at this moment
+        self.session.close()  # Ctrl+Q: the clock times at this moment; the autosave free for another cescacs
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -135,7 +153,12 @@ class CescacsApp(BoardHostApp[None]):
     @on(GameScreen.OptionsChanged)
     def board_options_changed(self, event: GameScreen.OptionsChanged) -> None:
         options = event.options
-        self.update_settings(piece_set=options.piece_set, board_layout=options.layout, auto_flip=options.auto_flip)
+        self.update_settings(
+            piece_set=options.piece_set,
+            board_layout=options.layout,
+            auto_flip=options.auto_flip,
+            vim_keys=options.vim_keys,
+        )
 
     @on(GameScreen.NewGameWanted)
     def ask_for_a_new_game(self) -> None:
@@ -165,29 +188,49 @@ class CescacsApp(BoardHostApp[None]):
 
 
 def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:
-    """Start the app (the ``cescacs`` command without a subcommand)."""
-    settings = Settings.load()
-    resume = None
-    game: Game | None
-    if pgn_file is not None:
-        from .data.records import load_pgn_file
+    """Start the app (the ``cescacs`` command without a subcommand).
 
-        games = load_pgn_file(pgn_file)
-        if not games:
-            raise CescacsError(f"{pgn_file} holds no game")
-        game = games[0]
+    The autosave this process will own is taken first (:func:`open_autosave`
+    never raises: damaged files are kept aside and reported).  An unfinished
+    game found there is offered again, or, when a record or a position is
+    opened instead, kept in the archive before anything is written over it.
+    """
+    settings = Settings.load(themes=known_themes())
+    start = open_autosave()
+    notices = list(start.notices)
+    resume = start.saved
+    game: Game | None = None
+    if pgn_file is not None:
+        from .data.records import open_pgn_file
+
+        game = open_pgn_file(pgn_file).game  # replays the first game only: a file of thousands opens at once
         game.go_to(game.ply)
     elif pdtl is not None:
         game = Game.new(pdtl=pdtl, castling=castling)
-    else:
-        game = None if castling else Game.new(castling=False)
-        try:
-            resume = load_autosave()
-        except CescacsError as error:  # a damaged autosave: say so in the app, start afresh
-            settings.problems.append(str(error))
+    elif not castling:
+        game = Game.new(castling=False)
+    if game is not None and resume is not None and start.slot is not None:
+        notices.append(f"the unfinished game was kept in {start.slot.keep(resume.game)}")
+        resume = None
+    wide: frozenset[str] = frozenset()
+    if settings.piece_set != "letters":  # ask the terminal how it draws the chess glyphs before the app takes it
+        from .tui.board_layout import RISKY_GLYPHS
+        from .tui.glyph_width import wide_glyphs
+
+        wide = wide_glyphs(RISKY_GLYPHS)
     # Everything so far (modules, classes, geometry tables) lives as long as the process: out of every
     # garbage-collection pass with it.  Otherwise the first full collection, ~17 ms of scanning them,
     # falls right before the first paint.
     gc.freeze()
-    CescacsApp(game, autosave=autosave_path(), resume=resume, settings=settings, settings_path=settings_path()).run()
+    app = CescacsApp(
+        game,
+        store=start.slot,
+        resume=resume,
+        busy=start.busy,
+        notices=notices,
+        settings=settings,
+        settings_path=settings_path(),
+        wide_glyphs=wide,
+    )
+    app.run()
     return 0

@@ -6,12 +6,14 @@ from collections import Counter
 
 import pytest
 from textual.binding import Binding
+from textual.widgets import Footer
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.session import ACTIONS, GameSession, Scope
 from cescacs_tui.tui.game_screen import GameScreen
 from cescacs_tui.tui.help import help_text, keys_label
 from tests.helpers.app import message
+from tests.helpers.games import annotated
 
 
 def test_every_action_is_named_once_and_every_key_is_bound_once() -> None:
@@ -62,7 +64,7 @@ async def test_a_key_hidden_from_the_footer_still_says_why_it_does_nothing() -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("c")  # claim a draw: hidden while there are no grounds
-        assert "no draw can be claimed" in message(app)
+        assert "no draw to claim" in message(app)
         await pilot.press("u")  # take back at the start
         assert message(app) == "no move to take back: this is the start of the game"
 
@@ -74,4 +76,18 @@ async def test_a_palette_command_that_cannot_act_says_why() -> None:
         commands = {command.title: command for command in app.get_system_commands(app.screen)}
         commands["Claim a draw"].callback()
         await pilot.pause()
-        assert "no draw can be claimed" in message(app)
+        assert "no draw to claim" in message(app)
+
+
+async def test_the_footer_fits_80_columns_in_every_state_of_the_game() -> None:
+    """The footer shows the board's Select and the table's footer actions; even with all of them it fits."""
+    app = CescacsApp(annotated())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("[")  # a commented move with variations: follow and takeback both shown
+        await pilot.pause()
+        keys = [key for key in app.query_one(Footer).children if key.display]
+        labels = [getattr(key, "description", "") for key in keys]
+        assert labels[0] == "Select" and "Variation" in labels and "Takeback" in labels
+        assert "Cancel" not in labels  # Esc is announced where a selection is made
+        assert sum(key.outer_size.width for key in keys) <= 80

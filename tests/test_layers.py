@@ -1,4 +1,4 @@
-"""The arrows point one way: tui → session → core.  The rules core and the session never import a UI.
+"""The arrows point one way: tui → session → data → core.  Core, data and session never import a UI.
 
 Both are read as source (every import, relative ones resolved to the package
 they name) and imported in a fresh interpreter, which must not load Textual
@@ -18,9 +18,11 @@ import cescacs_tui
 
 PACKAGE = Path(cescacs_tui.__file__).parent
 UI_LIBRARIES = ("textual", "rich")
+FRONT_ENDS = ("cescacs_tui.tui", "cescacs_tui.app", "cescacs_tui.web", "cescacs_tui.cli")
 UI_FREE = {
-    "core": ("cescacs_tui.tui", "cescacs_tui.session", "cescacs_tui.data", "cescacs_tui.app"),
-    "session": ("cescacs_tui.tui", "cescacs_tui.app"),
+    "core": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.data"),
+    "data": (*FRONT_ENDS, "cescacs_tui.session"),
+    "session": FRONT_ENDS,
 }
 """For each UI-free layer, the project's own packages it must not import (besides the UI libraries)."""
 
@@ -31,7 +33,10 @@ def module_name(source: Path) -> str:
 
 
 def imported_modules(source: Path) -> set[str]:
-    """Every module ``source`` imports, relative imports resolved (``from ..tui import x`` → ``cescacs_tui.tui``)."""
+    """Every module ``source`` imports, relative imports resolved (``from ..tui import x`` → ``cescacs_tui.tui``).
+
+    ``from X import y`` counts as importing ``X`` and ``X.y`` (``y`` may be a module: ``from .. import tui``).
+    """
     tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
     package = module_name(source) if source.name == "__init__.py" else module_name(source).rpartition(".")[0]
     found = set()
@@ -42,9 +47,11 @@ def imported_modules(source: Path) -> set[str]:
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 prefix = ".".join(base)
-                found.add(f"{prefix}.{node.module}" if node.module else prefix)
-            elif node.module:
-                found.add(node.module)
+                origin = f"{prefix}.{node.module}" if node.module else prefix
+            else:
+                origin = node.module or ""
+            found.add(origin)
+            found.update(f"{origin}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in (
             "import_module",
             "__import__",
@@ -77,18 +84,34 @@ def test_the_check_sees_relative_and_absolute_ui_imports(tmp_path: Path, monkeyp
     (fake / "session").mkdir(parents=True)
     (fake / "session" / "__init__.py").write_text("", encoding="utf-8")
     (fake / "session" / "sample.py").write_text(
-        "import os\nfrom rich.text import Text\nfrom ..tui.board import HexBoard\nfrom . import feedback\n",
+        "import os\nfrom rich.text import Text\nfrom ..tui.board import HexBoard\nfrom . import feedback\n"
+        "from .. import tui\nfrom ..data import storage\n",
         encoding="utf-8",
     )
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
-    assert forbidden_imports("session") == {"cescacs_tui.session.sample": ["cescacs_tui.tui.board", "rich.text"]}
+    assert forbidden_imports("session") == {
+        "cescacs_tui.session.sample": [
+            "cescacs_tui.tui",
+            "cescacs_tui.tui.board",
+            "cescacs_tui.tui.board.HexBoard",
+            "rich.text",
+            "rich.text.Text",
+        ]
+    }
 
 
-@pytest.mark.parametrize("package", ["cescacs_tui.core", "cescacs_tui.session"])
-def test_importing_the_layer_loads_neither_textual_nor_rich(package: str) -> None:
+DATA_MODULES = ("settings", "choices", "storage", "autosave", "slots", "lock", "archive", "records")
+
+
+@pytest.mark.parametrize(
+    "modules",
+    [("cescacs_tui.core",), ("cescacs_tui.session",), tuple(f"cescacs_tui.data.{name}" for name in DATA_MODULES)],
+    ids=["core", "session", "data"],
+)
+def test_importing_the_layer_loads_neither_textual_nor_rich(modules: tuple[str, ...]) -> None:
     code = (
         "import sys, importlib\n"
-        f"importlib.import_module({package!r})\n"
+        f"for name in {modules!r}: importlib.import_module(name)\n"
         "from cescacs_tui.session import GameSession\n"
         "GameSession().play_text('E7-E13')\n"
         "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))))\n"

@@ -11,14 +11,15 @@ from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn, write_pgn
 from cescacs_tui.remote.coordinator import Coordinator
-from cescacs_tui.remote.store import RoomStore
+from cescacs_tui.data.autosave import read_autosave
+from cescacs_tui.remote.store import RoomBusy, open_store
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE
 from tests.helpers.remote import TOKEN, RecordingPeer, hello, move, request, seat
 
 
 def coordinator(tmp_path: Path | None = None, **options: object) -> Coordinator:
-    store = None if tmp_path is None else RoomStore(tmp_path / "room")
+    store = None if tmp_path is None else open_store(tmp_path / "room")
     return Coordinator(Game.new(), token=TOKEN, store=store, **options)  # type: ignore[arg-type]
 
 
@@ -156,8 +157,8 @@ def test_a_whole_game_is_played_from_both_seats_announced_to_all_and_archived(tm
         assert peer.said()[-1] == "Black played GL5-H6#. 0-3: Black mates"
         assert [node.san for node in read_pgn(peer.last["pgn"])[0].nodes][-1] == "GL5-H6#"
     store = game.store
-    assert store is not None and not store.autosave.exists()  # a finished game leaves no autosave
-    (archive,) = store.archived
+    assert store is not None and not store.path.exists()  # a finished game leaves no autosave
+    (archive,) = game.session.archived
     assert archive.parent == tmp_path / "room" / "games"
     kept = read_pgn(archive.read_text(encoding="utf-8"))[0]
     assert [n.san for n in kept.nodes] == [n.san for n in game.game.nodes] and kept.tags["White"] == "Ana"
@@ -170,7 +171,7 @@ def test_every_change_is_autosaved_with_the_seats(tmp_path: Path) -> None:
     white, _ = seat(game, client="ana", name="Ana")
     seat(game, client="bo", name="Bo")
     move(game, white, "H6-H12")
-    saved = RoomStore(tmp_path / "room").load()
+    saved = read_autosave(tmp_path / "room" / "autosave.json")
     assert saved is not None and [n.san for n in saved.game.nodes] == ["H6-H12"]
     seats = {"white": {"client": "ana", "name": "Ana"}, "black": {"client": "bo", "name": "Bo"}}
     assert saved.options["seats"] == seats
@@ -228,7 +229,7 @@ def test_a_draw_offered_with_a_move_is_accepted_by_the_opponent(tmp_path: Path) 
     assert request(game, black, {"type": "answer", "to": "draw", "accept": True}) is None
     assert game.game.termination == "draw by agreement"
     assert black_peer.said()[-1] == "Black accepts the draw. 1-1: draw by agreement"
-    assert game.store is not None and len(game.store.archived) == 1
+    assert len(game.session.archived) == 1
 
 
 def test_a_declined_draw_leaves_no_offer_in_the_record_and_a_move_instead_of_an_answer_declines_it() -> None:
@@ -280,15 +281,17 @@ def test_after_a_game_a_new_one_begins_when_both_agree_with_the_same_seats() -> 
 
 
 def test_a_restarted_coordinator_resumes_the_game_and_its_seats_from_its_autosave(tmp_path: Path) -> None:
-    store = RoomStore(tmp_path / "room")
+    store = open_store(tmp_path / "room")
+    with pytest.raises(RoomBusy, match="open in another"):
+        open_store(tmp_path / "room")  # one coordinator a directory
     first = Coordinator(Game.new(time_control=TimeControl.from_tag("300")), token=TOKEN, store=store)
     white, _ = seat(first, client="ana", name="Ana")
     black, _ = seat(first, client="bo", name="Bo")
     move(first, white, "H6-H12")
     move(first, black, "I23-I19")
-    del first  # killed: no close(), only what was saved after each change
+    store.release()  # killed: no close(), only what was saved after each change (the kernel drops the lock)
 
-    again = Coordinator.open(RoomStore(tmp_path / "room"), token=TOKEN)
+    again = Coordinator.open(open_store(tmp_path / "room"), token=TOKEN)
     assert again.resumed and [n.san for n in again.game.nodes] == ["H6-H12", "I23-I19"]
     clock = again.game.clock
     assert clock is not None and clock.paused  # waits for both players

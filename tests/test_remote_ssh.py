@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.data.autosave import load_autosave
+from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.remote import ServerProcess
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
 
@@ -83,7 +83,7 @@ def play(terminal: Terminal, move: str) -> None:
 
 
 def room_moves(data: Path, room: str) -> list[str]:
-    saved = load_autosave(data / "rooms" / room / "autosave.json")
+    saved = read_autosave(data / "rooms" / room / "autosave.json")
     return [] if saved is None else [node.san for node in saved.game.nodes]
 
 

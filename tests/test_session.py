@@ -6,6 +6,7 @@ needs the screen (keys, clicks, focus, layout).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -19,7 +20,8 @@ from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.autosave import SavedGame, load_autosave
-from cescacs_tui.session import AutosaveStore, Choice, Confirm, Feedback, GameSession, Redraw, Tone
+from cescacs_tui.data.slots import AutosaveSlot
+from cescacs_tui.session import Choice, Confirm, Feedback, GameSession, Redraw, Tone
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, annotated
 
@@ -32,6 +34,8 @@ class MemoryStore:
     """A store that remembers what the session asked of it (and can be told to fail like a full disk)."""
 
     def __init__(self) -> None:
+        self.notices: list[str] = []
+        self.released = False
         self.saved: list[str] = []
         self.finished: list[str] = []
         self.kept: list[str] = []
@@ -54,6 +58,9 @@ class MemoryStore:
         self._check()
         self.kept.append(write_pgn(game))
         return Path("games") / "kept.ctl-pgn"
+
+    def release(self) -> None:
+        self.released = True
 
 
 def played(session: GameSession, *moves: str) -> Feedback:
@@ -315,8 +322,8 @@ def test_a_move_typed_with_a_draw_offer_plays_it_and_asks_the_opponent() -> None
 def test_claiming_a_draw_without_grounds_says_what_the_counts_are() -> None:
     session = GameSession()
     reason = session.claim_draw().text or ""
-    assert "this position has occurred once (3 needed)" in reason
-    assert "0 half-moves have passed without a capture or pawn move (100 needed)" in reason
+    assert "this position has occurred once (a claim needs 3)" in reason
+    assert "0 half-moves have passed without a capture or pawn move (a claim needs 100" in reason
     played(session, *KNIGHT_SHUFFLE, *KNIGHT_SHUFFLE)
     assert session.available("claim_draw")
     assert session.claim_draw().done and session.game.result == "1-1"
@@ -386,11 +393,11 @@ def test_a_running_clock_is_saved_between_moves(tmp_path: Path) -> None:
     now = FakeTime()
     path = tmp_path / "autosave.json"
     game = Game.new(time_control=TimeControl(ClockKind.SUDDEN_DEATH, base=300), time_source=now)
-    session = GameSession(game, store=AutosaveStore(path))
+    session = GameSession(game, store=AutosaveSlot.acquire(path))
     played(session, "e7-e13")
     now.advance(42)
     session.save_running_clock()  # what the app's 10-second timer does
-    saved = load_autosave(path)
+    saved = load_autosave(path).saved
     assert saved is not None and saved.game.clock is not None
     assert saved.game.clock.remaining(saved.game.position.turn) == pytest.approx(258, abs=0.01)
 
@@ -399,3 +406,20 @@ def test_the_suggested_file_name_comes_from_the_date_and_players() -> None:
     session = GameSession(Game.new(white="Ros, Xus", black="Sasal"))
     date = session.game.tags["Date"]
     assert session.suggested_file_name() == f"cescacs-{date}-Ros_Xus-Sasal.ctl-pgn"
+
+
+def test_a_record_of_many_games_opens_its_first_and_a_fifo_is_refused(tmp_path: Path) -> None:
+    many = tmp_path / "many.ctl-pgn"
+    many.write_text(
+        "\n".join(f'[Variant "C\'escacs"]\n[Round "{n}"]\n\n1. H6-H12 *\n' for n in range(1, 2001)), encoding="utf-8"
+    )
+    fifo = tmp_path / "fifo.ctl-pgn"
+    os.mkfifo(fifo)
+    session = GameSession()
+    played(session, "F8-F12")
+    refused = session.open_record(fifo)
+    assert refused.tone is Tone.ERROR and "not a regular file" in (refused.text or "")
+    assert [n.san for n in session.game.nodes] == ["F8-F12"]
+    opened = session.open_record(many)
+    assert "the file holds 2000 games: the first is shown" in (opened.text or "")
+    assert session.game.tags["Round"] == "1" and [n.san for n in session.game.nodes] == ["H6-H12"]

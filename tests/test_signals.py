@@ -38,7 +38,7 @@ def test_a_stop_signal_saves_the_game_and_the_running_clock(stop: signal.Signals
         terminal.read_until(lambda: terminal.process.poll() is not None, "the app to end")
     finally:
         terminal.close()
-    saved = load_autosave(data / "autosave.json")
+    saved = load_autosave(data / "autosave.json").saved
     assert saved is not None and saved.game.clock is not None
     assert [node.san for node in saved.game.nodes] == ["E7-E13"]
     assert saved.game.clock.remaining(saved.game.position.turn) <= 300 - THINKING

@@ -124,12 +124,12 @@ def _host(args: argparse.Namespace) -> int:
     from .client import JoinRequest, new_client_id
     from .coordinator import Coordinator
     from .protocol import Seat
-    from .store import RoomStore
+    from .store import open_store
     from .tcp import HostThread, run_host
 
     token = _token(args)
     new_game = _game_factory(args)
-    store = RoomStore(args.data_dir or data_dir() / "hosted")
+    store = open_store(args.data_dir or data_dir() / "hosted")
     coordinator = Coordinator.open(store, token=token, new_game=new_game)
     wildcard = args.bind in ("0.0.0.0", "::", "")
     shown = socket.gethostname() if wildcard else args.bind
@@ -144,8 +144,10 @@ def _host(args: argparse.Namespace) -> int:
             f"resumed: {game.ply} half-moves, {game.position.turn.title} to move" if coordinator.resumed else "new game"
         )
         print(
-            f"cescacs: hosting a game on {args.bind}:{port} ({state}); its files are in {store.directory}", flush=True
+            f"cescacs: hosting a game on {args.bind}:{port} ({state}); its files are in {store.path.parent}", flush=True
         )
+        for notice in coordinator.notices():
+            print(f"cescacs: {notice}", flush=True)
         if args.bind not in LOOPBACK:
             print("cescacs: anyone who can reach this address and has the token can join", flush=True)
         print(f"Join with: {join_command(port)}", flush=True)

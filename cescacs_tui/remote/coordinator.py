@@ -20,12 +20,14 @@ import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from ..core.clock import ClockError
 from ..core.game import Game
 from ..core.pgn import write_pgn
 from ..core.pieces import Colour
+from ..data.slots import AutosaveSlot
 from ..session import Confirm, Feedback, GameSession
 from .protocol import (
     PROTOCOL_VERSION,
@@ -42,7 +44,6 @@ from .protocol import (
     encode,
 )
 from .seats import Seats
-from .store import RoomStore
 
 __all__ = ["MAX_MEMBERS", "Coordinator", "Member", "Peer", "RoomSession"]
 
@@ -75,7 +76,18 @@ class Member:
 
 
 class RoomSession(GameSession):
-    """The coordinator's session: a player may resign whoever is to move (a local session resigns the mover)."""
+    """The coordinator's session: a player may resign on either turn, and every archived game is remembered."""
+
+    def __init__(self, game: Game, *, store: AutosaveSlot | None = None) -> None:
+        super().__init__(game, store=store)
+        self.archived: list[Path] = []
+        """Where each game that ended here was archived, oldest first (the host prints it; clients are not told)."""
+
+    def _save(self) -> Path | None:
+        path = super()._save()
+        if path is not None and path not in self.archived:
+            self.archived.append(path)
+        return path
 
     def resign_side(self, side: Colour) -> Feedback:
         if (reason := self.refusal("resign")) is not None:
@@ -98,7 +110,7 @@ class Coordinator:
         game: Game,
         *,
         token: str,
-        store: RoomStore | None = None,
+        store: AutosaveSlot | None = None,
         keyed: bool = False,
         new_game: Callable[[], Game] = Game.new,
         max_members: int = MAX_MEMBERS,
@@ -123,10 +135,14 @@ class Coordinator:
 
     @classmethod
     def open(
-        cls, store: RoomStore, *, token: str, keyed: bool = False, new_game: Callable[[], Game] = Game.new
+        cls, store: AutosaveSlot, *, token: str, keyed: bool = False, new_game: Callable[[], Game] = Game.new
     ) -> Coordinator:
-        """The coordinator of the game saved in ``store`` (its seats too), or of a new game."""
-        saved = store.load()
+        """The coordinator of the game saved in ``store`` (its seats too), or of a new game.
+
+        What the store found worth saying (a damaged file kept aside, a
+        finished game archived) is in :meth:`notices`.
+        """
+        saved = store.load().saved
         coordinator = cls(saved.game if saved else new_game(), token=token, store=store, keyed=keyed, new_game=new_game)
         if saved is not None:
             seats = saved.options.get("seats")
@@ -138,6 +154,14 @@ class Coordinator:
     @property
     def game(self) -> Game:
         return self.session.game
+
+    def notices(self) -> list[str]:
+        """What saving did besides, in words for the host (files kept aside or archived), once each."""
+        said = [*self.session.notices, *(self.store.notices if self.store is not None else ())]
+        self.session.notices.clear()
+        if self.store is not None:
+            self.store.notices.clear()
+        return said
 
     # --- connections ---------------------------------------------------------------------------
 
@@ -191,7 +215,7 @@ class Coordinator:
         for timer in (self._flag_timer, self._save_timer):
             if timer is not None:
                 timer.cancel()
-        self.session.save()
+        self.session.close()  # saved, and the autosave free for the next coordinator
         for member in list(self.members):
             self._drop(member, ProtocolError("closing", "the coordinator is closing; the game is saved", fatal=True))
 
@@ -346,8 +370,8 @@ class Coordinator:
         game = self.game
         if not game.is_over:
             return said
-        if self.store is not None and self.store.archived:
-            self.on_said(f"the game is archived in {self.store.archived[-1]}")
+        if self.session.archived:
+            self.on_said(f"the game is archived in {self.session.archived[-1]}")
         ending = f"{game.result}: {game.termination}"
         return said if game.termination.lower() in said.lower() else f"{said}. {ending}"
 
@@ -436,6 +460,8 @@ class Coordinator:
         self._save()
         if said:
             self.on_said(said)
+        for notice in self.notices():
+            self.on_said(notice)
         line = encode(self.snapshot(said).to_json())
         for member in list(self.members):
             member.peer.send(line)

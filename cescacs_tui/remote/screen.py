@@ -25,6 +25,7 @@ from ..core.game import Game
 from ..core.pieces import Colour
 from ..data.settings import Settings, settings_path
 from ..tui.game_screen import BoardOptions, GameScreen
+from ..tui.themes import known_themes
 from .client import JoinRequest, Link, LinkStatus
 from .protocol import Seat
 from .session import RemoteGameSession
@@ -119,24 +120,31 @@ class RemoteApp(CescacsApp):
         *,
         settings: Settings | None = None,
         settings_path: Path | None = None,
+        wide_glyphs: frozenset[str] = frozenset(),
         banner: str | None = None,
     ) -> None:
-        super().__init__(Game.new(), settings=settings, settings_path=settings_path)
+        super().__init__(Game.new(), settings=settings, settings_path=settings_path, wide_glyphs=wide_glyphs)
         self.link = Link(request)
         self.session = RemoteGameSession(self.link.send)
         self.banner = banner
         self.sub_title = request.address
 
     def get_default_screen(self) -> RemoteGameScreen:
-        settings = self.settings
-        options = BoardOptions(settings.piece_set, settings.board_layout, settings.auto_flip)
+        options = super().get_default_screen().options  # the board as the player's settings want it
         assert isinstance(self.session, RemoteGameSession)
         return RemoteGameScreen(self.session, self.link, options=options, banner=self.banner)
 
 
 def run_join(request: JoinRequest, *, banner: str | None = None) -> int:
     """Open the app on the coordinator's game (the ``cescacs join`` command, and ``host --play``)."""
-    settings = Settings.load()
+    settings = Settings.load(themes=known_themes())
+    wide: frozenset[str] = frozenset()
+    if settings.piece_set != "letters":  # as run_app: how this terminal draws the chess glyphs, asked first
+        from ..tui.board_layout import RISKY_GLYPHS
+        from ..tui.glyph_width import wide_glyphs
+
+        wide = wide_glyphs(RISKY_GLYPHS)
     gc.freeze()  # as run_app does: start-up objects out of every collection
-    RemoteApp(request, settings=settings, settings_path=settings_path(), banner=banner).run()
+    app = RemoteApp(request, settings=settings, settings_path=settings_path(), wide_glyphs=wide, banner=banner)
+    app.run()
     return 0

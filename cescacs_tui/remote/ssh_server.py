@@ -35,7 +35,7 @@ import asyncssh
 
 from ..core.game import Game
 from .coordinator import Coordinator
-from .store import RoomStore
+from .store import open_store
 from .tcp import CoordinatorServer, serve_tcp
 
 __all__ = ["DEFAULT_ROOM", "ROOM_NAME", "Hub", "ServerOptions", "serve_ssh"]
@@ -116,7 +116,7 @@ class Hub:
 
     async def _open(self, name: str) -> Room:
         token = secrets.token_urlsafe(24)
-        store = RoomStore(self.options.data_dir / "rooms" / name)
+        store = open_store(self.options.data_dir / "rooms" / name)
         coordinator = Coordinator.open(store, token=token, keyed=True, new_game=self.options.new_game)
         room = Room(name, await serve_tcp(coordinator, "127.0.0.1", 0), token)
         self.rooms[name] = room

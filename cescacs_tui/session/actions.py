@@ -111,15 +111,8 @@ def _no_offer_now(session: GameSession) -> str | None:
 
 
 def _no_grounds_for_a_claim(session: GameSession) -> str | None:
-    game = session.game
-    if game.claimable_draw() is not None:
-        return None
-    count = game.repetitions()
-    times = "once" if count == 1 else f"{count} times"
-    return (
-        f"no draw can be claimed: this position has occurred {times} (3 needed) and "
-        f"{game.position.halfmove_clock} half-moves have passed without a capture or pawn move (100 needed)"
-    )
+    status = session.game.claim_status()
+    return None if status.claimable else status.explain()
 
 
 def _no_clock(session: GameSession) -> str | None:
@@ -217,6 +210,10 @@ _TABLE: Final = (
     Action(
         "auto_flip", "F", "Auto-flip", "Auto-flip", "Turn the board to the side to move after each move (hot seat)",
         _U,
+    ),
+    Action(
+        "vim_keys", "", "Vim keys", "Vim keys",
+        "h j k l and y u b n move the cursor on the board (they then leave u, y, n to the board)", _U,
     ),
 )  # fmt: skip
 

@@ -98,7 +98,9 @@ class Feedback:
     is, ``""``: clear it); ``done`` is true when the command did what was
     asked (a typed move was played, so the move box can be emptied); a
     refusal has ``done`` false and ``tone`` :attr:`Tone.ERROR`.  ``cursor``
-    asks the board to put its cursor on that hex (go to a hex, a new game).
+    asks the board to put its cursor on that hex (go to a hex, a new game);
+    ``new_game`` says another game is on the table (what the front end
+    remembered of the last one, such as each side's cursor, is stale).
     """
 
     text: str | None = None
@@ -108,6 +110,7 @@ class Feedback:
     question: Question | None = None
     notice: Notice | None = None
     cursor: int | None = None
+    new_game: bool = False
 
     @classmethod
     def refused(cls, reason: str) -> Feedback:

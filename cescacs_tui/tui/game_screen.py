@@ -54,13 +54,23 @@ def table_bindings() -> list[BindingType]:
     ]
 
 
+TAKE_OVER_SECONDS = 1.0
+"""How often a screen waiting to take over the autosave of another cescacs asks whether it has exited."""
+
+
 @dataclass
 class BoardOptions:
-    """How the board looks and turns: the player's settings the screen applies."""
+    """How the board looks and turns: the player's settings the screen applies.
+
+    ``wide_glyphs`` are the FAN glyphs this terminal was measured to draw
+    wider than a cell (the board shows letters for them).
+    """
 
     piece_set: PieceSet = "letters"
     layout: LayoutChoice = "auto"
     auto_flip: bool = False
+    vim_keys: bool = False
+    wide_glyphs: frozenset[str] = frozenset()
 
 
 class GameScreen(Screen[None]):
@@ -90,10 +100,12 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.options = options or BoardOptions()
-        self._start = start
+        self.start = start
         self._footer_state: tuple[bool, ...] = ()
         self._focus_entry_when_ready = False
         self._turn_shown: Colour | None = None
+        self._layout_said: tuple[str, str | None] | None = None
+        """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
 
     # --- layout --------------------------------------------------------------------------
 
@@ -120,12 +132,20 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         game = self.session.game
-        self.board.cursor = game.position.king(game.position.turn)
-        self.board.focus()
+        board = self.board
+        board.vim_keys = self.options.vim_keys
+        board.wide_glyphs = self.options.wide_glyphs
+        board.cursor = game.position.king(game.position.turn)
+        board.focus()
         self.refresh_game()
         self.set_interval(CLOCK_SAVE_SECONDS, self.session.save_running_clock)
-        if self._start is not None:
-            self.apply(self._start)
+        self.set_interval(TAKE_OVER_SECONDS, self._try_take_over)
+        if self.start is not None:
+            self.apply(self.start)
+
+    def _try_take_over(self) -> None:
+        if self.session.waiting_for is not None and (feedback := self.session.try_take_over()) is not None:
+            self.apply(feedback)
 
     @on(SidePanel.Ready)
     def side_panel_ready(self) -> None:
@@ -145,10 +165,15 @@ class GameScreen(Screen[None]):
             self.message.say(feedback.text, feedback.tone)
         if feedback.cursor is not None:
             self.board.cursor = feedback.cursor
+        if feedback.new_game:
+            self.board.forget_cursors()
         if feedback.redraw:
             self.refresh_game(board_only=feedback.redraw == Redraw.BOARD)
         if feedback.notice is not None:
             self.notify(feedback.notice.text, title=feedback.notice.title, timeout=8, markup=False)
+        for notice in self.session.notices:  # what the autosave did besides: a file kept aside, a game archived
+            self.notify(notice, title="Saved games", timeout=12, markup=False)
+        self.session.notices.clear()
         if feedback.question is not None:
             self.ask(feedback.question)
 
@@ -197,12 +222,14 @@ class GameScreen(Screen[None]):
         self._refresh_footer()
 
     def _follow_turn(self) -> None:
-        """With auto-flip on, turn the board to the side to move whenever the turn changes."""
-        turn = self.session.game.position.turn
+        """With auto-flip on, turn the board to the side to move whenever the turn changes, with that side's cursor."""
+        position = self.session.game.position
+        turn = position.turn
         if turn != self._turn_shown:
             self._turn_shown = turn
             if self.options.auto_flip:
                 self.session.options["flipped"] = turn == Colour.BLACK
+                self.board.switch_cursor(turn, default=position.king(turn))
 
     def _refresh_footer(self) -> None:
         """Re-read the bindings only when an action shown only while possible changed.
@@ -275,18 +302,27 @@ class GameScreen(Screen[None]):
 
     def action_board_layout(self) -> None:
         self.options.layout = LAYOUT_CHOICES[(LAYOUT_CHOICES.index(self.options.layout) + 1) % len(LAYOUT_CHOICES)]
-        self.board.layout_mode = self.options.layout
+        board = self.board
+        board.layout_mode = self.options.layout
         self.post_message(self.OptionsChanged(self.options))
-        self.apply(Feedback(f"board layout: {self.options.layout} ({self.board.mode} now)"))
+        self._layout_said = (board.mode, board.layout_note)
+        self.apply(Feedback(f"board layout: {self.options.layout} ({board.mode} now)"))
+
+    def action_vim_keys(self) -> None:
+        self.options.vim_keys = self.board.vim_keys = not self.options.vim_keys
+        self.post_message(self.OptionsChanged(self.options))
+        state = "on: h j k l and y u b n move the cursor on the board" if self.options.vim_keys else "off"
+        self.apply(Feedback(f"vim keys {state}"))
 
     def action_auto_flip(self) -> None:
         self.options.auto_flip = not self.options.auto_flip
         self.post_message(self.OptionsChanged(self.options))
         if self.options.auto_flip:
-            self.session.options["flipped"] = self.session.game.position.turn == Colour.BLACK
-        self.apply(
-            Feedback(f"auto-flip after each move: {'on' if self.options.auto_flip else 'off'}", redraw=Redraw.GAME)
-        )
+            turn = self.session.game.position.turn
+            self.session.options["flipped"] = turn == Colour.BLACK
+            self.board.switch_cursor(turn, default=self.board.cursor)  # the cursor now is the mover's own
+        state = "on" if self.options.auto_flip else "off"
+        self.apply(Feedback(f"auto-flip after each move: {state}", redraw=Redraw.GAME))
 
     def action_next_theme(self) -> None:
         from .themes import THEMES
@@ -396,6 +432,13 @@ class GameScreen(Screen[None]):
     @on(MoveEntry.Left)
     def back_to_the_board(self) -> None:
         self.board.focus()
+
+    @on(HexBoard.LayoutChanged)
+    def layout_changed(self, event: HexBoard.LayoutChanged) -> None:
+        """A forced layout that does not fit (after a resize, or from the settings): say what is drawn instead."""
+        if event.note is not None and (event.mode, event.note) != self._layout_said:
+            self.apply(Feedback(event.note))
+        self._layout_said = None
 
     @on(ClockPanel.FlagFell)
     def flag_fell(self, event: ClockPanel.FlagFell) -> None:

@@ -28,13 +28,27 @@ E Elephant (aliases such as Q, W, T, C, B, H are understood too).
 Check marks (+^ adjoining, +∞ from afar, ++ double, # mate) are optional.
 The canonical coordinate form also works: E3-A11, F26-F28=D.
 
-On the board: · a move, × a capture, [ ] the cursor, > < the selected piece,
-! a King in check, P? a pawn awaiting promotion, { } a typed move's preview.
+On the board: · a move (1-9 its number key), × a capture, [ ] the cursor,
+> < the selected piece, ! a King in check, P? a pawn awaiting promotion,
+{ } a typed move's preview.  With a piece selected, the arrows jump among its targets.
 """
 
 
 def _binding_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
-    return [(keys_label(binding.key), binding.description or binding.action) for binding in bindings]
+    """One row per binding; the bindings of one group share a row (the board's 1 to 9)."""
+    rows: list[tuple[str, str]] = []
+    groups: dict[int, int] = {}  # group id -> its row
+    for binding in bindings:
+        keys = keys_label(binding.key)
+        if binding.group is None:
+            rows.append((keys, binding.description or binding.action))
+        elif id(binding.group) in groups:
+            index = groups[id(binding.group)]
+            rows[index] = (rows[index][0] + ("" if binding.group.compact else " ") + keys, rows[index][1])
+        else:
+            groups[id(binding.group)] = len(rows)
+            rows.append((keys, binding.group.description))
+    return rows
 
 
 def keys_label(keys: str) -> str:
@@ -47,7 +61,7 @@ def key_name(key: str) -> str:
         "question_mark": "?", "slash": "/", "colon": ":", "left_square_bracket": "[", "right_square_bracket": "]",
         "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "Space", "enter": "Enter",
         "escape": "Esc", "up": "↑", "down": "↓", "left": "←", "right": "→", "home": "Home", "end": "End",
-        "pageup": "PgUp", "pagedown": "PgDn",
+        "pageup": "PgUp", "pagedown": "PgDn", "tab": "Tab", "shift+tab": "Shift+Tab",
     }  # fmt: skip
     return names.get(key, key.replace("ctrl+", "Ctrl+"))
 

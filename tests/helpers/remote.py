@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cescacs_tui.core.errors import CescacsError
-from cescacs_tui.data.autosave import load_autosave
+from cescacs_tui.data.autosave import read_autosave
 from cescacs_tui.remote.coordinator import Coordinator, Member
 from cescacs_tui.remote.protocol import Hello, ProtocolError, Seat, parse_request
 from tests.helpers.terminal import PATIENCE
@@ -206,7 +206,7 @@ class ServerProcess(CommandProcess):
 
 def hosted_moves(data: Path) -> list[str]:
     """The moves of the game a host keeps in ``data`` (its autosave), ``[]`` if there is none."""
-    saved = load_autosave(data / "hosted" / "autosave.json")
+    saved = read_autosave(data / "hosted" / "autosave.json")  # read only: polled while the host writes it
     return [] if saved is None else [node.san for node in saved.game.nodes]
 
 
