@@ -10,8 +10,8 @@ import pytest
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn, write_pgn
-from cescacs_tui.remote.coordinator import Coordinator
 from cescacs_tui.data.autosave import read_autosave
+from cescacs_tui.remote.coordinator import Coordinator
 from cescacs_tui.remote.store import RoomBusy, open_store
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE
