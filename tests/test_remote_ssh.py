@@ -186,3 +186,25 @@ async def test_a_room_closes_after_it_empties_and_reopens_with_its_game(tmp_path
     again = await hub.enter("lobby")
     assert again is not room and [n.san for n in again.server.coordinator.game.nodes] == ["H6-H12"]
     await hub.close()
+
+
+async def test_connections_beyond_the_cap_are_turned_away_before_they_log_in(tmp_path: Path, keys: Path) -> None:
+    from cescacs_tui.remote.ssh_server import ServerOptions, serve_ssh
+
+    stop = asyncio.Event()
+    ports: list[int] = []
+    options = ServerOptions(host_key=keys / "host", data_dir=tmp_path, port=0, max_connections=1)
+    server = asyncio.ensure_future(serve_ssh(options, ready=ports.append, stop=stop))
+    while not ports:
+        await asyncio.sleep(0.01)
+    login = {"known_hosts": None, "client_keys": [str(keys / "ana")], "username": "ana", "config": None}
+    try:
+        async with asyncssh.connect("127.0.0.1", ports[0], **login):
+            with pytest.raises((asyncssh.Error, OSError)):
+                async with asyncssh.connect("127.0.0.1", ports[0], **login):
+                    pass
+        async with asyncssh.connect("127.0.0.1", ports[0], **login):  # the first has left: room for one again
+            pass
+    finally:
+        stop.set()
+        await server

@@ -214,6 +214,7 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         data_dir=args.data_dir or data_dir(),
         max_rooms=max(1, args.max_rooms),
         max_visitors=max(1, args.max_visitors),
+        max_connections=2 * max(1, args.max_visitors),
         room_seconds=max(0.0, args.room_minutes * 60),
         new_game=new_game,
     )

@@ -188,15 +188,15 @@ class RemoteGameSession(GameSession):
     # --- what this player may do ---------------------------------------------------------------
 
     def blocked(self) -> str | None:
-        if (reason := self.variations.top) is not None:
-            return f"{reason.describe()} is on the board: Esc returns to the game"
-        if not self.game.is_live:
+        """The local reasons first (a variation shown, an earlier move reviewed), then the remote ones."""
+        game = self.game
+        if self.variations.top is not None or not game.is_live:
             return super().blocked()
-        if self.game.is_over:
-            return f"the game is over ({self.game.termination}): n asks for a new game"
-        if (reason_ := self._player_problem()) is not None:
-            return reason_
-        turn = self.game.position.turn
+        if game.is_over:
+            return f"the game is over ({game.termination}): n asks for a new game"
+        if (problem := self._player_problem()) is not None:
+            return problem
+        turn = game.position.turn
         if turn != self.colour:
             assert self.seat is not None
             return f"it is {turn.title}'s turn: you play {self.seat.label}"

@@ -60,6 +60,8 @@ class ServerOptions:
     max_rooms: int = 16
     max_visitors: int = 32
     """SSH sessions running an app at once (each is a process)."""
+    max_connections: int = 64
+    """SSH connections at once, logged in or not (a login must finish within 30 s)."""
     room_seconds: float = 300.0
     """How long a room stays open after its last visitor has left."""
     new_game: Callable[[], Game] = Game.new
@@ -94,6 +96,7 @@ class Hub:
         self.options = options
         self.rooms: dict[str, Room] = {}
         self.visitors = 0
+        self.connections = 0
         self.authorized = (
             None if options.authorized_keys is None else asyncssh.read_authorized_keys(str(options.authorized_keys))
         )
@@ -159,6 +162,12 @@ class _Visitor(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         peer = conn.get_extra_info("peername") or ("", 0)
         self.peer = (str(peer[0]), str(peer[0]))
+        self.hub.connections += 1
+        if self.hub.connections > self.hub.options.max_connections:
+            conn.close()  # too many at once: this one is turned away before it logs in
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.hub.connections -= 1
 
     def begin_auth(self, username: str) -> bool:
         return True  # every visitor authenticates
