@@ -10,8 +10,10 @@ import pytest
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn, write_pgn
+from cescacs_tui.core.pieces import Colour
 from cescacs_tui.data.autosave import read_autosave
 from cescacs_tui.remote.coordinator import Coordinator
+from cescacs_tui.remote.protocol import Hello, ProtocolError
 from cescacs_tui.remote.store import RoomBusy, open_store
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE
@@ -69,6 +71,20 @@ def test_another_protocol_version_is_refused() -> None:
     with pytest.raises(Exception) as caught:
         game.join(RecordingPeer(), hello().__class__(2, TOKEN, None, "x", "c"))
     assert caught.value.code == "version"  # type: ignore[attr-defined]
+
+
+def test_a_probing_hello_is_told_its_seat_or_why_not_and_changes_nothing() -> None:
+    game = coordinator()
+    peer = RecordingPeer()
+    asked = hello("black", client="bo", name="Bo")
+    assert game.join(peer, Hello(**{**asked.__dict__, "probe": True})) is None
+    assert peer.lines == [{"type": "welcome", "protocol": 1, "seat": "black", "name": "Bo"}] and peer.is_closed
+    assert game.members == [] and not game.seats.view(Colour.BLACK).held and game.seq == 0
+    seat(game, "black", client="ana")
+    with pytest.raises(ProtocolError, match="Black is taken"):
+        game.join(RecordingPeer(), Hello(**{**asked.__dict__, "probe": True}))
+    with pytest.raises(ProtocolError, match="wrong token"):
+        game.join(RecordingPeer(), Hello(1, "wrong-token-000000000", None, "x", "y", probe=True))
 
 
 def test_a_player_who_comes_back_with_the_same_identity_gets_the_same_seat() -> None:

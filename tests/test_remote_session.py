@@ -27,7 +27,9 @@ class Wire:
         self.feedback: list[Feedback] = []
         self.session = RemoteGameSession(self._send)
         self.session.link_changed(True)
-        self.member: Member = coordinator.join(self, hello(seat, client=f"wire-{id(self)}", name=name))
+        member = coordinator.join(self, hello(seat, client=f"wire-{id(self)}", name=name))
+        assert member is not None
+        self.member: Member = member
 
     # the coordinator's side: what it sends this client
     def send(self, line: bytes) -> None:

@@ -76,6 +76,7 @@ def test_a_whole_game_played_from_two_terminals_is_seen_by_a_watcher_and_archive
                 f"the coordinator to hold {move}",
             )
         host.wait_for(b"the game is archived in ")
+        assert host.output.count(b"Ana plays White") == 1  # join's probe before its screen opened left no trace
         for terminal in (watcher, white, black):
             terminal.wait_for("Black mates")
         (record,) = archived(data)

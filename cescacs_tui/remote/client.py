@@ -91,7 +91,7 @@ class JoinRequest:
     def address(self) -> str:
         return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
-    def hello(self) -> dict[str, Any]:
+    def hello(self, *, probe: bool = False) -> dict[str, Any]:
         return {
             "type": "hello",
             "protocol": PROTOCOL_VERSION,
@@ -99,11 +99,12 @@ class JoinRequest:
             "seat": "any" if self.seat is None else self.seat.value,
             "name": self.name,
             "client": self.client,
+            "probe": probe,
         }
 
 
 def check_join(request: JoinRequest, *, timeout: float = CONNECT_SECONDS) -> Seat:
-    """Say hello once and return the seat given; raise :class:`RemoteRefused` (or ``OSError``) if refused."""
+    """Ask (a probing hello: nothing changes) which seat the request would get; :class:`RemoteRefused` if none."""
     return asyncio.run(_check_join(request, timeout))
 
 
@@ -112,7 +113,7 @@ async def _check_join(request: JoinRequest, timeout: float) -> Seat:
         async with asyncio.timeout(timeout):
             reader, writer = await asyncio.open_connection(request.host, request.port, limit=MAX_UPDATE_BYTES)
             try:
-                writer.write(encode(request.hello()))
+                writer.write(encode(request.hello(probe=True)))
                 line = await reader.readline()
             finally:
                 writer.close()

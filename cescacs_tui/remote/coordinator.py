@@ -165,8 +165,12 @@ class Coordinator:
 
     # --- connections ---------------------------------------------------------------------------
 
-    def join(self, peer: Peer, hello: Hello) -> Member:
-        """Admit a connection that said hello, or raise a fatal :class:`ProtocolError` saying why not."""
+    def join(self, peer: Peer, hello: Hello) -> Member | None:
+        """Admit a connection that said hello, or raise a fatal :class:`ProtocolError` saying why not.
+
+        A probing hello is only answered (the seat it would get) and the
+        connection closed: ``None``, and nothing changes.
+        """
         if hello.protocol != PROTOCOL_VERSION:
             raise ProtocolError("version", f"this coordinator speaks protocol {PROTOCOL_VERSION}", fatal=True)
         if not hmac.compare_digest(hello.token.encode(), self.token.encode()):
@@ -174,6 +178,11 @@ class Coordinator:
         if len(self.members) >= self.max_members:
             raise ProtocolError("full", f"this game already has {self.max_members} connections", fatal=True)
         client = hello.client or secrets.token_hex(16)
+        if hello.probe:
+            seat = self.seats.choose(client, hello.seat)
+            peer.send(encode({"type": "welcome", "protocol": PROTOCOL_VERSION, "seat": seat.value, "name": hello.name}))
+            peer.close()
+            return None
         seat = self.seats.claim(client, hello.seat, hello.name)
         colour = seat.colour
         if colour is not None:

@@ -170,6 +170,8 @@ class Hello:
     name: str
     client: str
     """The client's identity (random, kept by a client while it reconnects; a key's, over SSH)."""
+    probe: bool = False
+    """Only ask: the answer says the seat this hello would get (or why not), and the connection ends."""
 
 
 @dataclass(frozen=True)
@@ -211,12 +213,16 @@ def parse_request(line: bytes) -> Request:
         seat = _string(message, "seat", required=False)
         if seat not in (None, "any", *Seat):
             raise ProtocolError("bad_field", 'seat must be "white", "black", "watch" or "any"')
+        probe = message.get("probe", False)
+        if not isinstance(probe, bool):
+            raise ProtocolError("bad_field", "probe must be true or false")
         return Hello(
             protocol=_integer(message, "protocol"),
             token=_string(message, "token", required=False) or "",
             seat=None if seat in (None, "any") else Seat(seat),
             name=clean_name(_string(message, "name", required=False) or ""),
             client=_string(message, "client", required=False) or "",
+            probe=probe,
         )
     if kind == "move":
         draw = message.get("draw", False)

@@ -50,12 +50,12 @@ class Seats:
         holder = self._holders[colour]
         return "" if holder is None else holder.name
 
-    def claim(self, client: str, wanted: Seat | None, name: str) -> Seat:
-        """Seat ``client`` (asking for ``wanted``; ``None``: the first free seat, White first, else watching).
+    def choose(self, client: str, wanted: Seat | None) -> Seat:
+        """The seat ``client`` would get asking for ``wanted`` (``None``: the first free seat, White first,
+        else watching), changing nothing.
 
         Raises a fatal :class:`ProtocolError` (``seat_taken``) when the seat
-        asked for is someone else's.  The caller marks the seat connected
-        with :meth:`arrive` once the connection is accepted.
+        asked for is someone else's.
         """
         held = self.holder_of(client) if client else None
         if held is not None and wanted in (None, Seat.of(held)):
@@ -70,26 +70,28 @@ class Seats:
             colour = wanted.colour
             assert colour is not None
             if self._free(colour, client):
-                self._take(colour, client, name)
                 return wanted
             raise ProtocolError("seat_taken", self._why_taken(colour), fatal=True)
         for colour in (Colour.WHITE, Colour.BLACK):
             if self._holders[colour] is None:
-                self._take(colour, client, name)
                 return Seat.of(colour)
         if not self.keyed:
             for colour in (Colour.WHITE, Colour.BLACK):
                 if self._free(colour, client):
-                    self._take(colour, client, name)
                     return Seat.of(colour)
         return Seat.WATCH
+
+    def claim(self, client: str, wanted: Seat | None, name: str) -> Seat:
+        """Seat ``client`` as :meth:`choose` says; the caller marks it connected with :meth:`arrive`."""
+        seat = self.choose(client, wanted)
+        colour = seat.colour
+        if colour is not None and self.holder_of(client) != colour:
+            self._holders[colour] = _Holder(client, name)
+        return seat
 
     def _free(self, colour: Colour, client: str) -> bool:
         holder = self._holders[colour]
         return holder is None or (not self.keyed and not holder.connected and bool(client))
-
-    def _take(self, colour: Colour, client: str, name: str) -> None:
-        self._holders[colour] = _Holder(client, name)
 
     def _why_taken(self, colour: Colour) -> str:
         holder = self._holders[colour]

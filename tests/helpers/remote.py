@@ -65,6 +65,7 @@ def seat(
     """Join ``coordinator`` as a new client (``client``: an identity of its own unless given)."""
     peer = RecordingPeer()
     member = coordinator.join(peer, hello(wanted, client=client or f"client-{next(_identities)}", name=name))
+    assert member is not None
     return member, peer
 
 
