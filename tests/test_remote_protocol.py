@@ -179,3 +179,28 @@ def test_every_error_code_the_code_can_send_is_documented() -> None:
     assert {"auth", "not_your_turn", "too_long", "flood", "closing", "internal"} <= codes
     document = (root / "docs" / "remote-protocol.md").read_text(encoding="utf-8")
     assert sorted(code for code in codes - {"bad_update"} if f"`{code}`" not in document) == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["host", "--port", "99999"], "is not a port number"),
+        (["host", "--port", "0", "--time", "soon"], "TimeControl 'soon' is not understood"),
+        (["host", "--port", "0", "--token", "short"], "a token needs at least 12 characters"),
+        (["join", "somewhere", "--token", "x" * 20], "is not an address: write HOST:PORT"),
+        (["join", "127.0.0.1:7469"], "a token is needed"),
+        (["serve-ssh", "--port", "-1", "--host-key", "k"], "is not a port number"),
+    ],
+)
+def test_remote_commands_refuse_bad_arguments_with_status_2_before_serving(
+    arguments: list[str], words: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cescacs_tui.cli import main
+
+    monkeypatch.delenv("CESCACS_TOKEN", raising=False)
+    try:
+        status = main(arguments)
+    except SystemExit as exit_:  # argparse's own refusals
+        status = int(exit_.code or 0)
+    assert status == 2
+    assert words in capsys.readouterr().err

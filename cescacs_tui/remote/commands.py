@@ -36,7 +36,7 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         description="Hold a game for two terminals: prints the command the other player runs to join.",
     )
     host.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help="address to listen on (default: 127.0.0.1)")
-    host.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT}; 0: any free)")
+    host.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT}; 0: any free)")
     host.add_argument("--token", help="the secret joiners give (default: a new random one)")
     host.add_argument("--play", choices=("white", "black"), help="also play here, with this colour")
     host.add_argument("--name", help="your name, with --play")
@@ -64,7 +64,7 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         description="Serve C'escacs over SSH: the first two keys in a room play, the others watch.",
     )
     ssh.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help="address to listen on (default: 127.0.0.1)")
-    ssh.add_argument("--port", type=int, default=DEFAULT_SSH_PORT, help=f"port (default: {DEFAULT_SSH_PORT})")
+    ssh.add_argument("--port", type=_port, default=DEFAULT_SSH_PORT, help=f"port (default: {DEFAULT_SSH_PORT})")
     ssh.add_argument("--host-key", type=Path, required=True, metavar="FILE", help="the server's private host key")
     ssh.add_argument(
         "--authorized-keys", type=Path, metavar="FILE", help="only these public keys get in (default: any key)"
@@ -77,6 +77,12 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     _add_game_options(ssh)
     ssh.add_argument("--data-dir", type=Path, metavar="DIR", help="where the rooms' games are kept (default: DATA)")
     ssh.set_defaults(run=_serve_ssh)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535; 0: any free port)")
+    return int(text)
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
