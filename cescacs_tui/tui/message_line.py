@@ -16,13 +16,13 @@ class MessageLine(Static):
     """
 
     DEFAULT_CSS = """
-    MessageLine { height: 1; padding: 0 1; color: $text-muted; }
+    MessageLine { height: 1; padding: 0 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     MessageLine.error { color: $error; text-style: bold; }
     MessageLine.info { color: $success; }
     """
 
     def say(self, text: str, tone: Tone = Tone.PLAIN) -> None:
-        self.update(Text(text, no_wrap=True, overflow="ellipsis"))
+        self.update(Text(text))
         self.set_classes(tone.value)
 
     @property
