@@ -147,7 +147,8 @@ class Link:
     ``on_message`` gets every line received, as a checked JSON object (a
     line that is not one becomes an ``error`` message of code
     ``bad_update``); ``on_status`` hears each change of the link, with a
-    sentence for people.
+    sentence for people.  A ping goes every ``ping_seconds``; with nothing
+    received for ``silence_seconds`` the link counts as dropped.
     """
 
     def __init__(
@@ -156,8 +157,12 @@ class Link:
         *,
         on_message: Callable[[Mapping[str, Any]], None] = lambda message: None,
         on_status: Callable[[LinkStatus, str], None] = lambda status, detail: None,
+        ping_seconds: float = PING_SECONDS,
+        silence_seconds: float = SILENCE_SECONDS,
     ) -> None:
         self.request = request
+        self.ping_seconds = ping_seconds
+        self.silence_seconds = silence_seconds
         self.on_message = on_message
         self.on_status = on_status
         self.status = LinkStatus.CONNECTING
@@ -222,7 +227,7 @@ class Link:
         pinger = asyncio.create_task(self._ping(writer))
         try:
             while True:
-                async with asyncio.timeout(SILENCE_SECONDS):
+                async with asyncio.timeout(self.silence_seconds):
                     data = await reader.read(1 << 16)
                 if not data:
                     return refusal
@@ -253,5 +258,5 @@ class Link:
     async def _ping(self, writer: asyncio.StreamWriter) -> None:
         with contextlib.suppress(OSError):
             while not writer.is_closing():
-                await asyncio.sleep(PING_SECONDS)
+                await asyncio.sleep(self.ping_seconds)
                 writer.write(encode({"type": "ping"}))
