@@ -7,7 +7,8 @@ lists the archive of finished games, newest first, and ``cescacs 3`` (or
 scripts:
 
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
-* ``cescacs perft N [--pdtl P] [--divide]``: count the move tree.
+* ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
+* ``cescacs host`` / ``join`` / ``serve-ssh``: one game from two places (:mod:`cescacs_tui.remote`).
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
 Text from files (tags, file names, error tokens) is printed with its control
@@ -26,6 +27,7 @@ from pathlib import Path
 from .core import CescacsError, Position, divide, perft
 from .core.errors import printable
 from .core.perft import MAX_PERFT_DEPTH
+from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 EXIT_USAGE = 2
 
@@ -148,6 +150,7 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     counter.add_argument("--divide", action="store_true", help="show the count below each first move")
     _add_position_options(counter)
     counter.set_defaults(run=_perft)
+    add_remote_subcommands(sub)  # host, join, serve-ssh: cescacs_tui/remote
     return parser
 
 
@@ -155,7 +158,8 @@ def _play_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cescacs",
         description="Play C'escacs, the hexagonal chess variant, in the terminal (hot seat).",
-        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help'.",
+        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help'; to play from two places: "
+        "'cescacs host --help', 'cescacs join --help', 'cescacs serve-ssh --help'.",
     )
     parser.add_argument(
         "file", nargs="?", metavar="GAME", help="a .ctl-pgn record to open, or the number or name of an archived game"
@@ -166,7 +170,7 @@ def _play_parser() -> argparse.ArgumentParser:
     return parser
 
 
-SUBCOMMANDS = ("moves", "perft")
+SUBCOMMANDS = ("moves", "perft", *REMOTE_SUBCOMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
