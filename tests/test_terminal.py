@@ -7,88 +7,22 @@ input parser and the command's own start-up path (settings, autosave, resume).
 
 from __future__ import annotations
 
-import os
-import select
-import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from cescacs_tui.core import parse_hex
-from cescacs_tui.data.autosave import load_autosave
 from tests.helpers.app import key_path
-
-ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
+from tests.helpers.terminal import ARROW_BYTES, Terminal, saved_moves
+from tests.helpers.terminal import environment as terminal_environment
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
-
-PATIENCE = 20.0
-"""Seconds to wait for any one thing: generous, for a loaded CI machine."""
-
-
-class Terminal:
-    """``python -m cescacs_tui`` running in a 120x40 pseudo-terminal."""
-
-    def __init__(self, env: dict[str, str]) -> None:
-        import fcntl
-        import pty
-        import struct
-        import termios
-
-        self.controller, terminal = pty.openpty()
-        fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "cescacs_tui"], stdin=terminal, stdout=terminal, stderr=terminal, env=env
-        )
-        os.close(terminal)
-        self.output = b""
-
-    def read_until(self, done: Callable[[], bool], what: str) -> None:
-        """Keep reading the screen output until ``done()``; fail with ``what`` after :data:`PATIENCE`."""
-        deadline = time.monotonic() + PATIENCE
-        while not done():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"waited {PATIENCE} s for {what}; the terminal shows: {self.output[-600:]!r}")
-            if select.select([self.controller], [], [], 0.05)[0]:
-                try:
-                    self.output += os.read(self.controller, 1 << 16)
-                except OSError:  # the process has closed the terminal
-                    return
-
-    def wait_for(self, text: str) -> None:
-        self.read_until(lambda: text.encode() in self.output, repr(text))
-
-    def type(self, keys: str, settle: float = 0.3) -> None:
-        """Type ``keys``, then keep reading the screen for ``settle`` seconds while the app handles them."""
-        os.write(self.controller, keys.encode())
-        until = time.monotonic() + settle
-        self.read_until(lambda: time.monotonic() > until, "the app to settle")
-
-    def close(self) -> int | None:
-        if self.process.poll() is None:
-            self.process.kill()
-        code = self.process.wait(timeout=PATIENCE)
-        os.close(self.controller)
-        return code
 
 
 @pytest.fixture
 def environment(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-    return env | {
-        "TERM": "xterm-256color",
-        "CESCACS_DATA_DIR": str(tmp_path / "data"),
-        "CESCACS_CONFIG_DIR": str(tmp_path / "config"),
-        "PYTHONPATH": str(Path(__file__).parent.parent),
-    }
-
-
-def saved_moves(data: Path) -> list[str]:
-    session = load_autosave(data / "autosave.json")
-    return [] if session is None else [node.san for node in session.game.nodes]
+    return terminal_environment(tmp_path)
 
 
 def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_offers_to_resume(environment, tmp_path):
@@ -117,6 +51,7 @@ def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_off
     again = Terminal(environment)
     try:
         again.wait_for("An unfinished game was found (3 half-moves")
+        again.settle(1.0)  # a question is answered once it has been seen (tui/dialogs.py)
         again.type("y")
         again.wait_for("JF6-C15")  # the move list shows the resumed game
     finally:
