@@ -23,6 +23,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.lazy import Lazy
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
@@ -34,6 +35,7 @@ from .core.notation import normalise_typed
 from .core.pieces import LETTERS, NAMES, Colour, PieceType
 from .data.autosave import SavedGame, autosave_path, load_autosave, save_autosave
 from .data.settings import Settings, settings_path
+from .safe_text import safe_text
 from .tui.annotations import AnnotationPanel
 from .tui.board import HexBoard
 from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
@@ -248,8 +250,20 @@ class CescacsApp(BoardHostApp[None]):
     def say(self, text: str, kind: str = "") -> None:
         """One line under the board: what happened, or why not."""
         message = self.query_one("#message", Static)
-        message.update(Text(text))
+        message.update(Text(safe_text(text)))  # it quotes file names, tokens and names from outside
         message.set_classes(kind)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Notifications quote records, files and settings: shown as safe text (safe_text.py), like the panels."""
+        super().notify(safe_text(message), title=safe_text(title), severity=severity, timeout=timeout, markup=markup)
 
     # --- playing moves ---------------------------------------------------------------
 

@@ -7,7 +7,8 @@ serve power users and scripts:
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
 * ``cescacs perft N [--pdtl P] [--divide]``: count the move tree.
 
-Bad input is reported on stderr with exit status 2, never with a traceback.
+Bad input is reported on stderr with exit status 2, never with a traceback;
+what it quotes from files is made safe to print (:mod:`cescacs_tui.safe_text`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from .core import CescacsError, Position, divide, perft
+from .safe_text import safe_text
 
 EXIT_USAGE = 2
 
@@ -99,6 +101,11 @@ def _play_parser() -> argparse.ArgumentParser:
 SUBCOMMANDS = ("moves", "perft")
 
 
+def _say(text: str) -> None:
+    """One line on stderr; it may quote a file's name or tokens, so control characters are made visible."""
+    print(f"cescacs: {safe_text(text)}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cescacs`` console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
@@ -110,13 +117,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.simplefilter("always")
             status = run(args)
         for warning in caught:
-            print(f"cescacs: warning: {warning.message}", file=sys.stderr)
+            _say(f"warning: {warning.message}")
         return status
     except CescacsError as error:
-        print(f"cescacs: error: {error}", file=sys.stderr)
+        _say(f"error: {error}")
         return EXIT_USAGE
     except OSError as error:
-        print(f"cescacs: error: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
+        _say(f"error: {error.strerror or error}: {error.filename or ''}".rstrip(": "))
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from ..core import Colour
 from ..core.game import Game, Node
+from ..safe_text import safe_rich
 
 COMMENT_STYLE = "italic"
 HINT_STYLE = "dim"
@@ -115,5 +116,5 @@ class AnnotationPanel(VerticalScroll):
         self._text = text
         self.display = text is not None
         if text is not None:
-            self.query_one(Static).update(text)
+            self.query_one(Static).update(safe_rich(text))
             self.scroll_home(animate=False)

@@ -19,6 +19,7 @@ from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..core import Move
+from ..safe_text import safe_rich, safe_text
 
 
 class ChoiceDialog(ModalScreen[Move | None]):
@@ -63,10 +64,10 @@ class ChoiceDialog(ModalScreen[Move | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(self._title), id="choice-title")
+            yield Label(Text(safe_text(self._title)), id="choice-title")
             yield OptionList(
                 *(
-                    Option(Text.assemble((f"{key} ", "bold"), label), id=str(i))
+                    Option(Text.assemble((f"{key} ", "bold"), safe_text(label)), id=str(i))
                     for i, (key, label, _) in enumerate(self._options)
                 ),
                 id="choices",
@@ -133,7 +134,7 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(self._question))
+            yield Static(Text(safe_text(self._question)))
             with Horizontal():
                 yield Button(f"{self._yes} (y)", variant="primary", id="yes")
                 yield Button(f"{self._no} (n)", id="no")
@@ -173,12 +174,12 @@ class TextDialog(ModalScreen[None]):
     def __init__(self, title: str, body: Text, *, hint: str = "Esc closes") -> None:
         super().__init__()
         self._title = title
-        self._body = body
+        self._body = safe_rich(body)  # a game record shown as text holds its tags and comments
         self._hint = hint
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(self._title), id="text-title")
+            yield Label(Text(safe_text(self._title)), id="text-title")
             with VerticalScroll():
                 yield Static(self._body, id="text-body")
             yield Label(Text(self._hint), id="text-hint")

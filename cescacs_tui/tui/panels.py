@@ -15,6 +15,7 @@ from ..core import Colour, Piece, PieceType
 from ..core.game import Game
 from ..core.geometry import HEX_COLOUR_NAMES, HEX_NAMES
 from ..core.pieces import LETTERS
+from ..safe_text import safe_rich
 from .move_list import MoveList
 
 __all__ = ["MaterialPanel", "MoveList", "StatusPanel", "material_text", "status_text"]
@@ -33,7 +34,7 @@ class StatusPanel(Static):
     """
 
     def show_game(self, game: Game, *, variation: str | None = None) -> None:
-        self.update(status_text(game, variation=variation))
+        self.update(safe_rich(status_text(game, variation=variation)))  # names and endings come from records
 
 
 def status_text(game: Game, *, variation: str | None = None) -> Text:
