@@ -22,6 +22,7 @@ from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.driver import Driver
 from textual.lazy import Lazy
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -41,6 +42,7 @@ from .tui.board import HexBoard
 from .tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
 from .tui.clock_panel import ClockPanel
 from .tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
+from .tui.driver import InvalidTerminalInput, driver_class
 from .tui.help import help_text, key_name
 from .tui.lazy_line import LazyLine
 from .tui.move_entry import MoveEntry
@@ -131,6 +133,16 @@ class CescacsApp(BoardHostApp[None]):
         self._focus_entry_when_ready = False
         self.variations = VariationStack()
         """The record's variations being followed; the screen shows the innermost (``shown``)."""
+
+    # --- the terminal (hooks of tui/driver.py) -------------------------------------
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, with an input loop that no byte from the terminal can kill."""
+        return driver_class(super().get_driver_class())
+
+    @on(InvalidTerminalInput)
+    def warn_terminal_encoding(self, event: InvalidTerminalInput) -> None:
+        self.notify(event.advice, title="Terminal encoding", severity="warning", timeout=20, markup=False)
 
     # --- layout ------------------------------------------------------------------
 
@@ -923,5 +935,6 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     # garbage-collection pass with it.  Otherwise the first full collection, ~17 ms of scanning them,
     # falls right before the first paint.
     gc.freeze()
-    CescacsApp(game, autosave=autosave_path(), resume=resume, settings=settings, settings_path=settings_path()).run()
-    return 0
+    app = CescacsApp(game, autosave=autosave_path(), resume=resume, settings=settings, settings_path=settings_path())
+    app.run()
+    return app.return_code or 0  # 1 when the app died of an exception (cli.py says so)

@@ -9,6 +9,8 @@ serve power users and scripts:
 
 Bad input is reported on stderr with exit status 2, never with a traceback;
 what it quotes from files is made safe to print (:mod:`cescacs_tui.safe_text`).
+If the app dies of an unexpected error, the terminal is restored and the
+command exits with status 1 after saying so.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .core import CescacsError, Position, divide, perft
 from .safe_text import safe_text
 
 EXIT_USAGE = 2
+CRASH_NOTE = "cescacs: the app stopped on an unexpected error (above); the game is saved up to its last move"
 
 
 def _position(pdtl: str | None, *, castling: bool = True) -> Position:
@@ -69,7 +72,10 @@ def _perft(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
-    return run_app(pgn_file=args.file, pdtl=args.pdtl, castling=not args.no_castling)
+    status = run_app(pgn_file=args.file, pdtl=args.pdtl, castling=not args.no_castling)
+    if status:  # Textual has restored the terminal and printed the traceback
+        print(CRASH_NOTE, file=sys.stderr)
+    return status
 
 
 def _subcommand_parser() -> argparse.ArgumentParser:
