@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import events, on
+from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -45,7 +46,7 @@ from .tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
 from .tui.driver import InvalidTerminalInput, driver_class
 from .tui.help import help_text, key_name
 from .tui.lazy_line import LazyLine
-from .tui.move_entry import MoveEntry
+from .tui.move_entry import TYPE_MOVE, MoveEntry, MoveInput, focus_move_box
 from .tui.panels import MaterialPanel, MoveList, StatusPanel
 from .tui.picking import Outcome as PickOutcome
 from .tui.picking import Picker
@@ -82,7 +83,7 @@ class CescacsApp(BoardHostApp[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),
-        Binding("slash,colon", "focus_input", "Type move"),
+        TYPE_MOVE,  # a priority binding: the keys typed after "/" go to the move box (tui/move_entry.py)
         Binding("f", "flip", "Flip"),
         Binding("u", "takeback", "Takeback"),
         Binding("U", "redo", "Redo", show=False),
@@ -130,7 +131,6 @@ class CescacsApp(BoardHostApp[None]):
         self._picker_key: tuple[int, tuple[Move, ...]] | None = None
         self._preview: tuple[int, ...] = ()
         self._enabled_actions: tuple[bool | None, ...] = ()
-        self._focus_entry_when_ready = False
         self.variations = VariationStack()
         """The record's variations being followed; the screen shows the innermost (``shown``)."""
 
@@ -166,15 +166,13 @@ class CescacsApp(BoardHostApp[None]):
     @on(MoveEntry.Ready)
     def move_entry_ready(self, event: MoveEntry.Ready) -> None:
         self._show_cursor_hex(self.board.cursor)
-        if self._focus_entry_when_ready:
-            event.entry.focus_box()
 
     def on_mount(self) -> None:
         board = self.board
         board.piece_set = self.settings.piece_set
         board.layout_mode = self.settings.board_layout
         board.cursor = self.game.position.king(self.game.position.turn)
-        board.focus()
+        self.screen.set_focus(board)  # now: Widget.focus would run after queued keys, taking the focus back from a "/"
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         for problem in self.settings.problems:
             self.notify(problem, title="Settings", severity="warning", timeout=10, markup=False)
@@ -411,39 +409,38 @@ class CescacsApp(BoardHostApp[None]):
     def play_typed_move(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text:
-            self.board.focus()
+            self.screen.set_focus(self.board)
             return
         game = self.game
+        box = event.input
+        assert isinstance(box, MoveInput)  # it has emptied itself: the keys after Enter start the next move
         if (variation := self.variations.top) is not None:
             self.say(f"{text}: {variation.describe()} is on the board; Esc returns to the game", "error")
+            box.give_back(event.value)
             return
         if game.is_over or not game.is_live:
             reason = (
                 f"the game is over ({game.termination})" if game.is_over else "return to the live position first (})"
             )
             self.say(f"{text}: {reason}", "error")
+            box.give_back(event.value)
             return
         try:
             move = self._parse_typed(text)
         except CescacsError as error:
             reason = error.reason if isinstance(error, MoveError) else str(error)
             self.say(f"{text}: {reason}", "error")
+            box.give_back(event.value)
             return
-        event.input.value = ""
         self.play(move)
 
     def on_key(self, event: events.Key) -> None:
-        """Esc steps back: from the move box to the board, else out of a variation.
+        """Esc steps back out of a variation (from the move box, Esc returns to the board first: MoveEntry).
 
         On the board, Esc is the board's own key (:class:`HexBoard.Cancelled`), which does the same.
         """
         focused = self.focused.id if self.focused is not None else None
-        if event.key != "escape" or focused == "board":
-            return
-        if focused == "move-input":
-            event.stop()
-            self.board.focus()
-        elif self.variations:
+        if event.key == "escape" and focused != "board" and self.variations:
             event.stop()
             self.action_leave_variation()
 
@@ -472,12 +469,9 @@ class CescacsApp(BoardHostApp[None]):
             return game.clock is not None and not game.is_over
         return True
 
-    def action_focus_input(self) -> None:
-        entries = self.query(MoveEntry)
-        if entries:
-            entries.first(MoveEntry).focus_box()
-        else:  # pressed before the row is mounted, a frame or so after the start: focus it when it is
-            self._focus_entry_when_ready = True
+    async def action_focus_input(self) -> None:
+        if self.screen.is_modal or not await focus_move_box(self.screen):
+            raise SkipAction()  # the key goes on: to a dialog, or to the move box itself
 
     def action_flip(self) -> None:
         board = self.board

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from rich.console import RenderableType
+from textual import events
 from textual._compositor import CompositorUpdate
 from textual.geometry import Region
 from textual.screen import Screen
@@ -100,16 +101,19 @@ async def test_the_first_paint_shows_the_board_and_it_keeps_its_place_when_the_r
         assert app.board.region == region
 
 
-async def test_a_slash_pressed_before_the_move_box_is_mounted_still_focuses_it() -> None:
+async def test_a_move_typed_before_the_move_box_is_mounted_still_goes_to_it() -> None:
     class QuickTypist(CescacsApp):
         def on_mount(self) -> None:  # Textual runs it too: before anything mounted lazily exists
             self.move_box_then = len(self.query(MoveEntry))
-            self.action_focus_input()  # as the "/" key does
+            for key, character in [("slash", "/"), *((c, c) for c in "e7"), ("minus", "-"), *((c, c) for c in "e13")]:
+                self.post_message(events.Key(key, character))  # as the terminal's keys arrive: all at once
+            self.post_message(events.Key("enter", "\r"))
 
     app = QuickTypist()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert app.move_box_then == 0
+        assert [node.san for node in app.game.nodes] == ["E7-E13"]
         assert app.focused is not None and app.focused.id == "move-input"
 
 
