@@ -861,8 +861,8 @@ class CescacsApp(BoardHostApp[None]):
     def _offer_resume(self, session: SavedGame) -> None:
         game = session.game
 
-        def answer(yes: bool | None) -> None:
-            if yes:
+        def answer(choice: bool | None) -> None:
+            if choice is not False:  # Resume, Enter or Esc keep the game; only an explicit "New game" drops it
                 self.start_game(game)
                 if session.options.get("flipped"):
                     self.board.flipped = True
@@ -875,6 +875,8 @@ class CescacsApp(BoardHostApp[None]):
                 f"An unfinished game was found ({moves}, {game.position.turn.title} to move). Resume it?",
                 yes="Resume",
                 no="New game",
+                default=True,
+                destructive=False,
             ),
             answer,
         )

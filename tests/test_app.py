@@ -19,7 +19,7 @@ from cescacs_tui.tui.board import HexBoard
 from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
 from cescacs_tui.tui.move_entry import MoveEntry
 from cescacs_tui.tui.panels import MoveList
-from tests.helpers.app import click_hex, cursor_pick, key_path, message
+from tests.helpers.app import answer, click_hex, cursor_pick, key_path, message
 from tests.helpers.games import FOOLS_MATE
 
 ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -177,7 +177,7 @@ async def test_promotion_dialog_offers_only_regainable_pieces() -> None:
         offered = [label for _, label, _ in dialog._options]
         assert [label.split()[0] for label in offered] == ["Rook", "Knight", "Bishop"]
         assert "black hexes" in offered[2]
-        await pilot.press("n")  # the letter chooses
+        await answer(pilot, "n")  # the letter chooses
         await pilot.pause()
         assert app.game.nodes[-1].san == "B22-B24=N"
         assert app.game.position.piece_at(parse_hex("B24")).symbol == "N"
@@ -209,7 +209,7 @@ async def test_castling_chooser_names_and_previews_each_way() -> None:
         assert labels[0].startswith("King's leap G1→H6")
         tokens = [label.split(":")[0].rstrip("+^\u221e#") for label in labels[1:]]
         assert tokens == ["KRK-HIO", "KRK-HIOO", "KRK-HH", "KRK-HG", "KRD-HH", "KRD-HG", "KRR-HIH", "KRR-HGG"]
-        await pilot.press("down")  # highlight KRK-HIO: the board previews King and Rook
+        await answer(pilot, "down")  # highlight KRK-HIO: the board previews King and Rook
         await pilot.pause()
         assert set(app.board.view.preview) == {parse_hex(n) for n in ("G1", "H6", "I3", "I5")}
         await pilot.press("enter")
@@ -288,9 +288,10 @@ async def test_resign_asks_for_confirmation() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("R")
         assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("n")
+        await answer(pilot, "n")
         assert not app.game.is_over
-        await pilot.press("R", "y")
+        await pilot.press("R")
+        await answer(pilot, "y")
         assert (app.game.result, app.game.termination) == ("0-3", "White resigns")
 
 
@@ -299,7 +300,7 @@ async def test_draw_offer_is_answered_by_the_opponent() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", *"e7-e13", "enter", "escape", "o")
         assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("y")
+        await answer(pilot, "y")
         assert (app.game.result, app.game.termination) == ("1-1", "draw by agreement")
 
 
@@ -333,7 +334,7 @@ async def test_the_forced_promotion_turn_is_explained_and_played() -> None:
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog)
         assert [label.split()[0] for _, label, _ in dialog._options] == ["Bishop"]
-        await pilot.press("j")
+        await answer(pilot, "j")
         await pilot.pause()
         assert app.game.nodes[-1].san == "B24=J"
         assert app.game.position.halfmove_clock == 0
