@@ -25,10 +25,11 @@ PLAYER = textwrap.dedent(
     from cescacs_tui.app import CescacsApp
     from cescacs_tui.core.clock import TimeControl
     from cescacs_tui.core.game import Game
+    from cescacs_tui.data.slots import AutosaveSlot
 
     async def main(path):
         game = Game.new(white="Before", black="Crash", time_control=TimeControl.from_tag("300+5"))
-        app = CescacsApp(game, autosave=Path(path))
+        app = CescacsApp(game, store=AutosaveSlot.acquire(Path(path)))
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("slash", *"e7-e13", "enter")
             await asyncio.sleep(0.4)
@@ -63,7 +64,7 @@ async def test_killed_mid_game_then_resumed(tmp_path: Path) -> None:
         process.wait(timeout=30)
     assert process.returncode == -signal.SIGKILL
 
-    session = load_autosave(path)
+    session = load_autosave(path).saved
     assert session is not None
     app = CescacsApp(Game.new(), resume=session)
     async with app.run_test(size=(120, 40)) as pilot:

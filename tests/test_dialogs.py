@@ -11,7 +11,7 @@ from textual.widgets import Button
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game
-from cescacs_tui.data.autosave import load_autosave, save_autosave
+from cescacs_tui.data.autosave import read_autosave, save_autosave
 from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, DeliberateDialog
 from tests.helpers.app import answer
 
@@ -37,24 +37,24 @@ def burst(app: App[object], *keys: tuple[str, str | None]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("dialog", "keys"),
+    ("dialog", "keys", "on_escape"),
     [
-        (ConfirmDialog("Resign?"), [("y", "y")]),
-        (ConfirmDialog("Resign?"), [("enter", "\r")]),
-        (ConfirmDialog("Resume?", default=True, destructive=False), [("n", "n"), ("enter", "\r")]),
-        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)]), [("j", "j")]),
-        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)]), [("enter", "\r")]),
+        (ConfirmDialog("Resign?"), [("y", "y")], False),
+        (ConfirmDialog("Resign?"), [("enter", "\r")], False),
+        (ConfirmDialog("Resume?", default=True), [("n", "n"), ("enter", "\r")], True),
+        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)]), [("j", "j")], None),
+        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)]), [("enter", "\r")], None),
     ],
     ids=["y", "Enter", "n Enter", "a letter", "Enter on a choice"],
 )
-async def test_keys_that_come_before_the_dialog_was_seen_answer_nothing(dialog, keys):
+async def test_keys_that_come_before_the_dialog_was_seen_answer_nothing(dialog, keys, on_escape):
     app = Host(dialog)
     async with app.run_test() as pilot:
         burst(app, *keys)  # they arrive with the dialog, as a burst would
         await pilot.pause()
         assert app.screen is dialog and not dialog.listening and app.answers == []
         await answer(pilot, "escape")  # once seen, it listens
-        assert app.answers == [None]
+        assert app.answers == [on_escape]
 
 
 async def test_a_click_too_soon_is_ignored_and_a_later_one_counts():
@@ -74,12 +74,13 @@ async def test_a_click_too_soon_is_ignored_and_a_later_one_counts():
         ({}, "enter", False),  # the default is No: resign? abandon?
         ({}, "y", True),
         ({}, "n", False),
-        ({}, "escape", None),  # no choice made: the caller does the safe thing
-        ({"default": True, "destructive": False}, "enter", True),  # resume? (No would drop the saved game)
-        ({"default": True, "destructive": False}, "n", False),
+        ({}, "escape", False),  # Esc too gives the safe answer
+        ({"default": True}, "enter", True),  # resume? (No starts afresh)
+        ({"default": True}, "escape", True),
+        ({"default": True}, "n", False),
     ],
 )
-async def test_enter_gives_the_default_answer_and_esc_none(options, key, expected):
+async def test_enter_and_esc_give_the_default_answer(options, key, expected):
     dialog = ConfirmDialog("Sure?", **options)
     app = Host(dialog)
     async with app.run_test() as pilot:
@@ -87,23 +88,23 @@ async def test_enter_gives_the_default_answer_and_esc_none(options, key, expecte
         assert app.answers == [expected]
 
 
-async def test_the_destructive_answer_is_drawn_as_a_warning_and_is_never_the_default():
-    dialog = ConfirmDialog("An unfinished game was found. Resume it?", default=True, destructive=False)
+@pytest.mark.parametrize("default", [False, True])
+async def test_the_default_answer_has_the_focus_from_the_first_frame_and_the_other_is_a_warning(default):
+    dialog = ConfirmDialog("Sure?", default=default)
     app = Host(dialog)
     async with app.run_test():
-        assert app.focused is dialog.query_one("#yes")
-        assert dialog.query_one("#no", Button).variant == "error"
-    with pytest.raises(ValueError, match="destructive"):
-        ConfirmDialog("Resign?", default=True)
+        focused, other = ("#yes", "#no") if default else ("#no", "#yes")
+        assert app.focused is dialog.query_one(focused)  # before on_mount could move it: Enter in a burst
+        assert dialog.query_one(other, Button).variant == "error"
 
 
-async def test_the_resume_question_keeps_the_saved_game_unless_new_game_is_chosen(tmp_path: Path):
+async def test_the_resume_question_resumes_unless_new_game_is_chosen(tmp_path: Path):
     path = tmp_path / "autosave.json"
     game = Game.new()
     game.play(MOVE)
     save_autosave(game, {}, path)
     for key, kept in (("escape", True), ("enter", True), ("n", False)):
-        saved = load_autosave(path)
+        saved = read_autosave(path)
         assert saved is not None
         app = CescacsApp(Game.new(), resume=saved)
         async with app.run_test(size=(120, 40)) as pilot:

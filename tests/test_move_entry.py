@@ -70,11 +70,11 @@ async def test_esc_in_a_burst_leaves_the_box_before_the_next_key():
         assert box(app).value == "e7"
 
 
-async def test_slash_and_colon_where_a_move_starts_are_ignored_but_kept_inside_it():
+async def test_slash_and_colon_in_the_box_move_nothing_and_a_colon_inside_a_move_is_typed():
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("slash", "slash", "colon", "space", "slash", *"e7", "slash")
-        assert box(app).value == " e7/"
+        await pilot.press("slash", "slash", "colon", "space", "colon", *"e7", "colon", "slash")
+        assert box(app).value == " e7:" and app.focused is box(app)
 
 
 async def test_enter_empties_the_box_at_once_and_a_refused_move_is_given_back_unless_typing_went_on():

@@ -6,19 +6,18 @@ does over SSH or from a fast typist (see tests/helpers/terminal.py).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from cescacs_tui.cli import CRASH_NOTE
 from cescacs_tui.core import parse_hex
-from cescacs_tui.data.autosave import load_autosave
+from cescacs_tui.data.autosave import read_autosave
 from cescacs_tui.data.settings import Settings
 from tests.helpers.app import key_path
-from tests.helpers.terminal import ARROW_BYTES, Terminal, environment, saved_moves
+from tests.helpers.terminal import ARROW_BYTES, POSIX_ONLY, Terminal, saved_moves, terminal_environment
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
+pytestmark = POSIX_ONLY
 
 SEEN = 1.0
 """Seconds to let a dialog be seen before answering it (it ignores answers given before: tui/dialogs.py)."""
@@ -26,7 +25,7 @@ SEEN = 1.0
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    return environment(tmp_path)
+    return terminal_environment(tmp_path)
 
 
 @pytest.fixture
@@ -82,7 +81,7 @@ def test_a_burst_that_asks_a_question_never_answers_it(terminal, tmp_path, burst
     terminal.wait_for(question)
     after_burst = terminal.output.split(question.encode(), 1)[1]
     assert answered.encode() not in after_burst
-    session = load_autosave(data / "autosave.json")
+    session = read_autosave(data / "autosave.json")
     assert session is not None and session.game.outcome is None and len(session.game.nodes) == 1
 
 
@@ -128,7 +127,9 @@ def test_bytes_that_are_not_utf8_are_replaced_the_player_is_told_and_the_game_go
 
 
 CRASHES = {
-    "in a key's action": "import cescacs_tui.app as app\napp.CescacsApp.action_flip = lambda self: 1 / 0\n",
+    "in a key's action": (
+        "from cescacs_tui.tui.game_screen import GameScreen\nGameScreen.action_flip = lambda self: 1 / 0\n"
+    ),
     "in the input thread": (
         "from textual import _xterm_parser as parser\n"
         "feed = parser.XTermParser.feed\n"

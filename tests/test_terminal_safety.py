@@ -6,21 +6,18 @@ sequences may be in it, while its text is on the screen, made visible.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-import pytest
-
 from tests.helpers.crafted import NEVER_WRITTEN, RECORD, SHOWN_SAFE
-from tests.helpers.terminal import Terminal, environment
+from tests.helpers.terminal import POSIX_ONLY, Terminal, terminal_environment
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
+pytestmark = POSIX_ONLY
 
 
 def test_a_crafted_record_writes_none_of_its_escape_sequences_to_the_terminal(tmp_path: Path) -> None:
     record = tmp_path / "crafted.ctl-pgn"
     record.write_text(RECORD, encoding="utf-8")
-    terminal = Terminal(environment(tmp_path), str(record))
+    terminal = Terminal(terminal_environment(tmp_path), str(record))
     try:
         terminal.wait_for("Move:")
         terminal.settle(1.0)  # the clocks with the players' names, the last move's comments

@@ -165,15 +165,13 @@ class ChoiceDialog(DeliberateDialog[Move | None]):
         self._choose(None)
 
 
-class ConfirmDialog(DeliberateDialog[bool | None]):
+class ConfirmDialog(DeliberateDialog[bool]):
     """A yes/no question (resign? accept the draw? abandon this game? resume it?).
 
-    Its answer is ``True`` (yes: ``y``, or its button), ``False`` (no: ``n``,
-    or its button) or ``None`` (Esc: dismissed without choosing; the caller
-    treats it as the safe choice).  ``default`` is the answer whose button has
-    the focus, so Enter gives it: make it the safe one.  ``destructive`` names
-    the answer that throws something away (a game), drawn as a warning; it can
-    only be chosen explicitly, never by Enter or Esc.
+    ``default`` is the answer that is safe to give by accident: its button has
+    the focus from the first frame, so Enter gives it, and so does Esc.  The
+    other answer (resign, abandon, drop the saved game) is drawn as a warning
+    and is only given by its key or its button.
     """
 
     DEFAULT_CSS = """
@@ -199,25 +197,14 @@ class ConfirmDialog(DeliberateDialog[bool | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n", "answer(False)", "No"),
-        Binding("escape", "dismiss_question", "Close"),
+        Binding("escape", "answer_default", "Cancel"),
     ]
 
-    def __init__(
-        self,
-        question: str,
-        *,
-        yes: str = "Yes",
-        no: str = "No",
-        default: bool = False,
-        destructive: bool | None = True,
-    ) -> None:
-        if destructive is default:
-            raise ValueError("the default answer cannot be the destructive one")
+    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No", default: bool = False) -> None:
         super().__init__()
         self._question = question
         self._labels = {True: yes, False: no}
         self._default = default
-        self._destructive = destructive
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -226,11 +213,7 @@ class ConfirmDialog(DeliberateDialog[bool | None]):
                 for answer, key in ((True, "y"), (False, "n")):
                     yield Button(
                         f"{safe_text(self._labels[answer])} ({key})",
-                        variant="error"
-                        if answer is self._destructive
-                        else "primary"
-                        if answer is self._default
-                        else "default",
+                        variant="primary" if answer is self._default else "error",
                         id="yes" if answer else "no",
                         classes="default-answer" if answer is self._default else "",
                     )
@@ -242,8 +225,8 @@ class ConfirmDialog(DeliberateDialog[bool | None]):
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
 
-    def action_dismiss_question(self) -> None:
-        self.dismiss(None)
+    def action_answer_default(self) -> None:
+        self.dismiss(self._default)
 
 
 class TextDialog(ModalScreen[None]):

@@ -2,12 +2,12 @@
 
 Typed moves must survive bursts: over SSH, or from a fast typist, ``/E7-E13⏎``
 often arrives in one read, and Textual routes each key to the widget that has
-the focus *when it routes that key*.  Two things keep every key of a burst in
-the move box, in order:
+the focus *when it routes that key*.  Three things keep every key of a burst
+where it belongs, in order:
 
-* :data:`TYPE_MOVE` is a *priority* binding: Textual runs it while it routes
-  the ``/``, before it routes the keys after it, and :func:`focus_move_box`
-  moves the focus synchronously (``Screen.set_focus``; ``Widget.focus`` would
+* the screen binds ``/`` and ``:`` with *priority*: Textual runs the binding
+  while it routes the ``/``, before it routes the keys after it, and
+  :func:`focus_move_box` moves the focus synchronously (``Screen.set_focus``; ``Widget.focus`` would
   only schedule it, after the keys already queued, which then went to the
   board: ``/RC25-C23⏎`` resigned the game).  Before the row is mounted (it is
   mounted after the first paint) the binding waits for it, and the keys wait
@@ -23,10 +23,10 @@ the move box, in order:
 from __future__ import annotations
 
 import asyncio
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -41,14 +41,6 @@ PLACEHOLDER = "CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)"
 
 TYPE_MOVE_CHARACTERS = ("/", ":")
 
-TYPE_MOVE = Binding("slash,colon", "focus_input", "Type move", priority=True)
-"""The keys that go to the move box, for the screen (or app) that shows it.
-
-Its action calls :func:`focus_move_box` and raises ``SkipAction`` when that is
-``False``: then the key goes on as if unbound, to the box itself (which
-ignores a ``/`` where a move starts) or to a dialog's input.  (Textual leaves
-an ``Input`` its printable keys, but does not know ``slash`` is one.)
-"""
 
 MOUNT_PATIENCE = 2.0
 """Seconds a ``/`` pressed during start-up waits for the move box to be mounted (it takes a frame or two)."""
@@ -123,8 +115,10 @@ class MoveEntry(Horizontal):
 
     The compact board has no room to print hex names, so the hex under the
     cursor is named here.  The app mounts this row lazily, after the board's
-    first paint; :class:`Ready` tells it to fill the row in.  Esc in the box
-    gives the focus to ``leave_to`` (a selector on the screen: the board).
+    first paint; :class:`Ready` tells it to fill the row in.  What is typed
+    goes up as :class:`Changed` and :class:`Submitted` (the box is empty by
+    then: :meth:`give_back` returns a refused move).  Esc in the box gives the
+    focus to ``leave_to`` (a selector on the screen: the board).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Board", show=False, priority=True)]
@@ -145,6 +139,20 @@ class MoveEntry(Horizontal):
         def __init__(self, entry: MoveEntry) -> None:
             super().__init__()
             self.entry = entry
+
+    class Changed(Message):
+        """The text in the box changed (the board previews the move being typed)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Submitted(Message):
+        """Enter: play what was typed."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
 
     def __init__(self, *, leave_to: str = "#board", id: str | None = None) -> None:
         super().__init__(id=id)
@@ -170,6 +178,20 @@ class MoveEntry(Horizontal):
         """Focus the box now (not after the messages already queued, as ``Widget.focus`` does)."""
         self.screen.set_focus(self.box)
 
+    def give_back(self, text: str) -> None:
+        """A move typed here was refused: show it again for correction (see :meth:`MoveInput.give_back`)."""
+        self.box.give_back(text)
+
+    @on(Input.Changed, "#move-input")
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.Changed(event.value))
+
+    @on(Input.Submitted, "#move-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Submitted(event.value))
+
     def action_leave(self) -> None:
         """Esc: the focus goes to the board now, so the keys typed after Esc are the board's."""
         targets = self.screen.query(self._leave_to)
@@ -178,14 +200,16 @@ class MoveEntry(Horizontal):
         self.screen.set_focus(targets.first())
 
 
-async def focus_move_box(screen: Screen[object]) -> bool:
+async def focus_move_box(screen: Screen[Any]) -> bool:
     """Give the focus to the move box of ``screen`` before another key is routed.
 
     ``False`` (nothing done) if the box has the focus already, or the screen has none.
 
-    Called from the action of :data:`TYPE_MOVE`, which Textual awaits while it
+    Called from the action of the screen's ``/`` binding, which Textual awaits while it
     routes the key: the keys after the ``/`` are routed only once this returns.
-    A screen still mounting its move row (the first frames) is waited for.
+    A screen still mounting its move row (the first frames) is waited for.  The
+    binding takes a ``/`` typed in the box too (Textual leaves an ``Input`` its
+    printable keys, but does not know ``slash`` is one): CTL-AN has no ``/``.
     """
     if isinstance(screen.focused, MoveInput):
         return False

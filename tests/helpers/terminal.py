@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cescacs_tui.data.autosave import load_autosave
+import pytest
+
+from cescacs_tui.data.autosave import read_autosave
 
 PATIENCE = 20.0
 """Seconds to wait for any one thing: generous, for a loaded CI machine."""
@@ -25,9 +27,11 @@ ROOT = Path(__file__).parent.parent.parent
 
 ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
 
+POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
 
-def environment(tmp_path: Path) -> dict[str, str]:
-    """The process environment of a test run: its own data and settings directories."""
+
+def terminal_environment(tmp_path: Path) -> dict[str, str]:
+    """The environment of a test's ``cescacs``: its own data and config directories, no Textual overrides."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
     return env | {
         "TERM": "xterm-256color",
@@ -106,5 +110,5 @@ class Terminal:
 
 def saved_moves(data: Path) -> list[str]:
     """The moves of the game in the autosave of the data directory ``data``."""
-    session = load_autosave(data / "autosave.json")
+    session = read_autosave(data / "autosave.json")
     return [] if session is None else [node.san for node in session.game.nodes]
