@@ -310,3 +310,14 @@ async def test_the_cursor_hex_and_its_piece_are_named() -> None:
         assert str(app.query_one("#cursor-info").render()) == "G3 White Knight"
         await pilot.press("up", "up", "up")
         assert str(app.query_one("#cursor-info").render()) == "G9"
+
+
+async def test_a_long_message_keeps_its_useful_start_visible_at_80_columns() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")  # the claim refusal explains both counts: longer than the line
+        await pilot.pause()
+        line = app.query_one("#message").render_line(0).text.rstrip()
+        assert line.lstrip().startswith("no draw to claim: this position has occurred once")
+        assert line.endswith("…") and len(line) <= 80
