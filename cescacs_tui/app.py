@@ -16,6 +16,8 @@ from pathlib import Path
 
 from textual import on
 from textual.app import SystemCommand
+from textual.driver import Driver
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from .core.game import Game
@@ -23,8 +25,10 @@ from .data.autosave import SavedGame
 from .data.lock import AutosaveBusy
 from .data.settings import Settings, settings_path
 from .data.slots import open_autosave
+from .safe_text import safe_text
 from .session import Feedback, GameSession, GameStore
 from .tui.board import HexBoard
+from .tui.driver import InvalidTerminalInput, driver_class
 from .tui.game_screen import BoardOptions, GameScreen
 from .tui.themes import BoardHostApp, known_themes, register_themes
 
@@ -118,6 +122,28 @@ class CescacsApp(BoardHostApp[None]):
 
     def on_unmount(self) -> None:
         self.session.close()  # Ctrl+Q: the clock times at this moment; the autosave free for another cescacs
+
+    # --- the terminal: input that cannot kill the app, output that cannot attack it ----------
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, with an input loop that no byte from the terminal can kill (tui/driver.py)."""
+        return driver_class(super().get_driver_class())
+
+    @on(InvalidTerminalInput)
+    def warn_terminal_encoding(self, event: InvalidTerminalInput) -> None:
+        self.notify(event.advice, title="Terminal encoding", severity="warning", timeout=20, markup=False)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Notifications quote records, files and settings: shown as safe text (safe_text.py), like the panels."""
+        super().notify(safe_text(message), title=safe_text(title), severity=severity, timeout=timeout, markup=markup)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -233,4 +259,4 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
         wide_glyphs=wide,
     )
     app.run()
-    return 0
+    return app.return_code or 0  # 1 when the app died of an exception (cli.py says so)

@@ -12,7 +12,9 @@ scripts:
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
 Text from files (tags, file names, error tokens) is printed with its control
-characters escaped, so a crafted record cannot drive the terminal.
+characters escaped, so a crafted record cannot drive the terminal.  If the
+app dies of an unexpected error, the terminal is restored and the command
+exits with status 1 after saying so.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from .core.perft import MAX_PERFT_DEPTH
 from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 EXIT_USAGE = 2
+CRASH_NOTE = "cescacs: the app stopped on an unexpected error (above); the game is saved up to its last move"
 
 
 def _position(pdtl: str | None, *, castling: bool = True) -> Position:
@@ -99,7 +102,10 @@ def _play(args: argparse.Namespace) -> int:
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
     game = None if args.file is None else _resolve_game(args.file)
-    return run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
+    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
+    if status:  # Textual has restored the terminal and printed the traceback
+        print(CRASH_NOTE, file=sys.stderr)
+    return status
 
 
 def _resolve_game(argument: str) -> str:

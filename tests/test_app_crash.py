@@ -16,6 +16,7 @@ from cescacs_tui.core import BLACK, WHITE
 from cescacs_tui.core.game import Game
 from cescacs_tui.data.autosave import load_autosave
 from cescacs_tui.tui.dialogs import ConfirmDialog
+from tests.helpers.app import answer
 
 PLAYER = textwrap.dedent(
     """
@@ -69,7 +70,7 @@ async def test_killed_mid_game_then_resumed(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)  # "An unfinished game was found... Resume it?"
-        await pilot.press("y")
+        await answer(pilot, "y")
         await pilot.pause()
         game = app.game
         assert [n.san for n in game.nodes] == ["E7-E13", "E21-E15", "F8-F12"]

@@ -10,7 +10,7 @@ session's action table (:data:`~cescacs_tui.session.ACTIONS`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -36,7 +36,7 @@ from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog
 from .help import help_text, keys_label
 from .lazy_line import LazyLine
 from .message_line import MessageLine
-from .move_entry import MoveEntry
+from .move_entry import MoveEntry, focus_move_box
 from .panels import MaterialPanel, MoveList, StatusPanel
 from .side_panel import SidePanel
 from .view import board_view
@@ -45,10 +45,22 @@ CLOCK_SAVE_SECONDS = 10.0
 """How often the game is saved while a clock runs (moves are saved at once)."""
 
 
+PRIORITY_ACTIONS = frozenset({"focus_input"})
+"""Actions whose keys run while Textual routes them, before the keys after them: the move box's ``/`` and ``:``
+move the focus so that the rest of a burst (``/E7-E13⏎`` in one read) follows it (see :mod:`.move_entry`)."""
+
+
 def table_bindings() -> list[BindingType]:
     """One binding per action with keys, each running :meth:`GameScreen.action_perform`."""
     return [
-        Binding(action.keys, f"perform('{action.name}')", action.label, show=action.footer, id=action.name)
+        Binding(
+            action.keys,
+            f"perform('{action.name}')",
+            action.label,
+            show=action.footer,
+            id=action.name,
+            priority=action.name in PRIORITY_ACTIONS,
+        )
         for action in ACTIONS.values()
         if action.keys
     ]
@@ -102,7 +114,6 @@ class GameScreen(Screen[None]):
         self.options = options or BoardOptions()
         self.start = start
         self._footer_state: tuple[bool, ...] = ()
-        self._focus_entry_when_ready = False
         self._turn_shown: Colour | None = None
         self._layout_said: tuple[str, str | None] | None = None
         """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
@@ -136,7 +147,7 @@ class GameScreen(Screen[None]):
         board.vim_keys = self.options.vim_keys
         board.wide_glyphs = self.options.wide_glyphs
         board.cursor = game.position.king(game.position.turn)
-        board.focus()
+        self.set_focus(board)  # now: Widget.focus would run after queued keys, taking the focus back from a "/"
         self.refresh_game()
         self.set_interval(CLOCK_SAVE_SECONDS, self.session.save_running_clock)
         self.set_interval(TAKE_OVER_SECONDS, self._try_take_over)
@@ -154,8 +165,6 @@ class GameScreen(Screen[None]):
     @on(MoveEntry.Ready)
     def move_entry_ready(self, event: MoveEntry.Ready) -> None:
         self._show_cursor_hex(self.board.cursor)
-        if self._focus_entry_when_ready:
-            event.entry.focus_box()
 
     # --- showing the session ---------------------------------------------------------------
 
@@ -261,15 +270,21 @@ class GameScreen(Screen[None]):
                     self.apply(Feedback.refused(reason))
                 return
 
-    def action_perform(self, name: str) -> None:
-        """Run the table's action ``name``, or say why it cannot act now."""
+    def action_perform(self, name: str) -> Awaitable[None] | None:
+        """Run the table's action ``name``, or say why it cannot act now.
+
+        A screen action may be a coroutine (the move box's, which waits for the
+        row in the first frames): it is returned, and Textual awaits it.
+        """
         action = ACTIONS[name]
         if (reason := self.session.refusal(name)) is not None:
             self.apply(Feedback.refused(reason))
         elif action.scope is Scope.SESSION:
             self.apply(getattr(self.session, name)())
         else:
-            getattr(self, f"action_{name}")()
+            done: Awaitable[None] | None = getattr(self, f"action_{name}")()
+            return done
+        return None
 
     def table_commands(self) -> Iterable[SystemCommand]:
         """The command palette's entries: every action of the table, with its keys."""
@@ -282,12 +297,9 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(TextDialog("C'escacs — keys and move notation", help_text()))
 
-    def action_focus_input(self) -> None:
-        entries = self.query(MoveEntry)
-        if entries:
-            entries.first(MoveEntry).focus_box()
-        else:  # pressed before the row is mounted, a frame or so after the start: focus it when it is
-            self._focus_entry_when_ready = True
+    async def action_focus_input(self) -> None:
+        """``/`` or ``:``: the move box has the focus before the next key is routed (see :mod:`.move_entry`)."""
+        await focus_move_box(self)
 
     def action_flip(self) -> None:
         flipped = not self.session.options.get("flipped", False)
@@ -422,16 +434,12 @@ class GameScreen(Screen[None]):
     @on(MoveEntry.Submitted)
     def play_typed_move(self, event: MoveEntry.Submitted) -> None:
         if not event.text.strip():
-            self.board.focus()
+            self.set_focus(self.board)
             return
         feedback = self.session.play_text(event.text)
-        if feedback.done:
-            self.query_one(MoveEntry).clear()
+        if not feedback.done:  # the box emptied itself on Enter: the keys after it start the next move
+            self.query_one(MoveEntry).give_back(event.text)
         self.apply(feedback)
-
-    @on(MoveEntry.Left)
-    def back_to_the_board(self) -> None:
-        self.board.focus()
 
     @on(HexBoard.LayoutChanged)
     def layout_changed(self, event: HexBoard.LayoutChanged) -> None:

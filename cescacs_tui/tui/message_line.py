@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from ..safe_text import safe_text
 from ..session import Tone
 
 
@@ -22,7 +23,7 @@ class MessageLine(Static):
     """
 
     def say(self, text: str, tone: Tone = Tone.PLAIN) -> None:
-        self.update(Text(text))
+        self.update(Text(safe_text(text)))  # it quotes file names, tokens and names from outside
         self.set_classes(tone.value)
 
     @property

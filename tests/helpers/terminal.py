@@ -1,8 +1,9 @@
-"""The real ``cescacs`` command in a pseudo-terminal, with Textual's real driver: keys arrive as bytes.
+"""The real ``cescacs`` command in a pseudo-terminal, with Textual's real terminal driver: keys arrive as bytes.
 
-Pilot tests post key events one at a time; a terminal delivers bytes, often
-several keys in one read (a paste, an SSH link).  :class:`Terminal` types
-into a pseudo-terminal as a person (or a burst of input) does.
+The pilot tests post key events one by one and wait for each.  A person's
+terminal delivers bytes: an escape sequence for an arrow, or a whole burst
+(``/E7-E13⏎``) in one read over SSH.  :class:`Terminal` writes such bytes,
+in one write, and reads everything the app writes back.
 """
 
 from __future__ import annotations
@@ -20,15 +21,30 @@ from pathlib import Path
 
 import pytest
 
-ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
-
-POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
+from cescacs_tui.data.autosave import read_autosave
 
 _ESCAPES = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 """Escape sequences: CSI (colours, cursor moves), OSC (titles, clipboard), character sets, keypad modes."""
 
 PATIENCE = 20.0
 """Seconds to wait for any one thing: generous, for a loaded CI machine."""
+
+ROOT = Path(__file__).parent.parent.parent
+
+ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
+
+POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
+
+
+def terminal_environment(tmp_path: Path) -> dict[str, str]:
+    """The environment of a test's ``cescacs``: its own data and config directories, no Textual overrides."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    return env | {
+        "TERM": "xterm-256color",
+        "CESCACS_DATA_DIR": str(tmp_path / "data"),
+        "CESCACS_CONFIG_DIR": str(tmp_path / "config"),
+        "PYTHONPATH": str(ROOT),
+    }
 
 
 class Terminal:
@@ -110,11 +126,31 @@ class Terminal:
         """Read until ``text`` is on the screen, in what came after the first ``since`` bytes of output."""
         self.read_until(lambda: text.encode() in self.output[since:], repr(text))
 
-    def type(self, keys: str, settle: float = 0.3) -> None:
-        """Type ``keys``, then keep reading the screen for ``settle`` seconds while the app handles them."""
-        os.write(self.controller, keys.encode())
-        until = time.monotonic() + settle
+    def wait_for_new(self, text: str) -> None:
+        """Wait for ``text`` to be written again, after what the screen shows now."""
+        start = len(self.output)
+        self.read_until(lambda: text.encode() in self.output[start:], repr(text))
+
+    def settle(self, seconds: float = 0.3) -> None:
+        """Keep reading the screen for ``seconds`` while the app handles what it was sent."""
+        until = time.monotonic() + seconds
         self.read_until(lambda: time.monotonic() > until, "the app to settle")
+
+    def type(self, keys: str | bytes, settle: float = 0.3) -> None:
+        """Write ``keys`` in one write (a burst, as one read delivers it), then :meth:`settle`."""
+        os.write(self.controller, keys.encode() if isinstance(keys, str) else keys)
+        self.settle(settle)
+
+    def quit(self) -> int:
+        """Ctrl+Q, and the exit status."""
+        self.type("\x11", settle=0)
+        return self.wait_for_exit()
+
+    def wait_for_exit(self) -> int:
+        self.read_until(lambda: self.process.poll() is not None, "the app to exit")
+        code = self.process.wait(timeout=PATIENCE)  # it may close the terminal a moment before it exits
+        self.settle(0.2)  # what it wrote last
+        return code
 
     def close(self) -> int | None:
         if self.process.poll() is None:
@@ -126,12 +162,7 @@ class Terminal:
         return code
 
 
-def terminal_environment(tmp_path: Path) -> dict[str, str]:
-    """The environment of a test's ``cescacs``: its own data and config directories, no Textual overrides."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-    return env | {
-        "TERM": "xterm-256color",
-        "CESCACS_DATA_DIR": str(tmp_path / "data"),
-        "CESCACS_CONFIG_DIR": str(tmp_path / "config"),
-        "PYTHONPATH": str(Path(__file__).parent.parent.parent),
-    }
+def saved_moves(data: Path) -> list[str]:
+    """The moves of the game in the autosave of the data directory ``data``."""
+    session = read_autosave(data / "autosave.json")
+    return [] if session is None else [node.san for node in session.game.nodes]
