@@ -8,11 +8,14 @@ is not a terminal) plays line by line in words instead of drawing the board.
 Subcommands serve power users and scripts:
 
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
-* ``cescacs perft N [--pdtl P] [--divide]``: count the move tree.
+* ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
+* ``cescacs host`` / ``join`` / ``serve-ssh``: one game from two places (:mod:`cescacs_tui.remote`).
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
 Text from files (tags, file names, error tokens) is printed with its control
-characters escaped, so a crafted record cannot drive the terminal.
+characters escaped, so a crafted record cannot drive the terminal.  If the
+app dies of an unexpected error, the terminal is restored and the command
+exits with status 1 after saying so.
 """
 
 from __future__ import annotations
@@ -28,8 +31,10 @@ from pathlib import Path
 from .core import CescacsError, Position, divide, perft
 from .core.errors import printable
 from .core.perft import MAX_PERFT_DEPTH
+from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 EXIT_USAGE = 2
+CRASH_NOTE = "cescacs: the app stopped on an unexpected error (above); the game is saved up to its last move"
 
 
 def _position(pdtl: str | None, *, castling: bool = True) -> Position:
@@ -116,7 +121,10 @@ def _play(args: argparse.Namespace) -> int:
         raise CescacsError("--resume and --new are options of the plain mode: add --plain")
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
-    return run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
+    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
+    if status:  # Textual has restored the terminal and printed the traceback
+        print(CRASH_NOTE, file=sys.stderr)
+    return status
 
 
 def _resolve_game(argument: str) -> str:
@@ -167,6 +175,7 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     counter.add_argument("--divide", action="store_true", help="show the count below each first move")
     _add_position_options(counter)
     counter.set_defaults(run=_perft)
+    add_remote_subcommands(sub)  # host, join, serve-ssh: cescacs_tui/remote
     return parser
 
 
@@ -174,7 +183,8 @@ def _play_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cescacs",
         description="Play C'escacs, the hexagonal chess variant, in the terminal (hot seat).",
-        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help'.",
+        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help'; to play from two places: "
+        "'cescacs host --help', 'cescacs join --help', 'cescacs serve-ssh --help'.",
     )
     parser.add_argument(
         "file", nargs="?", metavar="GAME", help="a .ctl-pgn record to open, or the number or name of an archived game"
@@ -198,7 +208,7 @@ def _play_parser() -> argparse.ArgumentParser:
     return parser
 
 
-SUBCOMMANDS = ("moves", "perft")
+SUBCOMMANDS = ("moves", "perft", *REMOTE_SUBCOMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

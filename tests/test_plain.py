@@ -39,6 +39,8 @@ class MemoryStore:
     def __init__(self) -> None:
         self.failing = False
         self.saves = 0
+        self.released = False
+        self.notices: list[str] = []
 
     def save(self, game: Game, options: Mapping[str, Any]) -> None:
         if self.failing:
@@ -50,6 +52,9 @@ class MemoryStore:
 
     def keep(self, game: Game) -> Path | None:
         return Path("archive") / "kept-1.ctl-pgn"
+
+    def release(self) -> None:
+        self.released = True
 
 
 def vector(rule: str) -> Typist:
@@ -391,8 +396,9 @@ def saved_game() -> SavedGame:
 
 def test_start_offers_to_resume_and_enter_resumes() -> None:
     screen = io.StringIO()
-    plain = PlainGame(GameSession(store=MemoryStore()), LineWriter(screen))
-    plain.start(saved_game())
+    session = GameSession(store=MemoryStore())
+    plain = PlainGame(session, LineWriter(screen))
+    plain.start(session.offer_resume(saved_game()))
     lines = screen.getvalue().splitlines()
     assert lines[0].startswith("C'escacs in plain text.")
     assert lines[1] == (
@@ -406,8 +412,9 @@ def test_start_offers_to_resume_and_enter_resumes() -> None:
 
 def test_start_answers_the_offer_as_told() -> None:
     screen = io.StringIO()
-    plain = PlainGame(GameSession(store=MemoryStore()), LineWriter(screen))
-    plain.start(saved_game(), resume=False, why="as asked.")
+    session = GameSession(store=MemoryStore())
+    plain = PlainGame(session, LineWriter(screen))
+    plain.start(session.offer_resume(saved_game()), answer=False, why="as asked.")
     assert screen.getvalue().splitlines()[2:] == [
         "New game: as asked.",
         f"New game; the unfinished one was kept in {Path('archive') / 'kept-1.ctl-pgn'}.",
@@ -423,7 +430,7 @@ def test_quit_ends_the_run_and_finish_saves() -> None:
     assert not plain.running and plain.session.game.ply == 1
     saves = store.saves
     plain.finish()
-    assert store.saves == saves + 1
+    assert store.saves == saves + 1 and store.released  # saved, and the autosave free for another cescacs
     assert screen.getvalue().splitlines()[-1] == "Goodbye. The game is saved: cescacs offers to resume it."
 
 

@@ -19,6 +19,7 @@ from cescacs_tui import cli
 from cescacs_tui.cli import main
 from cescacs_tui.core.pieces import NAMES
 from cescacs_tui.data.autosave import read_autosave
+from cescacs_tui.plain.run import PIPE_ANSWERS
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
 
@@ -95,7 +96,7 @@ def test_end_of_input_keeps_the_game_and_the_next_run_resumes_it_or_starts_afres
 
     again = cescacs(environment, "l\n", "--plain").stdout.decode()
     assert "An unfinished game was found (2 half-moves, White to move). Resume it?" in again
-    assert "Resume: input is not a terminal, so the unfinished game goes on" in again
+    assert "Resume: input is not a terminal, so the safe answer is taken" in again
     assert "Last move 1: Black Pawn E21 to E15, triple step. White to move." in again
 
     afresh = cescacs(environment, "l\n", "--plain", "--new").stdout.decode()
@@ -222,3 +223,31 @@ def test_new_games_take_the_players_and_clock_of_the_settings_and_only_game_prob
     out = cescacs(environment, "c\n", "--plain", "--new").stdout.decode().splitlines()
     assert out[1].startswith(f'Warning: {config / "settings.toml"}: time_control = "9x9": ')
     assert "This game has no clock." in out
+
+
+@POSIX_ONLY
+def test_a_second_plain_session_plays_a_separate_game_while_the_first_owns_the_autosave(environment, tmp_path) -> None:
+    first = subprocess.Popen(
+        [sys.executable, "-m", "cescacs_tui", "--plain"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+    )
+    assert first.stdin is not None and first.stdout is not None
+    try:
+        first.stdin.write(b"e7-e13\n")
+        first.stdin.flush()
+        while b"Black to move." not in first.stdout.readline():
+            assert first.poll() is None
+        second = cescacs(environment, "h6-h12\n", "--plain").stdout.decode().splitlines()
+        assert second[1].startswith("The saved game is open in another cescacs (")
+        assert second[2] == f"Separate game: {PIPE_ANSWERS}"
+        assert second[3] == "A separate game, saved as autosave-2.json."
+        assert "White Pawn H6 to H12, triple step. Black to move." in second
+    finally:
+        first.communicate(b"", timeout=PATIENCE)
+    assert first.returncode == 0
+    assert saved_moves(tmp_path) == ["E7-E13"]  # the first game was never written over
+    separate = read_autosave(tmp_path / "data" / "autosave-2.json")
+    assert separate is not None and [node.san for node in separate.game.nodes] == ["H6-H12"]

@@ -31,7 +31,6 @@ from ..core.geometry import COLUMNS, HEX_COLOUR, HEX_COLOUR_NAMES, LINES
 from ..core.notation import normalise_typed
 from ..core.outcome import Outcome
 from ..core.pieces import ALIASES, LETTERS, PIECE_BY_LETTER, Colour, PieceType
-from ..data.autosave import SavedGame
 from ..data.settings import Settings
 from ..session import Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.game_session import DRAW_OFFER_MARK
@@ -116,37 +115,35 @@ class PlainGame:
 
     def start(
         self,
-        saved: SavedGame | None = None,
+        opening: Feedback | None = None,
         *,
-        resume: bool | None = None,
+        answer: bool | None = None,
         why: str = "",
         problems: Iterable[str] = (),
     ) -> None:
-        """Greet the player, say the ``problems`` found at start and where the game stands; offer to resume
-        ``saved``, an unfinished game.
+        """Greet the player, say the ``problems`` found at start, then where the game stands or the ``opening``
+        question (:meth:`~cescacs_tui.session.GameSession.offer_resume`, ``offer_separate_game``).
 
-        ``resume`` answers that offer without asking (``None``: ask), for the
-        reason ``why`` (said to the player).
+        ``answer`` answers that question without asking (``None``: ask), for
+        the reason ``why`` (said to the player).
         """
         self.write("C'escacs in plain text. Type help for the commands, or a move such as e7-e13.")
         for problem in problems:
             self.write(f"Warning: {problem}.")
-        if saved is None:
+        question = None if opening is None else opening.question
+        if opening is None or not isinstance(question, Confirm):
             self.write(situation(self.session.game))
             return
-        offer = self.session.offer_resume(saved)
-        question = offer.question
-        assert isinstance(question, Confirm)
-        if resume is None:
-            self.show(offer)
+        if answer is None:
+            self.show(opening)
             return
         self.write(question.prompt)
-        self.write(f"{question.yes if resume else question.no}: {why}")
-        self.show(question.answer(resume))
+        self.write(f"{question.yes if answer else question.no}: {why}")
+        self.show(question.answer(answer))
 
     def finish(self, why: str = "") -> None:
-        """Save the game and say goodbye (``why`` says how the session ended, if not by quit)."""
-        self.session.save()
+        """Save the game, free its autosave for another cescacs, and say goodbye (``why``: how the session ended)."""
+        self.session.close()
         game = self.session.game
         kept = " The game is saved: cescacs offers to resume it." if game.nodes and not game.is_over else ""
         self.write(f"{why}Goodbye.{kept}")
@@ -164,6 +161,8 @@ class PlainGame:
         """One line typed by the player: the answer to a question, a command, a move, hexes."""
         text = line.strip()
         self._notice_time()
+        if self.session.waiting_for is not None and (taken := self.session.try_take_over()) is not None:
+            self.show(taken)  # the other cescacs has closed the game this one waited for
         if self.pending is not None:
             self._answer(self.pending, text)
             return

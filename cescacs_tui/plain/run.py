@@ -17,16 +17,16 @@ from types import FrameType
 from typing import TextIO
 
 from ..core.game import Game
-from ..data.autosave import SavedGame, autosave_path, load_autosave
 from ..data.settings import Settings, settings_path
-from ..session import AutosaveStore, GameSession
+from ..data.slots import open_autosave
+from ..session import Confirm, GameSession
 from .front_end import PlainGame, new_game
 from .output import LineWriter
 
 __all__ = ["run_plain"]
 
-PIPE_RESUMES = "input is not a terminal, so the unfinished game goes on (cescacs --plain --new starts a new one)."
-"""What is said when a pipe answers the resume question with its default."""
+PIPE_ANSWERS = "input is not a terminal, so the safe answer is taken (--new and --resume choose otherwise)."
+"""What is said when a pipe answers a question at start with its default (resume; a separate game)."""
 
 
 class _Stopped(Exception):
@@ -79,9 +79,12 @@ def run_plain(
 ) -> int:
     """Play in plain text on ``stdin`` and ``stdout`` (default: the process's); returns the exit status, 0.
 
-    ``resume`` answers the offer of an unfinished game: ``None`` asks when the
-    input is a terminal, and resumes it otherwise (the safe answer: nothing
-    is replaced by accident; ``--new`` starts afresh).
+    The autosave is taken as the app takes it (:func:`~cescacs_tui.data.slots.open_autosave`).
+    ``resume`` answers the offer of an unfinished game (``False``: a new game,
+    the unfinished one archived), or, when another cescacs has it open,
+    whether to wait and take it over (``False``: a separate game).  ``None``
+    asks when the input is a terminal, and gives the safe answer otherwise
+    (resume; a separate game): nothing is replaced by accident.
     """
     source = stdin or sys.stdin
     target = stdout or sys.stdout
@@ -90,7 +93,10 @@ def run_plain(
     write = LineWriter(target)
     settings = Settings.load()
     problems = _game_problems(settings)
-    saved: SavedGame | None = None
+    start = open_autosave()  # never raises: damaged files are kept aside and reported
+    problems += start.notices
+    saved = start.saved
+    game: Game | None = None
     if pgn_file is not None:
         from ..data.records import open_pgn_file
 
@@ -98,28 +104,33 @@ def run_plain(
         game.go_to(game.ply)
     elif pdtl is not None:
         game = Game.new(pdtl=pdtl, castling=castling)
-    else:
-        game = new_game(settings, castling=castling)
-        loaded = load_autosave()  # never raises: a damaged autosave is kept aside and reported
-        problems += loaded.problems
-        saved = loaded.saved
-    plain = PlainGame(GameSession(game, store=AutosaveStore(autosave_path())), write, settings=settings)
-    why = ""
-    if saved is not None and resume is None and not source.isatty():
-        resume, why = True, PIPE_RESUMES
-    elif resume is not None:
-        why = "as asked on the command line (--resume or --new)."
+    if game is not None and saved is not None and start.slot is not None:
+        problems.append(f"the unfinished game was kept in {start.slot.keep(saved.game)}")
+        saved = None
+    session = GameSession(game or new_game(settings, castling=castling), store=start.slot)
+    plain = PlainGame(session, write, settings=settings)
+    opening = None
+    if start.slot is None and start.busy is not None:
+        opening = session.offer_separate_game(start.busy)
+        if resume is not None:
+            resume = not resume  # --new: a separate game; --resume: wait to take the other one over
+    elif saved is not None:
+        opening = session.offer_resume(saved)
+    why = "as asked on the command line (--resume or --new)."
+    if opening is not None and resume is None and not source.isatty():
+        assert isinstance(opening.question, Confirm)
+        resume, why = opening.question.default, PIPE_ANSWERS
     try:
         with _stopping_signals():
-            plain.start(saved, resume=resume, why=why, problems=problems)
+            plain.start(opening, answer=resume, why=why, problems=problems)
             plain.run(_lines(source))
             plain.finish("" if not plain.running else "End of input. ")
     except (KeyboardInterrupt, _Stopped) as stop:
-        plain.session.save()
+        plain.session.close()
         with contextlib.suppress(OSError):
             plain.finish("Interrupted. " if isinstance(stop, KeyboardInterrupt) else f"{stop}: stopping. ")
     except BrokenPipeError:  # the reader went away (cescacs --plain | head): save, and write nothing more
-        plain.session.save()
+        plain.session.close()
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), target.fileno())
     return 0

@@ -211,6 +211,10 @@ _TABLE: Final = (
         "auto_flip", "F", "Auto-flip", "Auto-flip", "Turn the board to the side to move after each move (hot seat)",
         _U,
     ),
+    Action(
+        "vim_keys", "", "Vim keys", "Vim keys",
+        "h j k l and y u b n move the cursor on the board (they then leave u, y, n to the board)", _U,
+    ),
 )  # fmt: skip
 
 ACTIONS: Final[Mapping[str, Action]] = MappingProxyType({action.name: action for action in _TABLE})

@@ -99,7 +99,9 @@ class Feedback:
     is, ``""``: clear it); ``done`` is true when the command did what was
     asked (a typed move was played, so the move box can be emptied); a
     refusal has ``done`` false and ``tone`` :attr:`Tone.ERROR`.  ``cursor``
-    asks the board to put its cursor on that hex (go to a hex, a new game).
+    asks the board to put its cursor on that hex (go to a hex, a new game);
+    ``new_game`` says another game is on the table (what the front end
+    remembered of the last one, such as each side's cursor, is stale).
     ``archived`` is where a game that has just ended was archived, for front
     ends that say it in their own words instead of showing ``text``.
     """
@@ -111,6 +113,7 @@ class Feedback:
     question: Question | None = None
     notice: Notice | None = None
     cursor: int | None = None
+    new_game: bool = False
     archived: Path | None = None
 
     @classmethod

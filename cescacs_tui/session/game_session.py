@@ -28,6 +28,7 @@ from ..core.move import CASTLING, IN_PLACE_PROMOTION
 from ..core.notation import normalise_typed
 from ..core.pieces import LETTERS, NAMES
 from ..data.autosave import SavedGame
+from ..data.lock import AutosaveBusy
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
 from .selection import Picker, PickKind
@@ -63,6 +64,10 @@ class GameSession:
         """The hexes of a move about to be played (typed, or highlighted in a choice), marked on the board."""
         self.save_problem: str | None = None
         """Why the last save failed; ``None`` once a save succeeds.  Front ends keep it in view."""
+        self.notices: list[str] = []
+        """What the store did besides saving (a file kept aside...): front ends show them, then clear the list."""
+        self.waiting_for: Path | None = None
+        """The autosave another process has open, which this session takes over once it exits."""
         self.offered_with: Node | None = None
         """The half-move a draw was last offered with: one offer per move, even once declined."""
         self._picker: Picker | None = None
@@ -398,7 +403,8 @@ class GameSession:
         said = said or ("new game" if not game.nodes else f"{half_moves(game.ply)} loaded")
         if kept:
             said += f"; the unfinished game was kept in {kept}"
-        return Feedback(said, Tone.INFO, Redraw.GAME, done=True, cursor=game.position.king(game.position.turn))
+        cursor = game.position.king(game.position.turn)
+        return Feedback(said, Tone.INFO, Redraw.GAME, done=True, cursor=cursor, new_game=True)
 
     def offer_resume(self, saved: SavedGame) -> Feedback:
         """Ask whether to resume an unfinished game found at start; Resume is the safe answer.
@@ -426,6 +432,55 @@ class GameSession:
             f"An unfinished game was found ({half_moves(game.ply)}, {game.position.turn.title} to move). Resume it?"
         )
         return Feedback(question=Confirm(prompt, answer, yes="Resume", no="New game", default=True))
+
+    def offer_separate_game(self, busy: AutosaveBusy) -> Feedback:
+        """The autosave is open in another cescacs: play a separate game here, or wait to take that one over.
+
+        Until one is chosen nothing is saved, so neither process can write over the other's game.
+        """
+        who = busy.owner.describe()
+
+        def answer(separate: bool) -> Feedback:
+            if not separate:
+                self.waiting_for = busy.path
+                return Feedback(f"waiting for {who} to close its game; this one is not saved until then", Tone.INFO)
+            from ..data.slots import fresh_slot
+
+            try:
+                slot = fresh_slot(busy.path.parent)
+            except OSError as error:
+                self.save_problem = f"no autosave of its own could be made: {error.strerror or error}"
+                return Feedback.refused(self.save_problem)
+            self.store = slot
+            self._save()
+            return Feedback(f"a separate game, saved as {slot.path.name}", Tone.INFO, Redraw.PANELS)
+
+        prompt = (
+            f"The saved game is open in another cescacs ({who}). Play a separate game here, saved under its own name?"
+        )
+        return Feedback(question=Confirm(prompt, answer, yes="Separate game", no="Wait and take over", default=True))
+
+    def try_take_over(self) -> Feedback | None:
+        """While :attr:`waiting_for`: own that autosave once its process has exited and offer its game.
+
+        ``None`` while the other process still has it (the front end asks again a moment later).
+        """
+        if self.waiting_for is None:
+            return None
+        from ..data.lock import AutosaveBusy
+        from ..data.slots import AutosaveSlot
+
+        try:
+            slot = AutosaveSlot.acquire(self.waiting_for)
+        except AutosaveBusy:
+            return None
+        self.waiting_for = None
+        self.store = slot
+        loaded = slot.load()
+        if loaded.saved is None:
+            self._save()
+            return Feedback("the other cescacs has closed: this game is saved from now on", Tone.INFO, Redraw.PANELS)
+        return self.offer_resume(loaded.saved)
 
     def open_record(self, path: Path) -> Feedback:
         """Load the first game of a record file; on any error keep the current game and say why."""
@@ -471,6 +526,12 @@ class GameSession:
         """Save the game now (the front end calls this when it quits, and while a clock runs)."""
         self._save()
 
+    def close(self) -> None:
+        """The front end quits: save the game and let another process own its autosave."""
+        self._save()
+        if self.store is not None:
+            self.store.release()
+
     def save_running_clock(self) -> None:
         """Save while a clock runs, so a crash in mid-thought keeps the clock times too."""
         clock = self.game.clock
@@ -490,6 +551,9 @@ class GameSession:
         except OSError as error:
             self.save_problem = f"the game is not being saved: {error.strerror or error}"
             return None
+        finally:
+            self.notices.extend(self.store.notices)
+            self.store.notices.clear()
         self.save_problem = None
         return path
 

@@ -20,6 +20,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ..core.game import Game, Node
+from ..safe_text import safe_rich
 from ..session.words import move_label
 
 COMMENT_STYLE = "italic"
@@ -107,5 +108,5 @@ class AnnotationPanel(VerticalScroll):
         self._text = text
         self.display = text is not None
         if text is not None:
-            self.query_one(Static).update(text)
+            self.query_one(Static).update(safe_rich(text))
             self.scroll_home(animate=False)

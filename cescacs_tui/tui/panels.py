@@ -18,6 +18,7 @@ from ..core import Colour, Piece, PieceType
 from ..core.game import Game
 from ..core.geometry import HEX_NAMES
 from ..core.pieces import LETTERS
+from ..safe_text import safe_rich
 from .move_list import MoveList
 
 __all__ = ["HEX_TONES", "MaterialPanel", "MoveList", "StatusPanel", "material_rows", "material_table", "status_text"]
@@ -36,7 +37,7 @@ class StatusPanel(Static):
     """
 
     def show_game(self, game: Game, *, variation: str | None = None, warning: str | None = None) -> None:
-        self.update(status_text(game, variation=variation, warning=warning))
+        self.update(safe_rich(status_text(game, variation=variation, warning=warning)))  # names and endings: records
 
 
 def status_text(game: Game, *, variation: str | None = None, warning: str | None = None) -> Text:
