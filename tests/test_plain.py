@@ -25,7 +25,7 @@ from cescacs_tui.plain import COMMANDS, PlainGame, visible
 from cescacs_tui.plain.commands import help_lines
 from cescacs_tui.plain.front_end import _HINTS, plain_hints
 from cescacs_tui.plain.output import LineWriter
-from cescacs_tui.session import ACTIONS, GameSession, Scope, game_session
+from cescacs_tui.session import ACTIONS, Feedback, GameSession, Scope, game_session
 from tests.helpers.builders import pdtl
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, annotated
@@ -353,6 +353,28 @@ def test_an_opponents_move_played_through_the_session_is_announced_the_same_way(
     move = session.game.position.parse_move("NG3-H8")
     plain.show(session.play(move))  # what a computer or a remote opponent's front end does
     assert screen.getvalue() == "White Knight G3 to H8. Black to move.\n"
+
+
+def test_a_new_copy_of_the_game_with_one_more_move_is_announced_once() -> None:
+    # a remote client's session puts a fresh copy of the game on the table for every snapshot it receives
+    screen = io.StringIO()
+    session = GameSession()
+    plain = PlainGame(session, LineWriter(screen))
+    plain.handle("e7-e13")
+    copy = Game.new()
+    copy.play_text("E7-E13")
+    session.game = copy
+    plain.show(Feedback())
+    assert screen.getvalue().splitlines()[-1] == "White Pawn E7 to E13, triple step. Black to move."
+    longer = Game.new()
+    longer.play_text("E7-E13")
+    longer.play_text("E21-E15")
+    session.game = longer
+    plain.show(Feedback())
+    assert screen.getvalue().splitlines()[-2:] == [
+        "White Pawn E7 to E13, triple step. Black to move.",
+        "Black Pawn E21 to E15, triple step. White to move.",
+    ]
 
 
 def test_a_flag_fall_is_noticed_at_the_next_line() -> None:

@@ -21,15 +21,14 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..core import HEX_NAMES, Move, Position, find_hex
 from ..core.clock import TimeControl
 from ..core.errors import AmbiguousMoveError, CescacsError
-from ..core.game import Game, Node
+from ..core.game import Game
 from ..core.geometry import COLUMNS, HEX_COLOUR, HEX_COLOUR_NAMES, LINES
 from ..core.notation import normalise_typed
-from ..core.outcome import Outcome
 from ..core.pieces import ALIASES, LETTERS, PIECE_BY_LETTER, Colour, PieceType
 from ..data.settings import Settings
 from ..session import Choice, Confirm, Feedback, GameSession, Option, Question, Tone
@@ -108,7 +107,7 @@ class PlainGame:
         """The question waiting for the player's next line (a promotion piece, a confirmation)."""
         self.running = True
         """False once the player asked to quit."""
-        self._seen: tuple[Game, list[Node], Outcome | None] = self._snapshot()
+        self._seen = self._snapshot()
         self._save_problem: str | None = None
 
     # --- start and end -----------------------------------------------------------------
@@ -205,9 +204,9 @@ class PlainGame:
 
     # --- showing what the session said ----------------------------------------------------
 
-    def _snapshot(self) -> tuple[Game, list[Node], Outcome | None]:
+    def _snapshot(self) -> _Seen:
         game = self.session.game
-        return game, list(game.nodes), game.outcome
+        return _Seen(game.start.to_pdtl(), tuple(game.moves), (game.result, game.termination))
 
     def show(self, feedback: Feedback) -> None:
         """Show a session's answer: the moves it played in words, the end of the game, its text, its question.
@@ -215,33 +214,35 @@ class PlainGame:
         Call it after anything that may have changed the game, whoever did it:
         a command typed here, a computer's or a remote opponent's move played
         with :meth:`~cescacs_tui.session.GameSession.play`.  Moves are
-        announced from the game itself, so none is missed or said twice.
+        announced from what the game holds compared with what was last shown,
+        not from the feedback's words, so none is missed or said twice, even by
+        a session that puts a new copy of the game on the table for each move
+        (a remote client's).
         """
         session = self.session
         game = session.game
-        old_game, old_nodes, old_outcome = self._seen
-        if game is not old_game:
+        seen, now = self._seen, self._snapshot()
+        if feedback.new_game or now.start != seen.start:
             if feedback.text:
                 self.write(_sentence(plain_hints(feedback.text)))
             self.write(situation(game))
         else:
             common = 0
-            while common < min(len(old_nodes), len(game.nodes)) and old_nodes[common] is game.nodes[common]:
+            while common < min(len(seen.moves), len(now.moves)) and seen.moves[common] == now.moves[common]:
                 common += 1
-            added, removed = game.nodes[common:], old_nodes[common:]
-            if added:
+            if len(now.moves) > common:
                 for index in range(common, game.ply - 1):
                     self.write(f"{describe_move(game.position_at(index), game.nodes[index].move)}.")
                 self.write(announce_last_move(game))
-            elif removed:
-                self.write(_took_back(game, common, removed))
-            elif game.outcome is not old_outcome:
+            elif len(seen.moves) > common:
+                self.write(_took_back(game, common, seen.moves[common:]))
+            elif now.ending != seen.ending:
                 self.write(situation(game))
             elif feedback.text:
                 self.write(_sentence(plain_hints(feedback.text)))
         if feedback.archived is not None:
             self.write(f"The game is archived in {feedback.archived}.")
-        self._seen = self._snapshot()
+        self._seen = now
         if session.save_problem != self._save_problem:
             self._save_problem = session.save_problem
             self.write(f"Warning: {session.save_problem}." if session.save_problem else "The game is saved again.")
@@ -511,12 +512,20 @@ def _moves_in(tokens: Sequence[str]) -> list[str]:
     return moves
 
 
-def _took_back(game: Game, common: int, removed: Sequence[Node]) -> str:
+class _Seen(NamedTuple):
+    """What the player was last told of the game: its start, its moves, how it ended (``("*", "")``: it goes on)."""
+
+    start: str
+    moves: tuple[Move, ...]
+    ending: tuple[str, str]
+
+
+def _took_back(game: Game, common: int, removed: Sequence[Move]) -> str:
     """The half-moves taken back, in words, then where the game stands."""
     position = game.position_at(common)
     said = []
-    for node in removed:
-        said.append(describe_move(position, node.move))
-        position.push(node.move)
+    for move in removed:
+        said.append(describe_move(position, move))
+        position.push(move)
     what = said[0] if len(said) == 1 else f"{half_moves(len(said))}: {'; '.join(said)}"
     return f"Took back: {what}. {situation(game)}"
