@@ -21,11 +21,11 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from .core.game import Game
+from .core.safe_text import safe_text
 from .data.autosave import SavedGame
 from .data.lock import AutosaveBusy
 from .data.settings import Settings, settings_path
 from .data.slots import open_autosave
-from .safe_text import safe_text
 from .session import Feedback, GameSession, GameStore
 from .tui.board import HexBoard
 from .tui.driver import InvalidTerminalInput, driver_class

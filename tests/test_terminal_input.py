@@ -23,6 +23,9 @@ pytestmark = POSIX_ONLY
 SEEN = 1.0
 """Seconds to let a dialog be seen before answering it (it ignores answers given before: tui/dialogs.py)."""
 
+RUN_CESCACS = "from cescacs_tui.cli import main\nraise SystemExit(main())\n"
+"""The cescacs command, after a test's own set-up code."""
+
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
@@ -145,7 +148,10 @@ CRASHES = {
 
 @pytest.mark.parametrize("crash", list(CRASHES))
 def test_a_crash_restores_the_terminal_says_so_and_exits_non_zero(env, crash):
-    terminal = Terminal(env, program=(sys.executable, "-c", CRASHES[crash] + "from cescacs_tui.cli import main\nraise SystemExit(main())\n"))
+    terminal = Terminal(
+        env,
+        program=(sys.executable, "-c", CRASHES[crash] + "from cescacs_tui.cli import main\nraise SystemExit(main())\n"),
+    )
     try:
         terminal.wait_for("Move:")
         terminal.type("f", settle=0)
