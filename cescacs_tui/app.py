@@ -21,11 +21,11 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from .core.game import Game
+from .core.safe_text import safe_text
 from .data.autosave import SavedGame
 from .data.lock import AutosaveBusy
 from .data.settings import Settings, settings_path
 from .data.slots import open_autosave
-from .safe_text import safe_text
 from .session import Feedback, GameSession, GameStore
 from .tui.board import HexBoard
 from .tui.driver import InvalidTerminalInput, driver_class
@@ -92,16 +92,19 @@ class CescacsApp(BoardHostApp[None]):
         return self.game_screen.board
 
     def get_default_screen(self) -> GameScreen:
-        settings = self.settings
         start = None
         if self.session.store is None and self._busy is not None:
             start = self.session.offer_separate_game(self._busy)
         elif self._resume is not None:
             start = self.session.offer_resume(self._resume)
-        options = BoardOptions(
+        return GameScreen(self.session, options=self.board_options(), start=start)
+
+    def board_options(self) -> BoardOptions:
+        """How the player's settings (and this terminal) want the board."""
+        settings = self.settings
+        return BoardOptions(
             settings.piece_set, settings.board_layout, settings.auto_flip, settings.vim_keys, self._wide_glyphs
         )
-        return GameScreen(self.session, options=options, start=start)
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -213,6 +216,19 @@ class CescacsApp(BoardHostApp[None]):
         self.push_screen(NewGameDialog(defaults), start)
 
 
+def measured_wide_glyphs(settings: Settings) -> frozenset[str]:
+    """The chess glyphs this terminal draws wider than a cell, asked before the app takes the terminal.
+
+    Only a player who chose glyphs waits for the answer (at most a fraction of a second).
+    """
+    if settings.piece_set == "letters":
+        return frozenset()
+    from .tui.board_layout import RISKY_GLYPHS
+    from .tui.glyph_width import wide_glyphs
+
+    return wide_glyphs(RISKY_GLYPHS)
+
+
 def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:
     """Start the app (the ``cescacs`` command without a subcommand).
 
@@ -238,12 +254,7 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     if game is not None and resume is not None and start.slot is not None:
         notices.append(f"the unfinished game was kept in {start.slot.keep(resume.game)}")
         resume = None
-    wide: frozenset[str] = frozenset()
-    if settings.piece_set != "letters":  # ask the terminal how it draws the chess glyphs before the app takes it
-        from .tui.board_layout import RISKY_GLYPHS
-        from .tui.glyph_width import wide_glyphs
-
-        wide = wide_glyphs(RISKY_GLYPHS)
+    wide = measured_wide_glyphs(settings)
     # Everything so far (modules, classes, geometry tables) lives as long as the process: out of every
     # garbage-collection pass with it.  Otherwise the first full collection, ~17 ms of scanning them,
     # falls right before the first paint.

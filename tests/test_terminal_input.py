@@ -23,6 +23,9 @@ pytestmark = POSIX_ONLY
 SEEN = 1.0
 """Seconds to let a dialog be seen before answering it (it ignores answers given before: tui/dialogs.py)."""
 
+RUN_CESCACS = "from cescacs_tui.cli import main\nraise SystemExit(main())\n"
+"""The cescacs command, after a test's own set-up code."""
+
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:

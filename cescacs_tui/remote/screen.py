@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from ..app import CescacsApp
+from ..app import CescacsApp, measured_wide_glyphs
 from ..core.game import Game
 from ..core.pieces import Colour
 from ..data.settings import Settings, settings_path
@@ -130,20 +130,14 @@ class RemoteApp(CescacsApp):
         self.sub_title = request.address
 
     def get_default_screen(self) -> RemoteGameScreen:
-        options = super().get_default_screen().options  # the board as the player's settings want it
         assert isinstance(self.session, RemoteGameSession)
-        return RemoteGameScreen(self.session, self.link, options=options, banner=self.banner)
+        return RemoteGameScreen(self.session, self.link, options=self.board_options(), banner=self.banner)
 
 
 def run_join(request: JoinRequest, *, banner: str | None = None) -> int:
     """Open the app on the coordinator's game (the ``cescacs join`` command, and ``host --play``)."""
     settings = Settings.load(themes=known_themes())
-    wide: frozenset[str] = frozenset()
-    if settings.piece_set != "letters":  # as run_app: how this terminal draws the chess glyphs, asked first
-        from ..tui.board_layout import RISKY_GLYPHS
-        from ..tui.glyph_width import wide_glyphs
-
-        wide = wide_glyphs(RISKY_GLYPHS)
+    wide = measured_wide_glyphs(settings)
     gc.freeze()  # as run_app does: start-up objects out of every collection
     app = RemoteApp(request, settings=settings, settings_path=settings_path(), wide_glyphs=wide, banner=banner)
     app.run()

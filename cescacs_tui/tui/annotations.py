@@ -20,8 +20,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ..core.game import Game, Node
-from ..safe_text import safe_rich
 from ..session.words import move_label
+from .safe_display import safe_rich
 
 COMMENT_STYLE = "italic"
 HINT_STYLE = "dim"

@@ -26,7 +26,7 @@ from textual.widget import Widget
 
 from ..core.clock import ChessClock, format_clock
 from ..core.pieces import Colour
-from ..safe_text import safe_text
+from ..core.safe_text import safe_text
 
 _SIDES = (Colour.WHITE, Colour.BLACK)
 _DISC = {Colour.WHITE: "\u25cb", Colour.BLACK: "\u25cf"}

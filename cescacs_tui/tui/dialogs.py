@@ -27,7 +27,8 @@ from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..core import Move
-from ..safe_text import safe_rich, safe_text
+from ..core.safe_text import safe_text
+from .safe_display import safe_rich
 
 Answer = TypeVar("Answer")
 

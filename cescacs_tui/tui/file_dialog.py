@@ -21,7 +21,8 @@ from textual.widgets import DirectoryTree, Input, Label
 from textual.widgets.directory_tree import DirEntry
 from textual.widgets.tree import TreeNode
 
-from ..safe_text import safe_rich, safe_text
+from ..core.safe_text import safe_text
+from .safe_display import safe_rich
 
 
 class PathDialog(ModalScreen[Path | None]):

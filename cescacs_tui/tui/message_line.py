@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from ..safe_text import safe_text
+from ..core.safe_text import safe_text
 from ..session import Tone
 
 

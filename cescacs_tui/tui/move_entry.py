@@ -35,7 +35,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Label
 
-from ..safe_text import safe_text
+from ..core.safe_text import safe_text
 
 PLACEHOLDER = "CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)"
 

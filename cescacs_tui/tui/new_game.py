@@ -28,7 +28,7 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 from ..core import Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
-from ..safe_text import safe_text
+from ..core.safe_text import safe_text
 
 ClockStart = Literal["first-move", "now"]
 """When the clocks start: ``"first-move"``, when the first move is played (the first mover's

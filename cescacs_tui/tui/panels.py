@@ -18,8 +18,8 @@ from ..core import Colour, Piece, PieceType
 from ..core.game import Game
 from ..core.geometry import HEX_NAMES
 from ..core.pieces import LETTERS
-from ..safe_text import safe_rich
 from .move_list import MoveList
+from .safe_display import safe_rich
 
 __all__ = ["HEX_TONES", "MaterialPanel", "MoveList", "StatusPanel", "material_rows", "material_table", "status_text"]
 

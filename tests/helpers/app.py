@@ -67,3 +67,16 @@ async def answer(pilot: Pilot[None], *keys: str) -> None:
         await pilot.pause(0.02)
     assert dialog.listening
     await pilot.press(*keys)
+
+
+async def panels_ready(pilot: Pilot[None]) -> None:
+    """Wait until the side panel, mounted after the first paint, is there and shows the game (a loaded machine
+    can need more than one pause)."""
+    from cescacs_tui.tui.side_panel import SidePanel
+
+    for _ in range(200):
+        await pilot.pause()
+        if pilot.app.screen.query(SidePanel):
+            await pilot.pause()
+            return
+    raise AssertionError("the side panel was never mounted")

@@ -9,24 +9,23 @@ Textual removes these (Rich drops only BEL, BS, VT, FF and CR).
 
 :func:`safe_text` replaces each such character by a visible placeholder of the
 same length, one code point for one, so styled :class:`rich.text.Text` keeps
-its spans (:func:`safe_rich`).  It is applied where text is shown or echoed
-(the app's panels, dialogs and notifications, the command's error lines);
-records keep their text.  This module imports nothing from the UI: the core
-and the command line use it too.
+its spans (:func:`cescacs_tui.tui.safe_display.safe_rich`).  It is applied
+where text is shown or echoed (the app's panels, dialogs and notifications);
+records keep their text.  :func:`printable` is the one-line form every error
+message of the core is made with, so the command line and the app show the
+same placeholders.  It lives in the core, which needs it and imports no UI.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # only for the annotation: the command line must not pay for importing Rich
-    from rich.text import Text
 
 REPLACEMENT = "\ufffd"
 """What stands for a character that has no picture of its own (C1 controls, bidi controls, lone surrogates)."""
 
 _C0_KEPT = {"\t", "\n"}
+_ONE_LINE = {"\t": "\u2409", "\n": "\u240a"}
+"""Where one line is wanted, tab and newline are shown too: "␉", "␊"."""
 
 _BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """Embeddings, overrides and isolates (LRE RLE PDF LRO RLO, LRI RLI FSI PDI): they reorder what follows them."""
@@ -64,11 +63,13 @@ def safe_text(text: str) -> str:
     return text if _UNSAFE.search(text) is None else text.translate(_PLACEHOLDERS)
 
 
-def safe_rich(text: Text) -> Text:
-    """A styled text with :func:`safe_text` applied to its characters; its styles stay where they were."""
-    plain = text.plain
-    if is_safe(plain):
+def printable(text: str) -> str:
+    """``text`` as one line that can only show itself: :func:`safe_text`, and tab, newline and every
+    other character :meth:`str.isprintable` refuses (line separators, invisible format characters)
+    made visible too (``"a\nb"`` → ``"a␊b"``).  For error messages, which quote what they refuse.
+    """
+    if text.isprintable():
         return text
-    safe = text.copy()
-    safe.plain = safe_text(plain)  # one code point for one: the spans still cover the same characters
-    return safe
+    return "".join(
+        ch if ch.isprintable() else _PLACEHOLDERS.get(ord(ch), _ONE_LINE.get(ch, REPLACEMENT)) for ch in text
+    )
