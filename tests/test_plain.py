@@ -21,7 +21,7 @@ from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.autosave import SavedGame
-from cescacs_tui.plain import COMMANDS, PlainGame, visible
+from cescacs_tui.plain import COMMANDS, PlainGame
 from cescacs_tui.plain.commands import help_lines
 from cescacs_tui.plain.front_end import _HINTS, plain_hints
 from cescacs_tui.plain.output import LineWriter
@@ -312,7 +312,9 @@ def test_the_apps_key_hints_become_plain_commands() -> None:
     ],
 )
 def test_control_characters_are_shown_as_visible_placeholders(text: str, shown: str) -> None:
-    assert visible(text) == shown
+    screen = io.StringIO()
+    LineWriter(screen)(text)
+    assert screen.getvalue() == shown + "\n"
 
 
 def test_text_from_a_record_never_reaches_the_terminal_as_an_escape(tmp_path: Path) -> None:

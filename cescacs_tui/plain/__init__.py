@@ -14,7 +14,6 @@ its one table of commands.
 
 from .commands import COMMANDS, Command
 from .front_end import PlainGame
-from .output import visible
 from .run import run_plain
 
-__all__ = ["COMMANDS", "Command", "PlainGame", "run_plain", "visible"]
+__all__ = ["COMMANDS", "Command", "PlainGame", "run_plain"]
