@@ -3,8 +3,9 @@
 ``cescacs`` alone starts a hot-seat game; ``cescacs GAME.ctl-pgn`` opens a
 saved game and ``cescacs --pdtl P`` starts from a position.  ``cescacs --games``
 lists the archive of finished games, newest first, and ``cescacs 3`` (or
-``cescacs NAME``) opens one of them.  Subcommands serve power users and
-scripts:
+``cescacs NAME``) opens one of them.  ``--plain`` (or an input or output that
+is not a terminal) plays line by line in words instead of drawing the board.
+Subcommands serve power users and scripts:
 
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
 * ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
@@ -20,6 +21,7 @@ exits with status 1 after saying so.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -94,14 +96,31 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interactive() -> bool:
+    """Whether the full-screen app can be drawn (else: the plain mode).
+
+    It can when both ends are a terminal, or when Textual was given a driver
+    of its own (``TEXTUAL_DRIVER``: textual-serve's web driver talks to the
+    browser over pipes).
+    """
+    return bool(os.environ.get("TEXTUAL_DRIVER")) or (sys.stdin.isatty() and sys.stdout.isatty())
+
+
 def _play(args: argparse.Namespace) -> int:
     if args.games:
         if args.file is not None or args.pdtl is not None:
             raise CescacsError("--games only lists the archive: it opens no game")
         return _list_games()
+    game = None if args.file is None else _resolve_game(args.file)
+    if args.plain or not _interactive():
+        from .plain import run_plain  # no Textual: the plain mode starts fast and never draws
+
+        resume = True if args.resume else False if args.new else None
+        return run_plain(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, resume=resume)
+    if args.resume or args.new:
+        raise CescacsError("--resume and --new are options of the plain mode: add --plain")
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
-    game = None if args.file is None else _resolve_game(args.file)
     status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
     if status:  # Textual has restored the terminal and printed the traceback
         print(CRASH_NOTE, file=sys.stderr)
@@ -172,6 +191,19 @@ def _play_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--games", action="store_true", help="list the archived games, newest first, and exit")
     _add_position_options(parser)
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="play line by line in words, for screen readers, braille displays, scripts and pipes "
+        "(automatic when the input or the output is not a terminal)",
+    )
+    unfinished = parser.add_mutually_exclusive_group()
+    unfinished.add_argument(
+        "--resume", action="store_true", help="plain mode: resume the unfinished game without asking"
+    )
+    unfinished.add_argument(
+        "--new", action="store_true", help="plain mode: start a new game without asking (the unfinished one is kept)"
+    )
     parser.set_defaults(run=_play)
     return parser
 

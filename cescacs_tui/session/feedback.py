@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Flag, StrEnum, auto
+from pathlib import Path
 from typing import Generic, TypeVar
 
 from ..core import Move
@@ -101,6 +102,8 @@ class Feedback:
     asks the board to put its cursor on that hex (go to a hex, a new game);
     ``new_game`` says another game is on the table (what the front end
     remembered of the last one, such as each side's cursor, is stale).
+    ``archived`` is where a game that has just ended was archived, for front
+    ends that say it in their own words instead of showing ``text``.
     """
 
     text: str | None = None
@@ -111,6 +114,7 @@ class Feedback:
     notice: Notice | None = None
     cursor: int | None = None
     new_game: bool = False
+    archived: Path | None = None
 
     @classmethod
     def refused(cls, reason: str) -> Feedback:

@@ -578,7 +578,7 @@ class GameSession:
         text = said if game.termination.lower() in said.lower() else f"{said}.  {ending}"
         if archived is not None:
             text += f" (saved in {archived})"
-        return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=Notice(notice_title, ending))
+        return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=Notice(notice_title, ending), archived=archived)
 
 
 def _hex_named(text: str) -> int | None:
