@@ -49,6 +49,7 @@ from .tui.side_panel import SidePanel
 from .tui.themes import THEMES, BoardHostApp, register_themes
 from .tui.variations import VariationStack
 from .tui.view import Overlays, board_view, last_move_hexes, move_hexes
+from .web.mode import web_mode
 
 CLOCK_SAVE_SECONDS = 10.0
 """How often the autosave is refreshed while a clock runs (moves are saved at once)."""
@@ -734,13 +735,15 @@ class CescacsApp(BoardHostApp[None]):
         self.push_screen(TextDialog("Game record (CTL-PGN)", body, hint="Select with the mouse to copy; Esc closes"))
 
     def action_save(self) -> None:
+        from .tui.browser_records import deliver_record, record_file_name
+
+        if web_mode():  # a web visitor: the record goes to the browser, never to a file of the server
+            self.say(deliver_record(self, self.game), "info")
+            return
         from .data.records import save_pgn_file
         from .tui.file_dialog import PathDialog
 
-        game = self.game
-        parts = (game.tags.get(name, "") for name in ("Date", "White", "Black"))
-        stem = "-".join(part for part in parts if part and part != "?").replace(" ", "_").replace(",", "")
-        initial = Path.cwd() / f"cescacs-{stem or 'game'}.ctl-pgn"
+        initial = Path.cwd() / record_file_name(self.game)
 
         def chosen(path: Path | None) -> None:
             if path is None:
@@ -755,6 +758,11 @@ class CescacsApp(BoardHostApp[None]):
         self.push_screen(PathDialog("Save the game as CTL-PGN", initial), chosen)
 
     def action_open(self) -> None:
+        if web_mode():  # a web visitor: a pasted record or a file from the browser, never a path of the server
+            from .tui.browser_records import ask_for_record
+
+            ask_for_record(self, self.show_opened)
+            return
         from .tui.file_dialog import PathDialog
 
         def chosen(path: Path | None) -> None:
@@ -774,13 +782,17 @@ class CescacsApp(BoardHostApp[None]):
             self.say(f"{path.name}: {reason}", "error")
             self.notify(f"{path.name}: {reason}", title="Cannot open the record", severity="error", markup=False)
             return
+        self.show_opened(games, path.name)
+
+    def show_opened(self, games: list[Game], source: str) -> None:
+        """Show the first game read from ``source`` (a file's name, or "the record" pasted or uploaded)."""
+        from .tui.browser_records import opened_message
+
         if not games:
-            self.say(f"{path.name} holds no game", "error")
+            self.say(f"{source} holds no game", "error")
             return
         self.start_game(games[0])
-        extra = f" (the file holds {len(games)} games: the first is shown)" if len(games) > 1 else ""
-        warnings_note = f"; {len(games[0].warnings)} irregularities tolerated" if games[0].warnings else ""
-        self.say(f"opened {path.name}: {games[0].ply} half-moves{extra}{warnings_note}", "info")
+        self.say(opened_message(source, games), "info")
 
     def action_help(self) -> None:
         self.push_screen(TextDialog("C'escacs — keys and move notation", help_text(self)))
