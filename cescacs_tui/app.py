@@ -42,6 +42,7 @@ from .tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
 from .tui.help import help_text, key_name
 from .tui.lazy_line import LazyLine
 from .tui.move_entry import MoveEntry
+from .tui.narrow_layout import BREAKPOINTS, NARROW_CSS
 from .tui.panels import MaterialPanel, MoveList, StatusPanel
 from .tui.picking import Outcome as PickOutcome
 from .tui.picking import Picker
@@ -76,6 +77,8 @@ class CescacsApp(BoardHostApp[None]):
     #message.error { color: $error; text-style: bold; }
     #message.info { color: $success; }
     """
+    CSS += NARROW_CSS
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),
