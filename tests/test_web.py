@@ -18,7 +18,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -53,8 +53,12 @@ class Tab:
 
     async def read_until(self, needle: str, seconds: float = PATIENCE) -> bool:
         """Read until the screen has shown ``needle`` (spaces ignored); False at close or timeout."""
+        return await self.read_until_shown(lambda screen: needle.replace(" ", "") in screen, seconds)
+
+    async def read_until_shown(self, shown: Callable[[str], bool], seconds: float = PATIENCE) -> bool:
+        """Read until ``shown(screen)`` holds for what the screen has shown; False at close or timeout."""
         deadline = time.monotonic() + seconds
-        while needle.replace(" ", "") not in visible_text(self.output):
+        while not shown(visible_text(self.output)):
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
@@ -241,10 +245,12 @@ async def test_two_browsers_never_share_a_game_and_a_reload_resumes_its_own(serv
             await visitor.load()  # the reload: same cookie
             async with visitor.tab() as tab:
                 assert await tab.read_until("Resume it?"), tab.screen()[-2000:]
+                await asyncio.sleep(0.5)  # the question takes keys only once a person could have read it
                 await tab.type("y")
                 assert await tab.read_until("resumed the game"), tab.screen()[-2000:]
+                assert await tab.read_until_shown(lambda screen, move=move: in_move_list(screen, move))
                 other = "F8-F12" if move == "E7-E13" else "E7-E13"
-                assert in_move_list(tab.screen(), move) and not in_move_list(tab.screen(), other)
+                assert not in_move_list(tab.screen(), other)
 
 
 async def test_each_browser_keeps_its_game_in_a_directory_of_its_own(server: WebServer) -> None:

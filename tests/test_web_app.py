@@ -13,8 +13,9 @@ from textual import events
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import CescacsError, PDTLError, PGNError
 from cescacs_tui.core.game import Game
-from cescacs_tui.core.pgn import read_pgn, write_pgn
-from cescacs_tui.tui.browser_records import deliver_record, games_from_text, record_file_name
+from cescacs_tui.core.pgn import write_pgn
+from cescacs_tui.data.records import record_file_name
+from cescacs_tui.tui.browser_records import deliver_record, record_from_text
 from cescacs_tui.tui.file_dialog import PathDialog
 from cescacs_tui.tui.paste_dialog import PasteDialog
 from cescacs_tui.web.mode import CHOOSE_FILE_URL, WEB_MODE_VARIABLE, web_mode
@@ -49,14 +50,15 @@ def test_web_mode_is_what_cescacs_web_sets(monkeypatch: pytest.MonkeyPatch) -> N
     assert web_mode()
 
 
-def test_a_pasted_record_or_position_becomes_games() -> None:
-    (game,) = games_from_text(RECORD)
-    assert [n.san for n in game.nodes] == ["E7-E13", "D22-D16"]
+def test_a_pasted_record_or_position_becomes_a_game() -> None:
+    game, count = record_from_text(RECORD)
+    assert [n.san for n in game.nodes] == ["E7-E13", "D22-D16"] and count == 1
     start = Game.new()
     play(start, "E7-E13")
-    (from_position,) = games_from_text("  " + start.position.to_pdtl() + "\n")
+    from_position, _ = record_from_text("  " + start.position.to_pdtl() + "\n")
     assert from_position.position.to_pdtl() == start.position.to_pdtl()
-    assert len(games_from_text("1. E7-E13 *")[0].nodes) == 1  # move text alone is a record, not a PDTL
+    assert len(record_from_text("1. E7-E13 *").game.nodes) == 1  # move text alone is a record, not a PDTL
+    assert record_from_text(RECORD + "\n" + RECORD).games_in_file == 2
 
 
 @pytest.mark.parametrize(
@@ -70,7 +72,7 @@ def test_a_pasted_record_or_position_becomes_games() -> None:
 )
 def test_text_that_is_neither_is_a_clear_error(text: str, error: type[CescacsError]) -> None:
     with pytest.raises(error):
-        games_from_text(text)
+        record_from_text(text)
 
 
 @pytest.mark.parametrize(
@@ -105,6 +107,12 @@ async def test_web_open_offers_a_paste_box_and_no_file_dialog(in_web_mode: None)
         assert not isinstance(app.screen, PasteDialog)
         assert [n.san for n in app.game.nodes] == ["E7-E13", "D22-D16"]
         assert "opened the record: 2 half-moves" in message(app)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        app.screen.query_one("#paste-text").insert(RECORD + "\n" + RECORD)  # type: ignore[attr-defined]
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert "(the text holds 2 games: the first is shown)" in message(app)
 
 
 async def test_a_typed_path_is_never_opened_and_the_game_is_kept(in_web_mode: None, tmp_path: Path) -> None:
@@ -161,17 +169,15 @@ async def test_web_save_delivers_the_record_to_the_browser(in_web_mode: None, tm
 
 
 def test_deliver_record_hands_textual_the_record_and_its_name() -> None:
-    game = Game.new()
-    play(game, "E7-E13")
     deliveries = Deliveries()
 
     class App:
         deliver_text = deliveries
 
-    assert record_file_name(game) in deliver_record(App(), game)  # type: ignore[arg-type]
+    assert "cescacs-x.ctl-pgn sent to your browser" in deliver_record(App(), RECORD, "cescacs-x.ctl-pgn")  # type: ignore[arg-type]
     ((text, options),) = deliveries.files
-    assert [n.san for n in read_pgn(text)[0].nodes] == ["E7-E13"]
-    assert options["mime_type"] == "text/plain"
+    assert text == RECORD
+    assert options == {"save_filename": "cescacs-x.ctl-pgn", "open_method": "download", "mime_type": "text/plain"}
 
 
 async def test_copy_in_web_mode_leaves_the_servers_clipboard_alone(

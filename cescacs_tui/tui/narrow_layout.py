@@ -14,10 +14,13 @@ NARROW_BELOW: Final = 78
 """The compact board (49) beside the narrowest side panel (28, and its border)."""
 
 BREAKPOINTS: Final = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
-"""For ``App.HORIZONTAL_BREAKPOINTS``."""
+"""For the game screen's ``HORIZONTAL_BREAKPOINTS``."""
 
 NARROW_CSS: Final = """
-Screen.-narrow #main { layout: vertical; }
-Screen.-narrow #board { height: auto; width: 100%; }
-Screen.-narrow #side { width: 100%; height: 1fr; min-width: 0; border-left: none; border-top: solid $border-blurred; }
+GameScreen.-narrow #main { layout: vertical; }
+GameScreen.-narrow #board { height: auto; width: 100%; }
+GameScreen.-narrow #side {
+    width: 100%; height: 1fr; min-width: 0; border-left: none; border-top: solid $border-blurred;
+}
 """
+"""For the game screen's ``DEFAULT_CSS`` (its rules name the screen, so Textual does not scope them below it)."""

@@ -13,7 +13,6 @@ checkbox, the arrow keys choose when the clock starts.
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
@@ -28,8 +27,8 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 
 from ..core import Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
-from ..core.errors import PDTLWarning
 from ..core.game import Game
+from ..core.safe_text import safe_text
 
 ClockStart = Literal["first-move", "now"]
 """When the clocks start: ``"first-move"``, when the first move is played (the first mover's
@@ -75,12 +74,10 @@ class NewGameOptions:
 def check_pdtl(text: str, *, castling: bool = True) -> str | None:
     """The error message for a PDTL the app could not start from, or ``None`` if it is fine.
 
-    Tolerated irregularities (a :class:`PDTLWarning`) are accepted silently, as the game does.
+    Tolerated irregularities are accepted silently, as the game does.
     """
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PDTLWarning)
-            Position.from_pdtl(text, castling=castling)
+        Position.from_pdtl(text, castling=castling)
     except ValueError as error:  # PDTLError, and anything else the reader refuses
         return str(error)
     return None
@@ -165,10 +162,10 @@ class NewGameDialog(ModalScreen[NewGameOptions | None]):
             yield Label(Text("New game"), id="new-title")
             with Horizontal(classes="field -tight"):
                 yield Label(Text("White"), classes="field-label")
-                yield Input(defaults.white, placeholder="White's name", id="white", compact=True)
+                yield Input(safe_text(defaults.white), placeholder="White's name", id="white", compact=True)
             with Horizontal(classes="field -tight"):
                 yield Label(Text("Black"), classes="field-label")
-                yield Input(defaults.black, placeholder="Black's name", id="black", compact=True)
+                yield Input(safe_text(defaults.black), placeholder="Black's name", id="black", compact=True)
             with Horizontal(classes="field"):
                 yield Label(Text("Time control"), classes="field-label")
                 yield Select[str](

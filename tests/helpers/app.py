@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 
 from textual.pilot import Pilot
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import parse_hex
-from cescacs_tui.tui.board_layout import move_cursor
+from cescacs_tui.tui.board_layout import cursor_step
+from cescacs_tui.tui.dialogs import DeliberateDialog
 
 ARROWS = ("up", "down", "left", "right")
 
@@ -17,8 +19,12 @@ def message(app: CescacsApp) -> str:
     return str(app.query_one("#message").render())
 
 
-def key_path(start: int, goal: int, flipped: bool = False) -> list[str]:
-    """The arrow keys that take the board cursor from ``start`` to ``goal`` (breadth-first)."""
+def key_path(start: int, goal: int, flipped: bool = False, targets: Iterable[int] = ()) -> list[str]:
+    """The arrow keys that take the board cursor from ``start`` to ``goal`` (breadth-first).
+
+    ``targets`` are the selected piece's targets, among which the arrows jump (the board's ``view.targets``).
+    """
+    targets = tuple(targets)
     previous: dict[int, tuple[int, str] | None] = {start: None}
     queue = deque([start])
     while queue:
@@ -26,7 +32,7 @@ def key_path(start: int, goal: int, flipped: bool = False) -> list[str]:
         if h == goal:
             break
         for key in ARROWS:
-            nxt = move_cursor(h, key, flipped=flipped)  # type: ignore[arg-type]
+            nxt = cursor_step(h, key, targets, flipped=flipped)  # type: ignore[arg-type]
             if nxt not in previous:
                 previous[nxt] = (h, key)
                 queue.append(nxt)
@@ -40,7 +46,7 @@ def key_path(start: int, goal: int, flipped: bool = False) -> list[str]:
 
 async def cursor_pick(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
     board = app.board
-    for key in key_path(board.cursor, parse_hex(name), board.flipped):
+    for key in key_path(board.cursor, parse_hex(name), board.flipped, board.view.targets):
         await pilot.press(key)
     assert board.cursor == parse_hex(name)
     await pilot.press("enter")
@@ -49,3 +55,28 @@ async def cursor_pick(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
 async def click_hex(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
     region = app.board.hex_region(parse_hex(name))
     await pilot.click("#board", offset=(region.x + region.width // 2, region.y))
+
+
+async def answer(pilot: Pilot[None], *keys: str) -> None:
+    """Press ``keys`` in the dialog on top once it listens: it ignores what comes before a person could have read it."""
+    dialog = pilot.app.screen
+    assert isinstance(dialog, DeliberateDialog), dialog
+    for _ in range(400):  # a few seconds at most, even on a loaded machine
+        if dialog.listening:
+            break
+        await pilot.pause(0.02)
+    assert dialog.listening
+    await pilot.press(*keys)
+
+
+async def panels_ready(pilot: Pilot[None]) -> None:
+    """Wait until the side panel, mounted after the first paint, is there and shows the game (a loaded machine
+    can need more than one pause)."""
+    from cescacs_tui.tui.side_panel import SidePanel
+
+    for _ in range(200):
+        await pilot.pause()
+        if pilot.app.screen.query(SidePanel):
+            await pilot.pause()
+            return
+    raise AssertionError("the side panel was never mounted")
