@@ -491,9 +491,13 @@ class GameSession:
         except (PGNError, OSError) as error:
             reason = str(error) if isinstance(error, PGNError) else (error.strerror or str(error))
             return Feedback(f"{path.name}: {reason}", Tone.ERROR, notice=Notice("Cannot open the record", reason))
-        extra = f" (the file holds {count} games: the first is shown)" if count > 1 else ""
+        return self.show_record(game, count, path.name)
+
+    def show_record(self, game: Game, count: int, source: str, *, holder: str = "the file") -> Feedback:
+        """Put the first game of a record (``count`` games in ``holder``) on the table, and say where it came from."""
+        extra = f" ({holder} holds {count} games: the first is shown)" if count > 1 else ""
         tolerated = f"; {len(game.warnings)} irregularities tolerated" if game.warnings else ""
-        return self.start_game(game, said=f"opened {path.name}: {half_moves(game.ply)}{extra}{tolerated}")
+        return self.start_game(game, said=f"opened {source}: {half_moves(game.ply)}{extra}{tolerated}")
 
     def save_record(self, path: Path) -> Feedback:
         from ..data.records import save_pgn_file
@@ -516,9 +520,9 @@ class GameSession:
 
     def suggested_file_name(self) -> str:
         """A file name for saving the game, from its date and players."""
-        parts = (self.game.tags.get(name, "") for name in ("Date", "White", "Black"))
-        stem = "-".join(part for part in parts if part and part != "?").replace(" ", "_").replace(",", "")
-        return f"cescacs-{stem or 'game'}.ctl-pgn"
+        from ..data.records import record_file_name
+
+        return record_file_name(self.game)
 
     # --- saving --------------------------------------------------------------------------
 

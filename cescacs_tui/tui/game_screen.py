@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events, on
@@ -26,8 +26,9 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from ..core import HEX_NAMES, Colour
-from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope
+from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
 from ..session.highlights import last_move_hexes
+from ..web.mode import web_mode
 from .annotations import AnnotationPanel
 from .board import HexBoard
 from .board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
@@ -37,9 +38,13 @@ from .help import help_text, keys_label
 from .lazy_line import LazyLine
 from .message_line import MessageLine
 from .move_entry import MoveEntry, focus_move_box
+from .narrow_layout import BREAKPOINTS, NARROW_CSS
 from .panels import MaterialPanel, MoveList, StatusPanel
 from .side_panel import SidePanel
 from .view import board_view
+
+if TYPE_CHECKING:
+    from ..data.records import OpenedRecord  # the records module (and the PGN code) load when a record is opened
 
 CLOCK_SAVE_SECONDS = 10.0
 """How often the game is saved while a clock runs (moves are saved at once)."""
@@ -95,6 +100,8 @@ class GameScreen(Screen[None]):
     #status { border-bottom: solid $border-blurred; }
     #material { border-top: solid $border-blurred; }
     """
+    DEFAULT_CSS += NARROW_CSS
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = table_bindings()
 
@@ -379,6 +386,12 @@ class GameScreen(Screen[None]):
         self.app.push_screen(TextDialog("Game record (CTL-PGN)", body, hint=hint))
 
     def action_save(self) -> None:
+        if web_mode():  # a web visitor: the record goes to the browser, never to a file of the server
+            from .browser_records import deliver_record
+
+            name = self.session.suggested_file_name()
+            self.apply(Feedback(deliver_record(self.app, self.session.record_text(), name), Tone.INFO))
+            return
         from .file_dialog import PathDialog
 
         initial = Path.cwd() / self.session.suggested_file_name()
@@ -390,6 +403,14 @@ class GameScreen(Screen[None]):
         self.app.push_screen(PathDialog("Save the game as CTL-PGN", initial), chosen)
 
     def action_open(self) -> None:
+        if web_mode():  # a web visitor: a pasted record or a file from the browser, never a path of the server
+            from .browser_records import ask_for_record
+
+            def show(record: OpenedRecord) -> None:
+                self.apply(self.session.show_record(*record, "the record", holder="the text"))
+
+            ask_for_record(self.app, show)
+            return
         from .file_dialog import PathDialog
 
         def chosen(path: Path | None) -> None:
