@@ -7,7 +7,6 @@ pipe and in a pseudo-terminal.
 
 from __future__ import annotations
 
-import inspect
 import io
 import re
 from collections.abc import Mapping
@@ -23,9 +22,9 @@ from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.autosave import SavedGame
 from cescacs_tui.plain import COMMANDS, PlainGame
 from cescacs_tui.plain.commands import help_lines
-from cescacs_tui.plain.front_end import _HINTS, plain_hints
+from cescacs_tui.plain.front_end import plain_how
 from cescacs_tui.plain.output import LineWriter
-from cescacs_tui.session import ACTIONS, Feedback, GameSession, Scope, game_session
+from cescacs_tui.session import ACTIONS, Feedback, GameSession, Scope
 from tests.helpers.builders import pdtl
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, annotated
@@ -290,12 +289,18 @@ def test_a_variation_of_an_annotated_record_is_followed_and_left() -> None:
 # --- words from the session, words from files --------------------------------------------------
 
 
-def test_the_apps_key_hints_become_plain_commands() -> None:
-    sources = inspect.getsource(game_session) + inspect.getsource(inspect.getmodule(ACTIONS["takeback"].refusal))
-    for keys, words in _HINTS:
-        assert keys in sources, f"the session no longer says {keys!r}: update the plain mode's hints"
-        assert any(word in COMMANDS for word in words.split()), words
-    assert plain_hints("clock paused: p resumes it") == "clock paused: pause resumes it"
+def test_the_sessions_hints_name_the_plain_commands() -> None:
+    """The session asks the front end how an action is done: here, the command typed for it."""
+    for action in ("review_live", "leave_variation", "takeback", "new_game", "offer_draw", "pause_clock"):
+        assert plain_how(action) in COMMANDS, action
+    session = GameSession()
+    PlainGame(session, lambda text: None)
+    session.play_text("E7-E13")
+    session.review_start()
+    assert (
+        session.play_text("E21-E15").text
+        == "E21-E15: you are reviewing an earlier move: live returns to the live position"
+    )
 
 
 @pytest.mark.parametrize(

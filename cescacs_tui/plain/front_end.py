@@ -31,26 +31,15 @@ from ..core.geometry import COLUMNS, HEX_COLOUR, HEX_COLOUR_NAMES, LINES
 from ..core.notation import normalise_typed
 from ..core.pieces import ALIASES, LETTERS, PIECE_BY_LETTER, Colour, PieceType
 from ..data.settings import Settings
-from ..session import Choice, Confirm, Feedback, GameSession, Option, Question, Tone
+from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.game_session import DRAW_OFFER_MARK
 from ..session.words import announce_last_move, describe_move, half_moves, situation
 from . import questions
-from .commands import Command, find_command, help_lines
+from .commands import COMMANDS, Command, find_command, help_lines
 
-__all__ = ["PlainGame", "new_game", "plain_hints"]
+__all__ = ["PlainGame", "new_game", "plain_how"]
 
 Write = Callable[[str], None]
-
-_HINTS: Final = (
-    ("Esc returns to the game", "leave returns to the game"),
-    ("press } to return to the live position", "live returns to the live position"),
-    ("u takes back a move, n starts a new game", "takeback takes back a move, new starts a new game"),
-    ("then press o (or type it followed by (=))", "then type draw (or the move followed by (=))"),
-    ("[ ] step through it, Esc returns", "back and forward step through it, leave returns"),
-    ("clock paused: p resumes it", "clock paused: pause resumes it"),
-    ("the clock is paused: p restarts it", "the clock is paused: pause restarts it"),
-)
-"""The session's hints name the app's keys; here each becomes the plain command that does the same."""
 
 _REVIEWING: Final = frozenset({"review_back", "review_forward", "review_start", "review_live"})
 _VARIATIONS: Final = frozenset({"follow_variation", "leave_variation"})
@@ -71,11 +60,16 @@ def new_game(settings: Settings, *, castling: bool = True, time_control: TimeCon
     )
 
 
-def plain_hints(text: str) -> str:
-    """``text`` with the app's key hints replaced by the plain commands that do the same."""
-    for keys, words in _HINTS:
-        text = text.replace(keys, words)
-    return text
+_SCREEN_COMMANDS: Final = {"new_game": "new", "save": "save", "open": "open"}
+"""The app's own actions that the plain mode has a command for."""
+
+
+def plain_how(action: str) -> str:
+    """How the plain mode does an action: the command typed for it (the hints in the session's messages)."""
+    for command in COMMANDS.values():
+        if command.action == action:
+            return command.name
+    return _SCREEN_COMMANDS.get(action) or ACTIONS[action].title.lower()
 
 
 def _sentence(text: str) -> str:
@@ -100,6 +94,7 @@ class PlainGame:
 
     def __init__(self, session: GameSession, write: Write, *, settings: Settings | None = None) -> None:
         self.session = session
+        session.how = plain_how
         self.write = write
         self.settings = settings or Settings()
         """The player's settings: a new game takes its players, clock and castling option from them."""
@@ -224,7 +219,7 @@ class PlainGame:
         seen, now = self._seen, self._snapshot()
         if feedback.new_game or now.start != seen.start:
             if feedback.text:
-                self.write(_sentence(plain_hints(feedback.text)))
+                self.write(_sentence(feedback.text))
             self.write(situation(game))
         else:
             common = 0
@@ -239,7 +234,7 @@ class PlainGame:
             elif now.ending != seen.ending:
                 self.write(situation(game))
             elif feedback.text:
-                self.write(_sentence(plain_hints(feedback.text)))
+                self.write(_sentence(feedback.text))
         if feedback.archived is not None:
             self.write(f"The game is archived in {feedback.archived}.")
         self._seen = now

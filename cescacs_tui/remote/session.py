@@ -239,7 +239,8 @@ class RemoteGameSession(GameSession):
                 return "you have no move to take back"
         elif action == "offer_draw":
             if not game.nodes or game.nodes[-1].colour != me:
-                return "a draw is offered after your own move: make it, then press o (or type it followed by (=))"
+                offer = self.how("offer_draw")
+                return f"a draw is offered after your own move: make it, then {offer} (or type it followed by (=))"
         elif action == "claim_draw" and game.position.turn != me:
             return "a draw is claimed by the player to move, on their turn"
         return super().refusal(action)

@@ -29,6 +29,7 @@ from ..core.notation import normalise_typed
 from ..core.pieces import LETTERS, NAMES
 from ..data.autosave import SavedGame
 from ..data.lock import AutosaveBusy
+from .actions import ACTIONS, no_move_now, press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
 from .selection import Picker, PickKind
@@ -53,9 +54,13 @@ class GameSession:
     app keeps the board's orientation there).
     """
 
-    def __init__(self, game: Game | None = None, *, store: GameStore | None = None) -> None:
+    def __init__(
+        self, game: Game | None = None, *, store: GameStore | None = None, how: Callable[[str], str] = press
+    ) -> None:
         self.game = game or Game.new()
         self.store = store
+        self.how = how
+        """How this front end does an action, for the hints in messages ("}" in the app, "live" typed in plain mode)."""
         self.options: dict[str, Any] = {}
         self.variations = VariationStack()
         """The record's variations being followed; the innermost is :attr:`shown`."""
@@ -97,19 +102,10 @@ class GameSession:
 
     def blocked(self) -> str | None:
         """Why no move can be played now, or ``None`` when one can: the one rule every move command follows."""
-        game = self.game
-        if (variation := self.variations.top) is not None:
-            return f"{variation.describe()} is on the board: Esc returns to the game"
-        if not game.is_live:
-            return "you are reviewing an earlier move: press } to return to the live position"
-        if game.is_over:
-            return f"the game is over ({game.termination}): u takes back a move, n starts a new game"
-        return None
+        return no_move_now(self)
 
     def refusal(self, action: str) -> str | None:
         """Why the action named ``action`` (see :data:`~cescacs_tui.session.actions.ACTIONS`) cannot act now."""
-        from .actions import ACTIONS
-
         return ACTIONS[action].refusal(self)
 
     def available(self, action: str) -> bool:
@@ -299,7 +295,9 @@ class GameSession:
         self.preview = ()
         if self._picker is not None:
             self._picker.cancel()
-        return Feedback(f"{variation.describe()}: [ ] step through it, Esc returns", Tone.INFO, Redraw.GAME)
+        steps = f"{self.how('review_back')} and {self.how('review_forward')}"
+        said = f"{variation.describe()}: {steps} step through it, {self.how('leave_variation')} returns"
+        return Feedback(said, Tone.INFO, Redraw.GAME)
 
     def leave_variation(self) -> Feedback:
         if self.variations.leave() is None:
@@ -379,7 +377,7 @@ class GameSession:
             said = "clock running"
         elif clock.running is not None:
             clock.pause()
-            said = "clock paused: p resumes it"
+            said = f"clock paused: {self.how('pause_clock')} resumes it"
         else:
             clock.start(self.game.position.turn)
             said = f"{self.game.position.turn.title}'s clock started"
@@ -417,7 +415,9 @@ class GameSession:
         def answer(resume: bool) -> Feedback:
             if resume:
                 self.options.update(saved.options)
-                paused = " — the clock is paused: p restarts it" if game.clock is not None else ""
+                paused = ""
+                if game.clock is not None:
+                    paused = f" — the clock is paused: {self.how('pause_clock')} restarts it"
                 said = f"resumed the game saved {when(saved.saved_at)}".rstrip() + paused
                 return self.start_game(game, said=said)
             try:

@@ -27,6 +27,7 @@ from textual.widgets import Footer
 
 from ..core import HEX_NAMES, Colour
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
+from ..session.actions import keys_label
 from ..session.highlights import last_move_hexes
 from ..web.mode import web_mode
 from .annotations import AnnotationPanel
@@ -34,7 +35,7 @@ from .board import HexBoard
 from .board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
 from .clock_panel import ClockPanel
 from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog
-from .help import help_text, keys_label
+from .help import help_text
 from .lazy_line import LazyLine
 from .message_line import MessageLine
 from .move_entry import MoveEntry, focus_move_box
