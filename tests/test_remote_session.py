@@ -225,5 +225,5 @@ def test_actions_for_a_game_at_one_board_say_why_they_do_not_apply() -> None:
     assert "cannot be opened" in (white.session.refusal("open") or "")
     assert white.session.refusal("new_game") == "the game is not over: resign (R) or agree a draw first"
     assert white.session.refusal("offer_draw") == (
-        "a draw is offered after your own move: make it, then offer it: o (or type the move followed by (=))"
+        "a draw is offered after your own move: make it, then offer it: o (or type the move with (=))"
     )

@@ -116,9 +116,7 @@ def _no_offer_now(session: GameSession) -> str | None:
     game = session.game
     if not game.nodes:
         offer = session.how("offer_draw")
-        return (
-            f"a draw is offered with a move: make your move, then offer it: {offer} (or type the move followed by (=))"
-        )
+        return f"a draw is offered with a move: make yours, then offer it: {offer} (or type the move with (=))"
     last = game.nodes[-1]
     if game.draw_offered_by is not None:
         return f"{game.draw_offered_by.title}'s draw offer is waiting for an answer"
