@@ -239,8 +239,8 @@ class RemoteGameSession(GameSession):
                 return "you have no move to take back"
         elif action == "offer_draw":
             if not game.nodes or game.nodes[-1].colour != me:
-                offer = self.how("offer_draw")
-                return f"a draw is offered after your own move: make it, then offer it: {offer} (or type the move with (=))"
+                offer = f"make it, then offer it: {self.how('offer_draw')} (or type the move with (=))"
+                return f"a draw is offered after your own move: {offer}"
         elif action == "claim_draw" and game.position.turn != me:
             return "a draw is claimed by the player to move, on their turn"
         return super().refusal(action)
