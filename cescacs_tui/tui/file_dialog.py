@@ -22,10 +22,12 @@ from textual.widgets.directory_tree import DirEntry
 from textual.widgets.tree import TreeNode
 
 from ..core.safe_text import safe_text
+from ..i18n import N_
 from .safe_display import safe_rich
+from .translated import TranslatedBindings
 
 
-class PathDialog(ModalScreen[Path | None]):
+class PathDialog(TranslatedBindings, ModalScreen[Path | None]):
     """Ask for a file name: where to save a record, or which record to open.
 
     Opening also shows a directory tree that lists folders and game records.
@@ -50,7 +52,7 @@ class PathDialog(ModalScreen[Path | None]):
     PathDialog #path-error { color: $error; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, title: str, initial: Path, *, browse: bool = False) -> None:
         super().__init__()

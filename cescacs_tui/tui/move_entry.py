@@ -36,6 +36,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label
 
 from ..core.safe_text import safe_text
+from ..i18n import N_
 
 PLACEHOLDER = "CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)"
 
@@ -121,7 +122,7 @@ class MoveEntry(Horizontal):
     focus to ``leave_to`` (a selector on the screen: the board).
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Board", show=False, priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", N_("Board"), show=False, priority=True)]
     """A priority binding: it runs as Esc is routed, before the keys after it (it is only offered while the
     focus is in this row)."""
 

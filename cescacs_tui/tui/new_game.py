@@ -29,6 +29,8 @@ from ..core import Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
 from ..core.safe_text import safe_text
+from ..i18n import N_
+from .translated import TranslatedBindings
 
 ClockStart = Literal["first-move", "now"]
 """When the clocks start: ``"first-move"``, when the first move is played (the first mover's
@@ -86,16 +88,16 @@ def check_pdtl(text: str, *, castling: bool = True) -> str | None:
 class _Checkbox(Checkbox, inherit_bindings=False):
     """A checkbox that Space toggles, leaving Enter to start the game."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "toggle_button", "Toggle", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "toggle_button", N_("Toggle"), show=False)]
 
 
 class _RadioChoice(RadioSet, inherit_bindings=False):
     """Radio buttons where the arrow keys choose (as in most toolkits); Enter is left to the dialog."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down,right", "choose(1)", "Next option", show=False),
-        Binding("up,left", "choose(-1)", "Previous option", show=False),
-        Binding("space", "toggle_button", "Choose", show=False),
+        Binding("down,right", "choose(1)", N_("Next option"), show=False),
+        Binding("up,left", "choose(-1)", N_("Previous option"), show=False),
+        Binding("space", "toggle_button", N_("Choose"), show=False),
     ]
 
     def on_mount(self) -> None:
@@ -110,7 +112,7 @@ class _RadioChoice(RadioSet, inherit_bindings=False):
         self.action_toggle_button()
 
 
-class NewGameDialog(ModalScreen[NewGameOptions | None]):
+class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
     """Set up a new game; returns the :class:`NewGameOptions`, or ``None`` if cancelled.
 
     ``defaults`` fill the fields (names, control, castling, clock start, PDTL); a control that
@@ -145,8 +147,8 @@ class NewGameDialog(ModalScreen[NewGameOptions | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "start", "Start", show=False),
-        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("enter", "start", N_("Start"), show=False),
+        Binding("escape", "cancel", N_("Cancel"), show=False),
     ]
 
     def __init__(self, defaults: NewGameOptions | None = None) -> None:

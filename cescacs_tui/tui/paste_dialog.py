@@ -18,13 +18,16 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, TextArea
 
+from ..i18n import N_
+from .translated import TranslatedBindings
+
 T = TypeVar("T")
 
 MAX_ERROR_CHARACTERS = 200
 """An error is one line under the box; a longer one is cut."""
 
 
-class PasteDialog(ModalScreen[T | None], Generic[T]):
+class PasteDialog(TranslatedBindings, ModalScreen[T | None], Generic[T]):
     """Paste (or type) text; Open reads it with ``read``; ``choose_file`` adds a button that fetches a file's text."""
 
     DEFAULT_CSS = """
@@ -50,8 +53,8 @@ class PasteDialog(ModalScreen[T | None], Generic[T]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+o", "open", "Open"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("ctrl+o", "open", N_("Open")),
     ]
 
     def __init__(
