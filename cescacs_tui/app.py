@@ -135,7 +135,7 @@ class CescacsApp(BoardHostApp[None]):
 
     @on(InvalidTerminalInput)
     def warn_terminal_encoding(self, event: InvalidTerminalInput) -> None:
-        self.notify(event.advice, title=_("Terminal encoding"), severity="warning", timeout=20, markup=False)
+        self.notify(_(event.advice), title=_("Terminal encoding"), severity="warning", timeout=20, markup=False)
 
     def notify(
         self,

@@ -452,7 +452,7 @@ class GameSession:
             said = _("new game; the unfinished one was kept in {path}").format(path=kept) if kept else _("new game")
             return Feedback(said, Tone.INFO)
 
-        prompt = _("An unfinished game was found ({moves}; {side} to move). Resume it?").format(
+        prompt = _("An unfinished game was found ({moves}, {side} to move). Resume it?").format(
             moves=half_moves(game.ply), side=side(game.position.turn)
         )
         return Feedback(question=Confirm(prompt, answer, yes=_("Resume"), no=_("New game"), default=True))

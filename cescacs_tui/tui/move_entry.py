@@ -36,9 +36,9 @@ from textual.screen import Screen
 from textual.widgets import Input, Label
 
 from ..core.safe_text import safe_text
-from ..i18n import N_
+from ..i18n import N_, _
 
-PLACEHOLDER = "CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)"
+PLACEHOLDER = _("CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)")
 
 TYPE_MOVE_CHARACTERS = ("/", ":")
 

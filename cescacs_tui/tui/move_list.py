@@ -27,7 +27,7 @@ from textual.strip import Strip
 
 from ..core import Colour
 from ..core.game import Game
-from ..i18n import N_
+from ..i18n import N_, _
 from .translated import TranslatedBindings
 
 __all__ = ["MoveList"]
@@ -291,7 +291,7 @@ class MoveList(TranslatedBindings, ScrollView, can_focus=True):
         style = self.get_component_rich_style("movelist--header")
         column = self.column_width
         segments = [Segment(" " * self.NUMBER_WIDTH, style)]
-        for title in ("White", "Black"):
+        for title in (_("White"), _("Black")):
             segments += _fit([(title, style)], column, style, " ")
         return _strip(segments, width, self.rich_style)
 

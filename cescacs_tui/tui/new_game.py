@@ -29,7 +29,7 @@ from ..core import Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
 from ..core.safe_text import safe_text
-from ..i18n import N_
+from ..i18n import N_, _
 from .translated import TranslatedBindings
 
 ClockStart = Literal["first-move", "now"]
@@ -161,51 +161,51 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
         defaults = self._defaults
         preset = next((name for name, tc in PRESETS.items() if tc == defaults.time_control), CUSTOM)
         with VerticalScroll(can_focus=False, id="new-frame"):
-            yield Label(Text("New game"), id="new-title")
+            yield Label(Text(_("New game")), id="new-title")
             with Horizontal(classes="field -tight"):
-                yield Label(Text("White"), classes="field-label")
-                yield Input(safe_text(defaults.white), placeholder="White's name", id="white", compact=True)
+                yield Label(Text(_("White")), classes="field-label")
+                yield Input(safe_text(defaults.white), placeholder=_("White's name"), id="white", compact=True)
             with Horizontal(classes="field -tight"):
-                yield Label(Text("Black"), classes="field-label")
-                yield Input(safe_text(defaults.black), placeholder="Black's name", id="black", compact=True)
+                yield Label(Text(_("Black")), classes="field-label")
+                yield Input(safe_text(defaults.black), placeholder=_("Black's name"), id="black", compact=True)
             with Horizontal(classes="field"):
-                yield Label(Text("Time control"), classes="field-label")
+                yield Label(Text(_("Time control")), classes="field-label")
                 yield Select[str](
-                    [(Text(name), name) for name in PRESETS] + [(Text("Custom\u2026"), CUSTOM)],
+                    [(Text(name), name) for name in PRESETS] + [(Text(_("Custom\u2026")), CUSTOM)],
                     value=preset,
                     allow_blank=False,
                     compact=True,
                     id="preset",
                 )
             with Horizontal(classes="field -tight", id="custom-row"):
-                yield Label(Text("Custom"), classes="field-label")
+                yield Label(Text(_("Custom")), classes="field-label")
                 yield Input(
                     defaults.time_control.to_tag() if preset == CUSTOM else "",
-                    placeholder="seconds: 900+10, 300d3, 900b10, 600, *30",
+                    placeholder=_("seconds: 900+10, 300d3, 900b10, 600, *30"),
                     id="custom",
                     compact=True,
                 )
             yield Static("", id="tc-note", classes="note", markup=False)
             with Horizontal(classes="field"):
-                yield Label(Text("Castling"), classes="field-label")
+                yield Label(Text(_("Castling")), classes="field-label")
                 yield _Checkbox(
-                    Text("Play without castling (beginners' rule)"),
+                    Text(_("Play without castling (beginners' rule)")),
                     not defaults.castling,
                     compact=True,
                     id="no-castling",
                 )
             with Horizontal(classes="field"):
-                yield Label(Text("Clock starts"), classes="field-label")
+                yield Label(Text(_("Clock starts")), classes="field-label")
                 yield _RadioChoice(
-                    RadioButton(Text("On the first move"), defaults.clock_starts == "first-move", id="first-move"),
-                    RadioButton(Text("Now, when the game starts"), defaults.clock_starts == "now", id="now"),
+                    RadioButton(Text(_("On the first move")), defaults.clock_starts == "first-move", id="first-move"),
+                    RadioButton(Text(_("Now, when the game starts")), defaults.clock_starts == "now", id="now"),
                     compact=True,
                     id="clock-starts",
                 )
             with Horizontal(classes="field"):
-                yield Label(Text("Start position"), classes="field-label")
+                yield Label(Text(_("Start position")), classes="field-label")
                 yield Input(
-                    defaults.pdtl or "", placeholder="PDTL (empty: the standard start)", id="pdtl", compact=True
+                    defaults.pdtl or "", placeholder=_("PDTL (empty: the standard start)"), id="pdtl", compact=True
                 )
             yield Static("", id="pdtl-note", classes="note -error", markup=False)
             with Horizontal(id="buttons"):
@@ -241,7 +241,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
         if isinstance(control, ClockError):
             note.update(Text(str(control)) if self.query_one("#custom", Input).value.strip() else Text(""))
             return None
-        note.update(Text(control.describe() if control.enabled else "No clock: unlimited time"))
+        note.update(Text(control.describe() if control.enabled else _("No clock: unlimited time")))
         self.query_one("#clock-starts", RadioSet).disabled = not control.enabled
         return control
 

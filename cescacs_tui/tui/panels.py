@@ -83,7 +83,7 @@ def status_text(game: Game, *, variation: str | None = None, warning: str | None
                 said = _("{pawn} on {hex} awaits promotion").format(pawn=_pawn(colour), hex=HEX_NAMES[h])
                 text.append("\n" + said, style="yellow")
     if not game.is_live:
-        said = _("Reviewing half-move {ply} of {count}").format(ply=game.cursor, count=game.ply)
+        said = _("Reviewing ply {ply} of {count}").format(ply=game.cursor, count=game.ply)
         text.append("\n" + said, style="italic")
     elif game.draw_offered_by is not None:
         said = capitalised(_("{side} offers a draw").format(side=side(game.draw_offered_by)))
