@@ -160,7 +160,7 @@ class MoveEntry(Horizontal):
         self._leave_to = leave_to
 
     def compose(self) -> ComposeResult:
-        yield Label("Move:", id="move-label")
+        yield Label(_("Move:"), id="move-label")
         yield MoveInput(placeholder=PLACEHOLDER, id="move-input")
         yield Label("", id="cursor-info")
 
