@@ -152,7 +152,10 @@ def _perft(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     print(total)
     rate = total / seconds if seconds > 0 else float("inf")
-    print(f"depth {args.depth}: {total} leaves in {seconds:.3f} s ({rate:,.0f} leaves/s)", file=sys.stderr)
+    said = _("depth {depth}: {total} leaves in {seconds} s ({rate} leaves/s)").format(
+        depth=args.depth, total=total, seconds=f"{seconds:.3f}", rate=f"{rate:,.0f}"
+    )
+    print(said, file=sys.stderr)
     return 0
 
 

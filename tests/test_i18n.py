@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -128,8 +129,12 @@ def test_the_side_to_move_the_moves_and_the_result_in_each_language(
     assert announce_last_move(game) == piece
     over = fools_mate()
     assert mate in status_text(over).plain
-    assert situation(over) == {"en": "Game over: Black mates (0-3).", "ca": "Fi de la partida: les negres fan mat (0-3).",
-                               "es": "Fin de la partida: las negras dan mate (0-3)."}[language]  # fmt: skip
+    ended = {
+        "en": "Game over: Black mates (0-3).",
+        "ca": "Fi de la partida: les negres fan mat (0-3).",
+        "es": "Fin de la partida: las negras dan mate (0-3).",
+    }
+    assert situation(over) == ended[language]
 
 
 def test_the_cores_explanations_are_said_in_the_language_but_stay_english_in_str(speak: object) -> None:
@@ -235,3 +240,90 @@ def test_the_first_screen_speaks_the_chosen_language(tmp_path: Path, lang: str, 
         terminal.read_until(lambda: terminal.process.poll() is not None, "the app to quit")
     finally:
         assert terminal.close() == 0
+
+
+# --- every screen at 80x24 in each language ---------------------------------------------------------------
+
+
+async def _open_help(pilot: Any) -> None:
+    await pilot.pause()
+    await pilot.press("question_mark")
+    await pilot.pause()
+
+
+async def _open_new_game(pilot: Any) -> None:
+    await pilot.pause()
+    await pilot.press("n")
+    await pilot.pause()
+
+
+async def _start(pilot: Any) -> None:
+    await pilot.pause()
+
+
+SCREENS = {"start": _start, "help": _open_help, "new-game": _open_new_game}
+
+
+@pytest.mark.parametrize("language", ["en", "ca", "es"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_each_screen_fits_80x24_in_each_language(speak: object, screen: str, language: str, snap_compare: Any) -> None:
+    from cescacs_tui.app import CescacsApp
+    from scripts.screenshots import TRUE_COLOUR
+    from scripts.screenshots import terminal_environment as colours
+
+    i18n.set_language(language)
+    with colours(TRUE_COLOUR):
+        app = CescacsApp(Game.new(), settings=Settings())
+    assert snap_compare(app, terminal_size=(80, 24), run_before=SCREENS[screen])
+
+
+# --- no user-facing text left untranslated ----------------------------------------------------------------
+
+CHECKED = ["cescacs_tui/tui", "cescacs_tui/session", "cescacs_tui/app.py", "cescacs_tui/cli.py"]
+"""Where every text a player reads must go through ``_()`` (the plain mode, remote play and the web page: not yet)."""
+SHOWN_BY = {
+    "Label", "Static", "Button", "RadioButton", "Checkbox", "Feedback", "refused", "Notice", "Confirm", "Choice",
+    "notify", "say", "SystemCommand", "TextDialog", "PathDialog", "ChoiceDialog", "ConfirmDialog", "PasteDialog",
+    "CescacsError", "ArgumentTypeError", "append", "update", "add_argument", "add_parser", "Parser", "print", "Text",
+}  # fmt: skip
+"""Calls whose text arguments a player reads (``append`` and ``update``: a rich Text, a panel or a list)."""
+SHOWN_AS = {"placeholder", "title", "help", "description", "epilog", "prompt", "hint", "yes", "no"}
+NAMED_FIRST = {"add_argument", "add_parser"}
+"""Calls whose positional arguments are names (``--lang``, ``moves``), not words; their keywords are checked."""
+ALLOWED = {"CTL-AN\n", "⚠ ", "\u25cf ", "\u25cb ", " — ", "; ", ". ", " "}
+"""Literal pieces that are not words: marks, separators."""
+
+
+def _words(text: str) -> bool:
+    import re
+
+    return bool(re.search(r"[A-Za-z]{3,}", text)) and text not in ALLOWED
+
+
+def _untranslated(path: Path) -> list[str]:
+    import ast
+
+    found = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        candidates = list(node.args) if name in SHOWN_BY and name not in NAMED_FIRST else []
+        candidates += [k.value for k in node.keywords if k.arg in SHOWN_AS]
+        for argument in candidates:
+            parts = argument.values if isinstance(argument, ast.JoinedStr) else [argument]
+            for part in parts:
+                if isinstance(part, ast.Constant) and isinstance(part.value, str) and _words(part.value):
+                    found.append(f"{path}:{node.lineno}: {part.value!r}")
+    return found
+
+
+def test_no_text_a_player_reads_escapes_the_catalogs() -> None:
+    """A text literal shown by a widget, a message, a dialog, a notification or the command line must be a
+    ``_()`` call (whose argument is the message id), never a bare or f-string literal."""
+    files = [
+        p for entry in CHECKED for p in ([ROOT / entry] if entry.endswith(".py") else (ROOT / entry).rglob("*.py"))
+    ]
+    found = [line for path in files for line in _untranslated(path)]
+    assert found == []

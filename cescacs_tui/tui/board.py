@@ -61,7 +61,7 @@ from cescacs_tui.tui.board_layout import (
 )
 from cescacs_tui.tui.themes import BoardHostApp
 
-from ..i18n import N_
+from ..i18n import N_, _
 from .translated import TranslatedBindings
 
 __all__ = ["BoardView", "HexBoard", "demo_app"]
@@ -702,7 +702,9 @@ def demo_app() -> App[None]:
             self.query_one(HexBoard).show(self._view())
 
         def on_hex_board_cursor_moved(self, event: HexBoard.CursorMoved) -> None:
-            self.query_one("#status", Static).update(f"{HEX_NAMES[event.hex]}  {self.position.turn.title} to move")
+            self.query_one("#status", Static).update(
+                f"{HEX_NAMES[event.hex]}  " + _("{side} to move").format(side=self.position.turn.title)
+            )
 
         def action_flip(self) -> None:
             board = self.query_one(HexBoard)

@@ -30,6 +30,7 @@ from ..i18n import LANGUAGES, _, language, set_language
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
 from ..session.actions import keys_label
 from ..session.highlights import last_move_hexes
+from ..session.terms import piece_words
 from ..web.mode import web_mode
 from .annotations import AnnotationPanel
 from .board import HexBoard
@@ -476,7 +477,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         """Name the hex under the cursor (once the move entry row is mounted): the compact board cannot print it."""
         piece = self.session.shown.reviewed_position().piece_at(h)
         for entry in self.query(MoveEntry).results(MoveEntry):
-            entry.show_hex(HEX_NAMES[h] + (f" {piece}" if piece is not None else ""))
+            entry.show_hex(HEX_NAMES[h] + (f" {piece_words(piece)}" if piece is not None else ""))
 
     @on(HexBoard.Cancelled)
     def cancel_selection(self) -> None:

@@ -38,7 +38,7 @@ from textual.widgets import Input, Label
 from ..core.safe_text import safe_text
 from ..i18n import N_, _
 
-PLACEHOLDER = _("CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)")
+PLACEHOLDER = N_("CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)")
 
 TYPE_MOVE_CHARACTERS = ("/", ":")
 
@@ -161,7 +161,7 @@ class MoveEntry(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Label(_("Move:"), id="move-label")
-        yield MoveInput(placeholder=PLACEHOLDER, id="move-input")
+        yield MoveInput(placeholder=_(PLACEHOLDER), id="move-input")
         yield Label("", id="cursor-info")
 
     def on_mount(self) -> None:

@@ -209,9 +209,9 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
                 )
             yield Static("", id="pdtl-note", classes="note -error", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Start", variant="primary", id="start")
-                yield Button("Cancel", id="cancel")
-            yield Label(Text("Enter starts \u00b7 Esc cancels \u00b7 Tab moves"), id="new-hint")
+                yield Button(_("Start"), variant="primary", id="start")
+                yield Button(_("Cancel"), id="cancel")
+            yield Label(Text(_("Enter starts \u00b7 Esc cancels \u00b7 Tab moves")), id="new-hint")
 
     def on_mount(self) -> None:
         self.query_one("#pdtl-note").display = False
