@@ -26,6 +26,7 @@ from .data.autosave import SavedGame
 from .data.lock import AutosaveBusy
 from .data.settings import Settings, settings_path
 from .data.slots import open_autosave
+from .i18n import _
 from .session import Feedback, GameSession, GameStore
 from .tui.board import HexBoard
 from .tui.driver import InvalidTerminalInput, driver_class
@@ -109,9 +110,9 @@ class CescacsApp(BoardHostApp[None]):
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         for problem in self.settings.problems:
-            self.notify(problem, title="Settings", severity="warning", timeout=10, markup=False)
+            self.notify(problem, title=_("Settings"), severity="warning", timeout=10, markup=False)
         for notice in self.start_notices:
-            self.notify(notice, title="Saved games", severity="warning", timeout=12, markup=False)
+            self.notify(notice, title=_("Saved games"), severity="warning", timeout=12, markup=False)
         if not self.is_headless:  # start-up objects live as long as the app: keep them out of every GC pass
             self.call_after_refresh(gc.freeze)
         loop = asyncio.get_running_loop()
@@ -134,7 +135,7 @@ class CescacsApp(BoardHostApp[None]):
 
     @on(InvalidTerminalInput)
     def warn_terminal_encoding(self, event: InvalidTerminalInput) -> None:
-        self.notify(event.advice, title="Terminal encoding", severity="warning", timeout=20, markup=False)
+        self.notify(_(event.advice), title=_("Terminal encoding"), severity="warning", timeout=20, markup=False)
 
     def notify(
         self,
@@ -173,7 +174,8 @@ class CescacsApp(BoardHostApp[None]):
             try:
                 self.settings.save(self.settings_path)
             except OSError as error:
-                self.game_screen.apply(Feedback.refused(f"settings not saved: {error.strerror or error}"))
+                said = _("settings not saved: {reason}").format(reason=error.strerror or error)
+                self.game_screen.apply(Feedback.refused(said))
 
     def _theme_changed(self, theme: object) -> None:
         if self.theme != self.settings.theme:
@@ -188,6 +190,10 @@ class CescacsApp(BoardHostApp[None]):
             auto_flip=options.auto_flip,
             vim_keys=options.vim_keys,
         )
+
+    @on(GameScreen.LanguageChanged)
+    def language_changed(self, event: GameScreen.LanguageChanged) -> None:
+        self.update_settings(language=event.code)
 
     @on(GameScreen.NewGameWanted)
     def ask_for_a_new_game(self) -> None:
@@ -252,7 +258,7 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     elif not castling:
         game = Game.new(castling=False)
     if game is not None and resume is not None and start.slot is not None:
-        notices.append(f"the unfinished game was kept in {start.slot.keep(resume.game)}")
+        notices.append(_("the unfinished game was kept in {path}").format(path=start.slot.keep(resume.game)))
         resume = None
     wide = measured_wide_glyphs(settings)
     # Everything so far (modules, classes, geometry tables) lives as long as the process: out of every

@@ -25,16 +25,74 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any, NoReturn, cast
 
 from .core import CescacsError, Position, divide, perft
 from .core.errors import printable
 from .core.perft import MAX_PERFT_DEPTH
+from .i18n import LANGUAGES, N_, _, choose_language, ngettext, set_language
 from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 EXIT_USAGE = 2
-CRASH_NOTE = "cescacs: the app stopped on an unexpected error (above); the game is saved up to its last move"
+CRASH_NOTE = N_("cescacs: the app stopped on an unexpected error (above); the game is saved up to its last move")
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's layout, with its own words ("usage:") in the interface's language."""
+
+    def add_usage(
+        self, usage: str | None, actions: Iterable[argparse.Action], groups: Iterable[object], prefix: str | None = None
+    ) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)  # type: ignore[arg-type]
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that speaks the interface's language: its headings, ``--help`` and the error line.
+
+    argparse's own explanations of a wrong command line stay English (Python ships no catalogs for them).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        kwargs["add_help"] = False  # our own -h, with its words translated
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        self.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, _("{prog}: error: {reason}").format(prog=self.prog, reason=message) + "\n")
+
+
+def _language_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=tuple(LANGUAGES),
+        help=_("the language of the interface (default: the settings', else the locale's)"),
+    )
+
+
+def _take_language(arguments: list[str]) -> tuple[str, list[str]]:
+    """The language to speak and the arguments without ``--lang``, taken wherever it is (before any parser runs,
+    so ``--help`` speaks it): ``--lang``, else the setting, else the locale.  A wrong ``--lang`` is left for the
+    real parser to refuse."""
+    early = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    early.add_argument("--lang", choices=tuple(LANGUAGES))
+    flag = None
+    try:
+        known, rest = early.parse_known_args(arguments)
+    except SystemExit:
+        rest = arguments
+    else:
+        flag = known.lang
+        if flag is None:
+            rest = arguments
+    from .data.settings import read_language
+
+    return choose_language(flag, read_language(), os.environ), rest
 
 
 def _position(pdtl: str | None, *, castling: bool = True) -> Position:
@@ -44,7 +102,7 @@ def _position(pdtl: str | None, *, castling: bool = True) -> Position:
     found: list[str] = []
     position = Position.from_pdtl(pdtl, castling=castling, warnings=found)
     for warning in found:
-        print(f"cescacs: warning: {warning}", file=sys.stderr)
+        print(_("cescacs: warning: {warning}").format(warning=warning), file=sys.stderr)
     return position
 
 
@@ -52,15 +110,17 @@ def _depth(text: str) -> int:
     """A perft depth from the command line: a whole number from 0 to :data:`MAX_PERFT_DEPTH`."""
     if not (text.isascii() and text.isdigit()) or int(text) > MAX_PERFT_DEPTH:
         raise argparse.ArgumentTypeError(
-            f"the depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {printable(text)!r}"
+            _("the depth must be a whole number from 0 to {most}, not {text}").format(
+                most=MAX_PERFT_DEPTH, text=repr(printable(text))
+            )
         )
     return int(text)
 
 
 def _add_position_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pdtl", metavar="PDTL", help="start from this position (default: the initial position)")
+    parser.add_argument("--pdtl", metavar="PDTL", help=_("start from this position (default: the initial position)"))
     parser.add_argument(
-        "--no-castling", action="store_true", help="the beginners' rule: no castling, the King's leap cannot capture"
+        "--no-castling", action="store_true", help=_("the beginners' rule: no castling, the King's leap cannot capture")
     )
 
 
@@ -82,7 +142,7 @@ def _perft(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.divide:
         if args.depth == 0:
-            raise CescacsError("--divide needs a depth of at least 1")
+            raise CescacsError(_("--divide needs a depth of at least 1"))
         counts = divide(position, args.depth)
         for move, count in counts.items():
             print(f"{move:<12} {count}")
@@ -92,7 +152,10 @@ def _perft(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     print(total)
     rate = total / seconds if seconds > 0 else float("inf")
-    print(f"depth {args.depth}: {total} leaves in {seconds:.3f} s ({rate:,.0f} leaves/s)", file=sys.stderr)
+    said = _("depth {depth}: {total} leaves in {seconds} s ({rate} leaves/s)").format(
+        depth=args.depth, total=total, seconds=f"{seconds:.3f}", rate=f"{rate:,.0f}"
+    )
+    print(said, file=sys.stderr)
     return 0
 
 
@@ -109,7 +172,7 @@ def _interactive() -> bool:
 def _play(args: argparse.Namespace) -> int:
     if args.games:
         if args.file is not None or args.pdtl is not None:
-            raise CescacsError("--games only lists the archive: it opens no game")
+            raise CescacsError(_("--games only lists the archive: it opens no game"))
         return _list_games()
     game = None if args.file is None else _resolve_game(args.file)
     if args.plain or not _interactive():
@@ -118,12 +181,12 @@ def _play(args: argparse.Namespace) -> int:
         resume = True if args.resume else False if args.new else None
         return run_plain(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, resume=resume)
     if args.resume or args.new:
-        raise CescacsError("--resume and --new are options of the plain mode: add --plain")
+        raise CescacsError(_("--resume and --new are options of the plain mode: add --plain"))
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
     status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
     if status:  # Textual has restored the terminal and printed the traceback
-        print(CRASH_NOTE, file=sys.stderr)
+        print(_(CRASH_NOTE), file=sys.stderr)
     return status
 
 
@@ -139,7 +202,9 @@ def _resolve_game(argument: str) -> str:
     if re.fullmatch(r"[0-9]+", argument):
         count = len(list_archive())
         raise CescacsError(
-            f"there is no archived game {argument}: the archive holds {count} (cescacs --games lists them)"
+            _("there is no archived game {number}: the archive holds {count} (cescacs --games lists them)").format(
+                number=argument, count=count
+            )
         )
     return argument  # neither: opening it says that there is no such file
 
@@ -147,62 +212,76 @@ def _resolve_game(argument: str) -> str:
 def _list_games() -> int:
     """``cescacs --games``: the archive, newest first, one numbered line per game."""
     from .data.archive import archive_dir, list_archive
+    from .session.words import half_moves
 
     folder = archive_dir()
     games = list_archive(folder)
     if not games:
-        print(f"No archived games yet: every finished game is kept in {printable(str(folder))}")
+        print(_("No archived games yet: every finished game is kept in {folder}").format(folder=printable(str(folder))))
         return 0
-    print(f"{len(games)} archived game{'s' if len(games) != 1 else ''} in {printable(str(folder))}, newest first:")
+    heading = ngettext(
+        "{count} archived game in {folder}, newest first:",
+        "{count} archived games in {folder}, newest first:",
+        len(games),
+    )
+    print(heading.format(count=len(games), folder=printable(str(folder))))
     width = len(str(len(games)))
     for number, game in enumerate(games, 1):
-        moves = f"{game.plies} half-move{'s' if game.plies != 1 else ''}" if game.plies is not None else game.problem
+        moves = half_moves(game.plies) if game.plies is not None else game.problem
         players = f"{game.white} - {game.black}"
         line = f"{number:>{width}}  {game.date:<10}  {game.result:<3}  {players}  ({moves})  {game.path.name}"
         print(printable(line))
-    print(f"Open one with: cescacs NUMBER (1 is {printable(games[0].path.name)})")
+    print(_("Open one with: cescacs NUMBER (1 is {name})").format(name=printable(games[0].path.name)))
     return 0
 
 
 def _subcommand_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cescacs", description="C'escacs tools for power users and scripts.")
+    parser = Parser(prog="cescacs", description=_("C'escacs tools for power users and scripts."))
     sub = parser.add_subparsers(dest="command", required=True)
-    moves = sub.add_parser("moves", help="list the legal moves of a position")
+    moves = sub.add_parser("moves", help=_("list the legal moves of a position"))
     _add_position_options(moves)
     moves.set_defaults(run=_moves)
-    counter = sub.add_parser("perft", help="count the leaves of the legal-move tree")
-    counter.add_argument("depth", type=_depth, help=f"depth in half-moves, 0 to {MAX_PERFT_DEPTH}")
-    counter.add_argument("--divide", action="store_true", help="show the count below each first move")
+    counter = sub.add_parser("perft", help=_("count the leaves of the legal-move tree"))
+    counter.add_argument("depth", type=_depth, help=_("depth in half-moves, 0 to {most}").format(most=MAX_PERFT_DEPTH))
+    counter.add_argument("--divide", action="store_true", help=_("show the count below each first move"))
     _add_position_options(counter)
     counter.set_defaults(run=_perft)
-    add_remote_subcommands(sub)  # host, join, serve-ssh: cescacs_tui/remote
+    add_remote_subcommands(cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub))  # cescacs_tui/remote
     return parser
 
 
 def _play_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="cescacs",
-        description="Play C'escacs, the hexagonal chess variant, in the terminal (hot seat).",
-        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help'; to play from two places: "
-        "'cescacs host --help', 'cescacs join --help', 'cescacs serve-ssh --help'.",
+        description=_("Play C'escacs, the hexagonal chess variant, in the terminal (hot seat)."),
+        epilog=_(
+            "Subcommands: 'cescacs moves --help', 'cescacs perft --help'; to play from two places: "
+            "'cescacs host --help', 'cescacs join --help', 'cescacs serve-ssh --help'."
+        ),
     )
     parser.add_argument(
-        "file", nargs="?", metavar="GAME", help="a .ctl-pgn record to open, or the number or name of an archived game"
+        "file",
+        nargs="?",
+        metavar="GAME",
+        help=_("a .ctl-pgn record to open, or the number or name of an archived game"),
     )
-    parser.add_argument("--games", action="store_true", help="list the archived games, newest first, and exit")
+    parser.add_argument("--games", action="store_true", help=_("list the archived games, newest first, and exit"))
     _add_position_options(parser)
+    _language_option(parser)
     parser.add_argument(
         "--plain",
         action="store_true",
-        help="play line by line in words, for screen readers, braille displays, scripts and pipes "
-        "(automatic when the input or the output is not a terminal)",
+        help=_(
+            "play line by line in words, for screen readers, braille displays, scripts and pipes "
+            "(automatic when the input or the output is not a terminal)"
+        ),
     )
     unfinished = parser.add_mutually_exclusive_group()
     unfinished.add_argument(
-        "--resume", action="store_true", help="plain mode: resume the unfinished game without asking"
+        "--resume", action="store_true", help=_("plain mode: resume the unfinished game without asking")
     )
     unfinished.add_argument(
-        "--new", action="store_true", help="plain mode: start a new game without asking (the unfinished one is kept)"
+        "--new", action="store_true", help=_("plain mode: start a new game without asking (the unfinished one is kept)")
     )
     parser.set_defaults(run=_play)
     return parser
@@ -214,17 +293,21 @@ SUBCOMMANDS = ("moves", "perft", *REMOTE_SUBCOMMANDS)
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cescacs`` console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    code, arguments = _take_language(arguments)
+    set_language(code)
     parser = _subcommand_parser() if arguments[:1] and arguments[0] in SUBCOMMANDS else _play_parser()
     args = parser.parse_args(arguments)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
     except CescacsError as error:
-        print(f"cescacs: error: {printable(str(error))}", file=sys.stderr)
+        from .session.terms import say
+
+        print(_("cescacs: error: {reason}").format(reason=printable(say(error.explanation))), file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:
         message = f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")
-        print(f"cescacs: error: {printable(message)}", file=sys.stderr)
+        print(_("cescacs: error: {reason}").format(reason=printable(message)), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

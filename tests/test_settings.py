@@ -71,6 +71,7 @@ def test_the_file_is_plain_toml_with_one_key_per_setting(tmp_path: Path):
         "black",
         "time_control",
         "castling",
+        "language",
     ]
 
 

@@ -17,6 +17,7 @@ the input as it was, for programs.
 
 from __future__ import annotations
 
+from .message import Message
 from .safe_text import printable
 
 __all__ = [
@@ -32,10 +33,16 @@ __all__ = [
 
 
 class CescacsError(ValueError):
-    """Base class of every error about C'escacs text or moves; its message is always printable."""
+    """Base class of every error about C'escacs text or moves; its message is always printable.
 
-    def __init__(self, message: str = "") -> None:
-        super().__init__(printable(message))
+    ``explanation`` is what a player reads, for a front end to say in its own
+    language (:mod:`~cescacs_tui.core.message`); subclasses keep there only
+    the reason, without the English framing ``str()`` adds.
+    """
+
+    def __init__(self, message: str | Message = "") -> None:
+        super().__init__(printable(str(message)))
+        self.explanation = message if isinstance(message, Message) else Message.verbatim(str(self))
 
 
 class PDTLError(CescacsError):
@@ -57,11 +64,16 @@ class PDTLError(CescacsError):
 
 
 class MoveError(CescacsError):
-    """A move given as text cannot be played in the position."""
+    """A move given as text cannot be played in the position.
 
-    def __init__(self, message: str, *, token: str):
+    ``explanation`` is ``reason`` for a front end to say in its own language
+    (:mod:`~cescacs_tui.core.message`).
+    """
+
+    def __init__(self, message: str | Message, *, token: str):
         super().__init__(f"{token!r}: {message}")
-        self.reason = printable(message)
+        self.reason = printable(str(message))
+        self.explanation = message if isinstance(message, Message) else Message.verbatim(self.reason)
         self.token = token
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .clock import NO_CLOCK, ChessClock, ClockState, TimeControl
 from .errors import CescacsError, IllegalMoveError
+from .message import N_, Message
 from .move import Move
 from .outcome import FIVEFOLD_REPETITIONS, THREEFOLD_REPETITIONS, UNFINISHED, ClaimStatus, Ending, Outcome
 from .pieces import BLACK, WHITE, Colour, Piece
@@ -235,12 +236,12 @@ class Game:
     def play(self, move: Move, *, offer_draw: bool = False) -> Node:
         """Play a legal move at the live end; updates clocks, repetition and the outcome."""
         if self.outcome is not None or self.check_time() is not None:
-            raise GameError(f"the game is over ({self.termination})")
+            raise GameError(Message(N_("the game is over ({reason})"), reason=self.outcome_message()))
         if not self.is_live:
-            raise GameError("you are reviewing an earlier move: return to the live position to play")
+            raise GameError(Message(N_("you are reviewing an earlier move: return to the live position to play")))
         position = self._position
         if not position.is_legal(move):
-            raise IllegalMoveError("not a legal move in this position", token=str(move))
+            raise IllegalMoveError(Message(N_("not a legal move in this position")), token=str(move))
         node = Node.before(position, move, position.fullmove_number)
         clock = self.clock
         if clock is not None:
@@ -267,9 +268,9 @@ class Game:
     def play_text(self, text: str) -> Node:
         """Parse ``text`` (CTL-AN or canonical) in the live position and play it."""
         if self.outcome is not None:
-            raise GameError(f"the game is over ({self.termination})")
+            raise GameError(Message(N_("the game is over ({reason})"), reason=self.outcome_message()))
         if not self.is_live:
-            raise GameError("you are reviewing an earlier move: return to the live position to play")
+            raise GameError(Message(N_("you are reviewing an earlier move: return to the live position to play")))
         return self.play(self._position.parse_move(text))
 
     def takeback(self) -> Node | None:
@@ -319,6 +320,10 @@ class Game:
     def termination(self) -> str:
         """How the game ended, in words ("Black mates", "draw by fivefold repetition"), or ``""``."""
         return self.outcome.reason if self.outcome else ""
+
+    def outcome_message(self) -> Message:
+        """:attr:`termination` for a front end to say in its language."""
+        return self.outcome.message if self.outcome else Message.verbatim("")
 
     @property
     def is_over(self) -> bool:
@@ -383,22 +388,22 @@ class Game:
         status = self.claim_status()
         ending = status.claimable
         if ending is None:
-            raise GameError(status.explain())
+            raise GameError(status.explanation())
         return self._finish(Outcome.draw(ending, claimed_by=self._position.turn))
 
     def offer_draw(self) -> None:
         """The player who has just moved offers a draw (RULES.md 10.3-1; CTL-AN ``(=)``)."""
         if self.outcome is not None:
-            raise GameError("the game is over")
+            raise GameError(Message(N_("the game is over")))
         if not self.nodes:
-            raise GameError("a draw is offered together with a move")
+            raise GameError(Message(N_("a draw is offered together with a move")))
         self.draw_offered_by = self.nodes[-1].colour
         self.nodes[-1].draw_offer = True
 
     def accept_draw(self) -> Outcome:
         """The player to move accepts the pending offer."""
         if self.draw_offered_by is None or self.draw_offered_by == self._position.turn:
-            raise GameError("there is no draw offer to accept")
+            raise GameError(Message(N_("there is no draw offer to accept")))
         return self._finish(Outcome.draw(Ending.AGREEMENT))
 
     def decline_draw(self) -> None:
@@ -410,7 +415,7 @@ class Game:
     def resign(self, colour: Colour) -> Outcome:
         """``colour`` resigns: the opponent wins."""
         if self.outcome is not None:
-            raise GameError("the game is over")
+            raise GameError(Message(N_("the game is over")))
         return self._finish(Outcome.resignation(colour))
 
     def check_time(self) -> Outcome | None:

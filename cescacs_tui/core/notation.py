@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, printable
 from .geometry import HEX_NAMES, IS_PROMOTION, find_hex
+from .message import N_, Message, a, the
 from .move import (
     CASTLING_TOKENS,
     EN_PASSANT,
@@ -164,7 +165,7 @@ class _Letters:
         if letter in ALIASES:
             self.tolerate(f"{letter} is an alias of {LETTERS[ALIASES[letter]]} that the record did not declare", token)
             return ALIASES[letter]
-        raise InvalidMoveError(f"{letter!r} is not a piece letter", token=token)
+        raise InvalidMoveError(Message(N_("{letter} is not a piece letter"), letter=repr(letter)), token=token)
 
     def tolerate(self, message: str, token: str) -> None:
         if self.strict:
@@ -190,10 +191,10 @@ def parse_move(
     """
     token = text.strip()
     if not token:
-        raise InvalidMoveError("empty move", token=text)
+        raise InvalidMoveError(Message(N_("empty move")), token=text)
     body, _ = split_trailer(normalise(token))
     if not body:
-        raise InvalidMoveError("no move before the assessment", token=token)
+        raise InvalidMoveError(Message(N_("no move before the assessment")), token=token)
     legal = position.legal_moves()
     if canonical and _CANONICAL_RE.fullmatch(body):
         for move in legal:
@@ -218,18 +219,18 @@ def parse_move(
 def _hex(name: str, token: str) -> int:
     h = find_hex(name)
     if h is None:
-        raise InvalidMoveError(f"{name} is not a hex of the board", token=token)
+        raise InvalidMoveError(Message(N_("{hex} is not a hex of the board"), hex=name), token=token)
     return h
 
 
-def _describe_malformed(body: str) -> str:
+def _describe_malformed(body: str) -> Message:
     if re.match(r"/[0-9]+:", body):
-        return 'this is a PDTL position, not a move; a record gives its start position as [PDTL "..."]'
+        return Message(N_('this is a PDTL position, not a move; a record gives its start position as [PDTL "..."]'))
     if re.search(r"[0-9][xX]", body):
-        return "'x' is not a capture sign in CTL-AN: write × (or *)"
+        return Message(N_("'x' is not a capture sign in CTL-AN: write × (or *)"))
     if re.fullmatch(r"[A-Z]?[0-9]+.*", body) and not re.match(r"[A-Z]", body):
-        return "a move starts with a piece letter or a hex such as E7"
-    return "not a CTL-AN move (expected e.g. E7-E13, NE3-D8, E13×F16, KRK-HIO or P21=J)"
+        return Message(N_("a move starts with a piece letter or a hex such as E7"))
+    return Message(N_("not a CTL-AN move (expected e.g. E7-E13, NE3-D8, E13×F16, KRK-HIO or P21=J)"))
 
 
 def _resolve_castling(
@@ -237,31 +238,44 @@ def _resolve_castling(
 ) -> Move:
     rook_letter = match.group("rook")
     if letters.resolve(rook_letter, token) != PieceType.ROOK:
-        raise InvalidMoveError(f"{rook_letter!r} does not name the Rook in a castling token", token=token)
+        raise InvalidMoveError(
+            Message(N_("{letter} does not name the Rook in a castling token"), letter=repr(rook_letter)), token=token
+        )
     side = match.group("side")
     if side not in "KD":  # KRR: both Rooks, written with the record's Rook letter (KTT under T@R)
         if side != rook_letter and letters.resolve(side, token) != PieceType.ROOK:
-            raise InvalidMoveError(f"{side!r} names no side in a castling token (K, D or the Rook)", token=token)
+            raise InvalidMoveError(
+                Message(N_("{letter} names no side in a castling token (K, D or the Rook)"), letter=repr(side)),
+                token=token,
+            )
         side = "R"
     canonical = f"KR{side}-{match.group('columns')}"
     if canonical not in CASTLING_TOKENS:
-        hint = " (write KRK-HIO or KRK-HIOO)" if canonical == "KRK-HI" else ""
-        raise InvalidMoveError(f"{canonical} is not one of the 24 castling tokens{hint}", token=token)
+        if canonical == "KRK-HI":
+            message = Message(
+                N_("{token} is not one of the 24 castling tokens (write KRK-HIO or KRK-HIOO)"), token=canonical
+            )
+        else:
+            message = Message(N_("{token} is not one of the 24 castling tokens"), token=canonical)
+        raise InvalidMoveError(message, token=token)
     for move in legal:
         if move.castling == canonical:
             return move
     raise IllegalMoveError(_why_no_castling(position, canonical), token=token)
 
 
-def _why_no_castling(position: Position, token: str) -> str:
+def _why_no_castling(position: Position, token: str) -> Message:
     rights = position.castling_rights(position.turn)
     if not position.castling_enabled:
-        return "this game is played without castling"
+        return Message(N_("this game is played without castling"))
     if not rights.king:
-        return "the King has moved: no castling any more"
+        return Message(N_("the King has moved: no castling any more"))
     if position.is_check():
-        return "no castling while in check"
-    return f"{token} is not possible here (a Rook has moved, the way is blocked, or the King would be attacked)"
+        return Message(N_("no castling while in check"))
+    return Message(
+        N_("{token} is not possible here (a Rook has moved, the way is blocked, or the King would be attacked)"),
+        token=token,
+    )
 
 
 def _resolve_in_place(
@@ -273,12 +287,14 @@ def _resolve_in_place(
         if move.kind == IN_PLACE_PROMOTION and move.origin == h and move.promotion == kind:
             return move
     if position.piece_at(h) != (PieceType.PAWN, position.turn) or not IS_PROMOTION[position.turn][h]:
-        raise IllegalMoveError(f"no {position.turn.title} pawn awaits promotion on {HEX_NAMES[h]}", token=token)
+        message = Message(N_("no pawn of {side} awaits promotion on {hex}"), side=position.turn, hex=HEX_NAMES[h])
+        raise IllegalMoveError(message, token=token)
     if any(m.kind == IN_PLACE_PROMOTION and m.origin == h for m in legal):
-        raise IllegalMoveError(f"a {NAMES[kind]} cannot be regained on {HEX_NAMES[h]}", token=token)
+        message = Message(N_("{a_piece} cannot be regained on {hex}"), a_piece=a(kind), hex=HEX_NAMES[h])
+        raise IllegalMoveError(message, token=token)
     if position.is_check():
-        raise IllegalMoveError("an in-place promotion waits while the King is in check", token=token)
-    raise IllegalMoveError(f"nothing can be regained on {HEX_NAMES[h]} now", token=token)
+        raise IllegalMoveError(Message(N_("an in-place promotion waits while the King is in check")), token=token)
+    raise IllegalMoveError(Message(N_("nothing can be regained on {hex} now"), hex=HEX_NAMES[h]), token=token)
 
 
 def _resolve_displacement(
@@ -295,8 +311,13 @@ def _resolve_displacement(
     piece = position.piece_at(origin)
     mover = position.turn
     if piece is None or piece.colour != mover:
-        owner = "no piece" if piece is None else f"a {piece.colour.title} {NAMES[piece.type]}"
-        raise IllegalMoveError(f"there is {owner} on {HEX_NAMES[origin]}, not a {mover.title} piece", token=token)
+        if piece is None:
+            message = Message(N_("there is no piece on {hex}, not a {side} piece"), hex=HEX_NAMES[origin], side=mover)
+        else:
+            message = Message(
+                N_("there is a {piece} on {hex}, not a {side} piece"), piece=piece, hex=HEX_NAMES[origin], side=mover
+            )
+        raise IllegalMoveError(message, token=token)
 
     def tolerate(message: str) -> None:
         if strict:
@@ -306,19 +327,25 @@ def _resolve_displacement(
     written_piece = match.group("piece")
     if written_piece is None:
         if piece.type != PAWN:
-            raise IllegalMoveError(
-                f"the {NAMES[piece.type]} on {HEX_NAMES[origin]} needs its letter: "
-                f"{LETTERS[piece.type]}{HEX_NAMES[origin]}...",
-                token=token,
+            message = Message(
+                N_("{the_piece} on {hex} needs its letter: {letter}{hex}..."),
+                the_piece=the(piece.type),
+                hex=HEX_NAMES[origin],
+                letter=LETTERS[piece.type],
             )
+            raise IllegalMoveError(message, token=token)
     else:
         kind = letters.resolve(written_piece, token)
         if kind == PAWN:
             tolerate("pawn moves are written without a letter")
         if kind != piece.type:
-            raise IllegalMoveError(
-                f"the piece on {HEX_NAMES[origin]} is a {NAMES[piece.type]}, not a {NAMES[kind]}", token=token
+            message = Message(
+                N_("the piece on {hex} is {a_piece}, not {another}"),
+                hex=HEX_NAMES[origin],
+                a_piece=a(piece.type),
+                another=a(kind),
             )
+            raise IllegalMoveError(message, token=token)
 
     candidates = [m for m in legal if m.origin == origin and m.target == target and m.castling is None]
     if not candidates:
@@ -330,15 +357,18 @@ def _resolve_displacement(
         if not chosen:
             if candidates[0].promotion:
                 offered = ", ".join("=" + LETTERS[m.promotion] for m in candidates)
-                raise IllegalMoveError(f"a {NAMES[kind]} cannot be regained here (possible: {offered})", token=token)
-            raise IllegalMoveError("this move does not promote", token=token)
+                message = Message(
+                    N_("{a_piece} cannot be regained here (possible: {offered})"), a_piece=a(kind), offered=offered
+                )
+                raise IllegalMoveError(message, token=token)
+            raise IllegalMoveError(Message(N_("this move does not promote")), token=token)
         candidates = chosen
     if len(candidates) > 1:
         offered = ", ".join("=" + LETTERS[m.promotion] for m in candidates)
-        raise AmbiguousMoveError(f"promotion piece required: {offered}", token=token)
+        raise AmbiguousMoveError(Message(N_("promotion piece required: {offered}"), offered=offered), token=token)
     move = candidates[0]
     if promotion == "&" and move.promotion:
-        raise IllegalMoveError("=& (awaiting promotion) but a piece can be regained", token=token)
+        raise IllegalMoveError(Message(N_("=& (awaiting promotion) but a piece can be regained")), token=token)
     if promotion is None and position.is_awaiting_arrival(move):
         tolerate("the pawn awaits promotion: =& is missing")
 
@@ -347,13 +377,17 @@ def _resolve_displacement(
     captured = position.captured_piece(move)
     special = move.kind in (EN_PASSANT, SCORNFUL_CAPTURE)
     if separator == "-" and captured:
-        raise IllegalMoveError(f"this move captures: write {CAPTURE} (or @ for en passant)", token=token)
+        raise IllegalMoveError(
+            Message(N_("this move captures: write {sign} (or @ for en passant)"), sign=CAPTURE), token=token
+        )
     if separator != "-" and not captured:
-        raise IllegalMoveError(f"{separator} marks a capture, but {HEX_NAMES[target]} is empty", token=token)
+        message = Message(N_("{sign} marks a capture, but {hex} is empty"), sign=separator, hex=HEX_NAMES[target])
+        raise IllegalMoveError(message, token=token)
     if separator == CAPTURE and special:
         tolerate(f"{CAPTURE} written for an en passant or scornful capture (@)")
     if separator in ("@", "@@") and not special:
-        raise IllegalMoveError(f"{separator} is only for en passant and scornful captures", token=token)
+        message = Message(N_("{sign} is only for en passant and scornful captures"), sign=separator)
+        raise IllegalMoveError(message, token=token)
     if separator in ("@", "@@") and move.kind == EN_PASSANT:
         state = position.special
         assert isinstance(state, EnPassant)
@@ -371,30 +405,38 @@ def _resolve_displacement(
         else:
             kind = letters.resolve(written_captured, token)
             if kind != victim:
-                raise IllegalMoveError(
-                    f"the piece captured on {HEX_NAMES[captured[0]]} is a {NAMES[victim]}, not a {NAMES[kind]}",
-                    token=token,
+                message = Message(
+                    N_("the piece captured on {hex} is {a_piece}, not {another}"),
+                    hex=HEX_NAMES[captured[0]],
+                    a_piece=a(victim),
+                    another=a(kind),
                 )
+                raise IllegalMoveError(message, token=token)
             if victim == PAWN:
                 tolerate("a captured pawn is not named")
     return move
 
 
-def explain_illegal(position: Position, origin: int, target: int) -> str:
-    """Say in words why the piece on ``origin`` cannot go to ``target``."""
+def explain_illegal(position: Position, origin: int, target: int) -> Message:
+    """Say in words why the piece on ``origin`` cannot go to ``target`` (``str()`` of it is English)."""
     piece = position.piece_at(origin)
     assert piece is not None
-    name = f"the {NAMES[piece.type]} on {HEX_NAMES[origin]}"
     legal = position.legal_moves()
     forced = [m for m in legal if m.kind == IN_PLACE_PROMOTION]
     if forced:
-        hexes = sorted({HEX_NAMES[m.origin] for m in forced})
-        return f"a pawn awaiting promotion must be promoted this turn (on {', '.join(hexes)}, e.g. {forced[0]})"
-    if position.pseudo_legal(origin, target):
-        if position.is_check():
-            return f"{name} cannot go to {HEX_NAMES[target]}: the King is in check and stays in check"
-        return f"{name} cannot go to {HEX_NAMES[target]}: it would leave its King in check"
-    return f"{name} cannot go to {HEX_NAMES[target]}"
+        hexes = ", ".join(sorted({HEX_NAMES[m.origin] for m in forced}))
+        return Message(
+            N_("a pawn awaiting promotion must be promoted this turn (on {hexes}, e.g. {example})"),
+            hexes=hexes,
+            example=str(forced[0]),
+        )
+    if not position.pseudo_legal(origin, target):
+        template = N_("{the_piece} on {hex} cannot go to {target}")
+    elif position.is_check():
+        template = N_("{the_piece} on {hex} cannot go to {target}: the King is in check and stays in check")
+    else:
+        template = N_("{the_piece} on {hex} cannot go to {target}: it would leave its King in check")
+    return Message(template, the_piece=the(piece.type), hex=HEX_NAMES[origin], target=HEX_NAMES[target])
 
 
 def _check_mark_coherence(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from .message import N_, Message, Nn_
 from .pieces import BLACK, WHITE, Colour
 
 # --- results (RULES.md 10.1, NOTATION.md 6.4) ------------------------------------------------
@@ -91,12 +92,12 @@ _DRAWS: Final = frozenset(
     }
 )
 _DRAW_WORDS: Final = {
-    Ending.FIVEFOLD_REPETITION: "draw by fivefold repetition",
-    Ending.SEVENTY_FIVE_MOVES: "draw by the seventy-five-move rule",
-    Ending.INSUFFICIENT_MATERIAL: "draw: insufficient material to mate",
-    Ending.THREEFOLD_REPETITION: "draw by threefold repetition",
-    Ending.FIFTY_MOVES: "draw by the fifty-move rule",
-    Ending.AGREEMENT: "draw by agreement",
+    Ending.FIVEFOLD_REPETITION: N_("draw by fivefold repetition"),
+    Ending.SEVENTY_FIVE_MOVES: N_("draw by the seventy-five-move rule"),
+    Ending.INSUFFICIENT_MATERIAL: N_("draw: insufficient material to mate"),
+    Ending.THREEFOLD_REPETITION: N_("draw by threefold repetition"),
+    Ending.FIFTY_MOVES: N_("draw by the fifty-move rule"),
+    Ending.AGREEMENT: N_("draw by agreement"),
 }
 
 
@@ -182,29 +183,42 @@ class Outcome:
     @property
     def reason(self) -> str:
         """How the game ended, in words: ``"Black mates"``, ``"draw by fivefold repetition"``..."""
-        if self.note is not None:
-            return self.note
+        return str(self.message)
+
+    @property
+    def message(self) -> Message:
+        """:attr:`reason` for a front end to say in its language (a record's own words stay as they are)."""
+        standard = self._standard_message()
+        if self.note is not None and self.note != str(standard):
+            return Message.verbatim(self.note)
+        return standard
+
+    def _standard_message(self) -> Message:
         winner, loser = self.winner, self.loser
         match self.ending:
             case Ending.CHECKMATE:
                 assert winner is not None
-                return f"{winner.title} mates"
+                return Message(N_("{winner} mates"), winner=winner)
             case Ending.STALEMATE:
                 assert winner is not None and loser is not None
-                return f"{loser.title} is stalemated: a minimum win for {winner.title}"
+                return Message(N_("{loser} is stalemated: a minimum win for {winner}"), loser=loser, winner=winner)
             case Ending.RESIGNATION:
                 assert loser is not None
-                return f"{loser.title} resigns"
+                return Message(N_("{loser} resigns"), loser=loser)
             case Ending.TIME_FORFEIT:
                 assert winner is not None
-                return f"{winner.title} wins on time"
+                return Message(N_("{winner} wins on time"), winner=winner)
             case Ending.RECORDED:
                 if winner is None:
-                    return "draw (as recorded)"
-                return f"{winner.title} wins{' by stalemate' if self.minimum else ''} (as recorded)"
+                    return Message(N_("draw (as recorded)"))
+                if self.minimum:
+                    return Message(N_("{winner} wins by stalemate (as recorded)"), winner=winner)
+                return Message(N_("{winner} wins (as recorded)"), winner=winner)
             case _:
-                claim = f" (claimed by {self.claimed_by.title})" if self.claimed_by is not None else ""
-                return _DRAW_WORDS[self.ending] + claim
+                if self.claimed_by is not None:
+                    claimed = Message(_DRAW_WORDS[self.ending])
+                    return Message(N_("{draw} (claimed by {side})"), draw=claimed, side=self.claimed_by)
+                return Message(_DRAW_WORDS[self.ending])
 
 
 @dataclass(frozen=True)
@@ -244,28 +258,56 @@ class ClaimStatus:
 
     def explain(self) -> str:
         """One sentence for the player: the draw that may be claimed, or why none can be and when one could."""
+        return str(self.explanation())
+
+    def explanation(self) -> Message:
+        """:meth:`explain` for a front end to say in its language."""
         if self.game_over:
-            return "the game is over: there is no draw to claim"
-        who = self.claimant.title
+            return Message(N_("the game is over: there is no draw to claim"))
+        who = self.claimant
+        times = _times(self.repetitions)
         match self.claimable:
             case Ending.THREEFOLD_REPETITION:
-                occurred = _times(self.repetitions)
-                return f"{who} may claim a draw by threefold repetition (this position has occurred {occurred})"
-            case Ending.FIFTY_MOVES:
-                return (
-                    f"{who} may claim a draw by the fifty-move rule "
-                    f"({self.halfmove_clock} half-moves without a capture or pawn move)"
+                return Message(
+                    N_("{side} may claim a draw by threefold repetition (this position has occurred {times})"),
+                    side=who,
+                    times=times,
                 )
-        return (
-            f"no draw to claim: this position has occurred {_times(self.repetitions)} "
-            f"(a claim needs {THREEFOLD_REPETITIONS}), and {_half_moves(self.halfmove_clock)} have passed "
-            f"without a capture or pawn move (a claim needs {FIFTY_MOVE_PLIES}, {self.half_moves_needed} more)"
+            case Ending.FIFTY_MOVES:
+                return Message(
+                    Nn_(
+                        "{side} may claim a draw by the fifty-move rule "
+                        "({count} half-move without a capture or pawn move)",
+                        "{side} may claim a draw by the fifty-move rule "
+                        "({count} half-moves without a capture or pawn move)",
+                    ),
+                    count=self.halfmove_clock,
+                    side=who,
+                )
+        passed = Message(
+            Nn_(
+                "{count} half-move has passed without a capture or pawn move",
+                "{count} half-moves have passed without a capture or pawn move",
+            ),
+            count=self.halfmove_clock,
+        )
+        return Message(
+            N_(
+                "no draw to claim: this position has occurred {times} (a claim needs {repetitions}), and {passed} "
+                "(a claim needs {half_moves}, {more} more)"
+            ),
+            times=times,
+            repetitions=THREEFOLD_REPETITIONS,
+            passed=passed,
+            half_moves=FIFTY_MOVE_PLIES,
+            more=self.half_moves_needed,
         )
 
 
-def _times(count: int) -> str:
-    return {1: "once", 2: "twice"}.get(count, f"{count} times")
-
-
-def _half_moves(count: int) -> str:
-    return "1 half-move" if count == 1 else f"{count} half-moves"
+def _times(count: int) -> Message:
+    """How often a position has occurred: "once", "twice", "3 times"."""
+    if count == 1:
+        return Message(N_("once"))
+    if count == 2:
+        return Message(N_("twice"))
+    return Message(Nn_("{count} time", "{count} times"), count=count)

@@ -46,6 +46,7 @@ from .geometry import (
     PROMOTION_HEXES,
     RIDES,
 )
+from .message import N_, Message
 from .move import (
     CASTLING,
     CASTLING_BY_TOKEN,
@@ -1003,7 +1004,7 @@ class Position:
     def push_checked(self, move: Move) -> None:
         """Play ``move`` after checking that it is legal (``IllegalMoveError`` if not)."""
         if not self.is_legal(move):
-            raise IllegalMoveError("not a legal move in this position", token=str(move))
+            raise IllegalMoveError(Message(N_("not a legal move in this position")), token=str(move))
         self.push(move)
 
     @property

@@ -11,6 +11,7 @@ The file is plain TOML with one key per setting, for example::
     black = "?"
     time_control = "900+10"
     castling = true
+    language = "ca"
 
 Reading never fails: a missing file gives the defaults; a file that cannot be
 read or is not TOML gives the defaults and one problem; a bad value or an
@@ -37,10 +38,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..core.clock import ClockError, TimeControl
+from ..i18n import LANGUAGES
 from .choices import DEFAULT_THEME, LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
 from .storage import RefusedFile, config_dir, keep_aside, read_limited, write_atomic
 
-__all__ = ["MAX_SETTINGS_BYTES", "SETTINGS_NAME", "Settings", "settings_path"]
+__all__ = ["MAX_SETTINGS_BYTES", "SETTINGS_NAME", "Settings", "read_language", "settings_path"]
 
 SETTINGS_NAME: Final = "settings.toml"
 MAX_NAME_LENGTH: Final = 100
@@ -67,7 +69,9 @@ class Settings:
     ``black`` are the default player names (``"?"``: unknown, as in PGN);
     ``time_control`` is a CTL-PGN ``TimeControl`` tag (``"-"``: no clock,
     ``"900+10"``...: see :meth:`~cescacs_tui.core.clock.TimeControl.from_tag`);
-    ``castling`` is ``False`` for the beginners' variant without castling.
+    ``castling`` is ``False`` for the beginners' variant without castling;
+    ``language`` is the interface's language (``"ca"``, ``"es"``, ``"en"``; ``""``:
+    the locale's, see :func:`cescacs_tui.i18n.choose_language`).
 
     ``problems`` lists, in words for the player, what :meth:`load` could not
     use; it is never saved and not compared.
@@ -82,6 +86,7 @@ class Settings:
     black: str = "?"
     time_control: str = "-"
     castling: bool = True
+    language: str = ""
     problems: list[str] = field(default_factory=list, compare=False, repr=False)
 
     @property
@@ -161,6 +166,20 @@ class Settings:
         return target
 
 
+def read_language(path: Path | None = None) -> str | None:
+    """Only the ``language`` setting, read before anything is shown (``--help`` speaks it); never raises.
+
+    Unlike :meth:`Settings.load` it changes nothing: a file it cannot use
+    just gives ``None``, and the app's own load reports it and keeps it aside.
+    """
+    target = settings_path() if path is None else path
+    try:
+        value = tomllib.loads(read_limited(target, MAX_SETTINGS_BYTES).decode("utf-8")).get("language")
+    except Exception:  # missing, unreadable, not TOML...: the app says why when it loads the settings
+        return None
+    return value if isinstance(value, str) and value in LANGUAGES else None
+
+
 def _kept(path: Path) -> str:
     """Rename the unusable ``path`` aside; the words that say where it went, for a problem message."""
     try:
@@ -218,6 +237,12 @@ def _name(value: object, themes: frozenset[str]) -> str:
     return name or "?"
 
 
+def _language(value: object, themes: frozenset[str]) -> str:
+    if not isinstance(value, str) or value not in ("", *LANGUAGES):
+        raise ValueError(f'the language must be one of {", ".join(LANGUAGES)} in quotes, or "" for the locale\'s')
+    return value
+
+
 def _time_control(value: object, themes: frozenset[str]) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)  # `time_control = 300`: five minutes, sudden death
@@ -239,6 +264,7 @@ _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "black": _name,
     "time_control": _time_control,
     "castling": _flag,
+    "language": _language,
 }
 """Per key, the function that checks a read value and returns the value to use (or raises ``ValueError``)."""
 

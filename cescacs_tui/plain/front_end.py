@@ -31,6 +31,7 @@ from ..core.geometry import COLUMNS, HEX_COLOUR, HEX_COLOUR_NAMES, LINES
 from ..core.notation import normalise_typed
 from ..core.pieces import ALIASES, LETTERS, PIECE_BY_LETTER, Colour, PieceType
 from ..data.settings import Settings
+from ..i18n import _
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.game_session import DRAW_OFFER_MARK
 from ..session.words import announce_last_move, describe_move, half_moves, situation
@@ -132,7 +133,7 @@ class PlainGame:
             self.show(opening)
             return
         self.write(question.prompt)
-        self.write(f"{question.yes if answer else question.no}: {why}")
+        self.write(f"{_yes(question) if answer else _no(question)}: {why}")
         self.show(question.answer(answer))
 
     def finish(self, why: str = "") -> None:
@@ -249,8 +250,9 @@ class PlainGame:
     def _ask(self, question: Question) -> None:
         self.pending = question
         if isinstance(question, Confirm):
-            default = question.yes if question.default else question.no
-            self.write(f"{question.prompt} y: {question.yes}, n: {question.no} (an empty line: {default}).")
+            yes, no = _yes(question), _no(question)
+            default = yes if question.default else no
+            self.write(f"{question.prompt} y: {yes}, n: {no} (an empty line: {default}).")
             return
         self.write(question.prompt)
         for number, option in enumerate(question.options, 1):
@@ -262,8 +264,8 @@ class PlainGame:
         word = text.lower()
         if isinstance(question, Confirm):
             choices = {
-                **dict.fromkeys((*_YES, question.yes.lower()), True),
-                **dict.fromkeys((*_NO, question.no.lower()), False),
+                **dict.fromkeys((*_YES, _yes(question).lower()), True),
+                **dict.fromkeys((*_NO, _no(question).lower()), False),
             }
             answer: bool | None = question.default if not text else choices.get(word)
             if answer is not None:
@@ -524,3 +526,11 @@ def _took_back(game: Game, common: int, removed: Sequence[Move]) -> str:
         position.push(move)
     what = said[0] if len(said) == 1 else f"{half_moves(len(said))}: {'; '.join(said)}"
     return f"Took back: {what}. {situation(game)}"
+
+
+def _yes(question: Confirm) -> str:
+    return question.yes or _("Yes")
+
+
+def _no(question: Confirm) -> str:
+    return question.no or _("No")

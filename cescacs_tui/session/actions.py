@@ -20,6 +20,9 @@ from enum import Enum, auto
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
+from ..i18n import N_, _
+from .terms import capitalised, say, side, termination
+
 if TYPE_CHECKING:
     from .game_session import GameSession
 
@@ -45,7 +48,9 @@ class Action:
     """One thing a player can do.
 
     ``label`` is the short name in the footer and the help; ``title`` and
-    ``help`` are the command palette's; ``footer`` puts it in the footer,
+    ``help`` are the command palette's (all three are English message ids,
+    marked with ``N_``: front ends show them through ``_()``, so a language
+    switch takes effect at the next redraw); ``footer`` puts it in the footer,
     ``only_when_possible`` shows it there only while it can act (the keys of
     such an action still say why when pressed).
     """
@@ -68,17 +73,21 @@ def _variation_shown(session: GameSession) -> str | None:
     top = session.variations.top
     if top is None:
         return None
-    return f"{top.describe()} is on the board: {session.how('leave_variation')} returns to the game"
+    return _("{variation} is on the board: {key} returns to the game").format(
+        variation=top.describe(), key=session.how("leave_variation")
+    )
 
 
 def _game_over(session: GameSession) -> str | None:
     game = session.game
-    return f"the game is over ({game.termination})" if game.is_over else None
+    return _("the game is over ({reason})").format(reason=termination(game)) if game.is_over else None
 
 
 def _reviewing(session: GameSession) -> str | None:
     live = session.how("review_live")
-    return None if session.game.is_live else f"you are reviewing an earlier move: {live} returns to the live position"
+    if session.game.is_live:
+        return None
+    return _("you are reviewing an earlier move: {key} returns to the live position").format(key=live)
 
 
 def _first(*checks: Refusal) -> Refusal:
@@ -96,7 +105,9 @@ def _first(*checks: Refusal) -> Refusal:
 def _over_until_taken_back(session: GameSession) -> str | None:
     if (over := _game_over(session)) is None:
         return None
-    return f"{over}: {session.how('takeback')} takes back a move, {session.how('new_game')} starts a new game"
+    return _("{reason}: {takeback} takes back a move, {new} starts a new game").format(
+        reason=over, takeback=session.how("takeback"), new=session.how("new_game")
+    )
 
 
 def no_move_now(session: GameSession) -> str | None:
@@ -105,130 +116,156 @@ def no_move_now(session: GameSession) -> str | None:
 
 
 def _no_move_to_take_back(session: GameSession) -> str | None:
-    return None if session.game.nodes else "no move to take back: this is the start of the game"
+    return None if session.game.nodes else _("no move to take back: this is the start of the game")
 
 
 def _nothing_to_redo(session: GameSession) -> str | None:
-    return None if session.game.can_redo else "nothing to redo: no move has been taken back"
+    return None if session.game.can_redo else _("nothing to redo: no move has been taken back")
 
 
 def _no_offer_now(session: GameSession) -> str | None:
     game = session.game
     if not game.nodes:
         offer = session.how("offer_draw")
-        return f"a draw is offered with a move: make yours, then offer it: {offer} (or type the move with (=))"
+        return _("a draw is offered with a move: make yours, then offer it: {key} (or type the move with (=))").format(
+            key=offer
+        )
     last = game.nodes[-1]
     if game.draw_offered_by is not None:
-        return f"{game.draw_offered_by.title}'s draw offer is waiting for an answer"
+        return _("the draw offer of {side} is waiting for an answer").format(side=side(game.draw_offered_by))
     if last.draw_offer or session.offered_with is last:
-        return f"{last.colour.title} has already offered a draw with {last.san}"
+        return capitalised(
+            _("{side} has already offered a draw with {move}").format(side=side(last.colour), move=last.san)
+        )
     return None
 
 
 def _no_grounds_for_a_claim(session: GameSession) -> str | None:
     status = session.game.claim_status()
-    return None if status.claimable else status.explain()
+    return None if status.claimable else say(status.explanation())
 
 
 def _no_clock(session: GameSession) -> str | None:
-    return None if session.game.clock is not None else "this game has no clock"
+    return None if session.game.clock is not None else _("this game has no clock")
 
 
 def _at_start(session: GameSession) -> str | None:
-    return "this is already the start of the game" if session.shown.cursor == 0 else None
+    return _("this is already the start of the game") if session.shown.cursor == 0 else None
 
 
 def _at_live_end(session: GameSession) -> str | None:
     shown = session.shown
-    return "this is already the last move played" if shown.is_live else None
+    return _("this is already the last move played") if shown.is_live else None
 
 
 def _nothing_to_follow(session: GameSession) -> str | None:
     if session.variations.can_follow(session.game):
         return None
-    return "the record gives no other line instead of the move shown"
+    return _("the record gives no other line instead of the move shown")
 
 
 def _in_no_variation(session: GameSession) -> str | None:
-    return None if session.variations else "no variation is being followed"
+    return None if session.variations else _("no variation is being followed")
 
 
 _S = Scope.SESSION
 _U = Scope.SCREEN
 
 _TABLE: Final = (
-    Action("help", "question_mark", "Help", "Help", "Keys and the CTL-AN move syntax", _U, footer=True),
-    Action("focus_input", "slash,colon", "Type move", "Type a move", "Go to the CTL-AN move box", _U, footer=True),
-    Action("flip", "f", "Flip", "Flip the board", "Show the board from the other side", _U, footer=True),
+    Action("help", "question_mark", N_("Help"), N_("Help"), N_("Keys and the CTL-AN move syntax"), _U, footer=True),
     Action(
-        "takeback", "u", "Takeback", "Take back", "Undo the last half-move", _S,
+        "focus_input", "slash,colon", N_("Type move"), N_("Type a move"), N_("Go to the CTL-AN move box"), _U,
+        footer=True,
+    ),
+    Action("flip", "f", N_("Flip"), N_("Flip the board"), N_("Show the board from the other side"), _U, footer=True),
+    Action(
+        "takeback", "u", N_("Takeback"), N_("Take back"), N_("Undo the last half-move"), _S,
         _first(_variation_shown, _no_move_to_take_back), footer=True, only_when_possible=True,
     ),
     Action(
-        "redo", "U", "Redo", "Redo", "Replay a taken-back half-move", _S,
+        "redo", "U", N_("Redo"), N_("Redo"), N_("Replay a taken-back half-move"), _S,
         _first(_variation_shown, _nothing_to_redo, _game_over),
     ),
     Action(
-        "offer_draw", "o", "Offer draw", "Offer a draw", "Offer a draw with the move just made", _S,
+        "offer_draw", "o", N_("Offer draw"), N_("Offer a draw"), N_("Offer a draw with the move just made"), _S,
         _first(_variation_shown, _game_over, _reviewing, _no_offer_now),
     ),
     Action(
-        "claim_draw", "c", "Claim draw", "Claim a draw", "Threefold repetition or the fifty-move rule", _S,
-        _first(_variation_shown, _game_over, _reviewing, _no_grounds_for_a_claim), footer=True, only_when_possible=True,
+        "claim_draw", "c", N_("Claim draw"), N_("Claim a draw"), N_("Threefold repetition or the fifty-move rule"),
+        _S, _first(_variation_shown, _game_over, _reviewing, _no_grounds_for_a_claim), footer=True,
+        only_when_possible=True,
     ),
     Action(
-        "resign", "R", "Resign", "Resign", "The player to move resigns (asks first)", _S,
+        "resign", "R", N_("Resign"), N_("Resign"), N_("The player to move resigns (asks first)"), _S,
         _first(_variation_shown, _game_over),
     ),
-    Action("new_game", "n", "New", "New game", "Start a new game: names, clock, options", _U),
+    Action("new_game", "n", N_("New"), N_("New game"), N_("Start a new game: names, clock, options"), _U),
     Action(
-        "cycle_overlays", "t", "Overlays", "Overlays", "Cycle: attacked hexes, threatened pieces, both, none", _S,
+        "cycle_overlays", "t", N_("Overlays"), N_("Overlays"),
+        N_("Cycle: attacked hexes, threatened pieces, both, none"), _S,
     ),
     Action(
-        "pause_clock", "p", "Pause clock", "Pause or resume the clock", "Stop or restart the running clock", _S,
-        _first(_no_clock, _game_over),
-    ),
-    Action("copy_pgn", "y", "Copy PGN", "Copy game (CTL-PGN)", "Copy the record to the clipboard, also over SSH", _U,
-           footer=True),
-    Action("copy_pdtl", "Y", "Copy PDTL", "Copy position (PDTL)", "Copy the position shown to the clipboard", _U),
-    Action("view_record", "v", "View record", "View record", "Show the CTL-PGN text, to copy it by hand", _U),
-    Action("save", "ctrl+s", "Save", "Save game", "Save the game as a .ctl-pgn file", _U),
-    Action("open", "ctrl+o", "Open", "Open game", "Open a .ctl-pgn record", _U),
-    Action(
-        "review_back", "left_square_bracket", "Back", "Review: back", "Show the position one half-move earlier", _S,
-        _at_start,
+        "pause_clock", "p", N_("Pause clock"), N_("Pause or resume the clock"),
+        N_("Stop or restart the running clock"), _S, _first(_no_clock, _game_over),
     ),
     Action(
-        "review_forward", "right_square_bracket", "Forward", "Review: forward",
-        "Show the position one half-move later", _S, _at_live_end,
-    ),
-    Action("review_start", "left_curly_bracket", "Start", "Review: start", "Show the start position", _S, _at_start),
-    Action(
-        "review_live", "right_curly_bracket", "Live", "Review: live position",
-        "Back to the position where play goes on", _S, _at_live_end,
+        "copy_pgn", "y", N_("Copy PGN"), N_("Copy game (CTL-PGN)"),
+        N_("Copy the record to the clipboard, also over SSH"), _U, footer=True,
     ),
     Action(
-        "follow_variation", "i", "Variation", "Follow a variation",
-        "Step into a line the record gives instead of the move shown (again: the next one)", _S,
-        _nothing_to_follow, footer=True, only_when_possible=True,
-    ),
-    Action(
-        "leave_variation", "escape", "Leave variation", "Leave the variation",
-        "Back to the line the variation left", _S, _in_no_variation,
-    ),
-    Action("next_theme", "T", "Theme", "Next theme", "Dark, light, or 16 ANSI colours for basic terminals", _U),
-    Action(
-        "piece_set", "g", "Piece set", "Piece set",
-        "Letters, CTL-FAN glyphs, or glyphs with letters for Pegasus and Wyvern", _U,
-    ),
-    Action("board_layout", "L", "Board layout", "Board layout", "Automatic, full hexes, or compact", _U),
-    Action(
-        "auto_flip", "F", "Auto-flip", "Auto-flip", "Turn the board to the side to move after each move (hot seat)",
+        "copy_pdtl", "Y", N_("Copy PDTL"), N_("Copy position (PDTL)"), N_("Copy the position shown to the clipboard"),
         _U,
     ),
     Action(
-        "vim_keys", "", "Vim keys", "Vim keys",
-        "h j k l and y u b n move the cursor on the board (they then leave u, y, n to the board)", _U,
+        "view_record", "v", N_("View record"), N_("View record"), N_("Show the CTL-PGN text, to copy it by hand"), _U,
+    ),
+    Action("save", "ctrl+s", N_("Save"), N_("Save game"), N_("Save the game as a .ctl-pgn file"), _U),
+    Action("open", "ctrl+o", N_("Open"), N_("Open game"), N_("Open a .ctl-pgn record"), _U),
+    Action(
+        "review_back", "left_square_bracket", N_("Back"), N_("Review: back"),
+        N_("Show the position one half-move earlier"), _S, _at_start,
+    ),
+    Action(
+        "review_forward", "right_square_bracket", N_("Forward"), N_("Review: forward"),
+        N_("Show the position one half-move later"), _S, _at_live_end,
+    ),
+    Action(
+        "review_start", "left_curly_bracket", N_("Start"), N_("Review: start"), N_("Show the start position"), _S,
+        _at_start,
+    ),
+    Action(
+        "review_live", "right_curly_bracket", N_("Live"), N_("Review: live position"),
+        N_("Back to the position where play goes on"), _S, _at_live_end,
+    ),
+    Action(
+        "follow_variation", "i", N_("Variation"), N_("Follow a variation"),
+        N_("Step into a line the record gives instead of the move shown (again: the next one)"), _S,
+        _nothing_to_follow, footer=True, only_when_possible=True,
+    ),
+    Action(
+        "leave_variation", "escape", N_("Leave variation"), N_("Leave the variation"),
+        N_("Back to the line the variation left"), _S, _in_no_variation,
+    ),
+    Action(
+        "next_theme", "T", N_("Theme"), N_("Next theme"), N_("Dark, light, or 16 ANSI colours for basic terminals"),
+        _U,
+    ),
+    Action(
+        "piece_set", "g", N_("Piece set"), N_("Piece set"),
+        N_("Letters, CTL-FAN glyphs, or glyphs with letters for Pegasus and Wyvern"), _U,
+    ),
+    Action("board_layout", "L", N_("Board layout"), N_("Board layout"), N_("Automatic, full hexes, or compact"), _U),
+    Action(
+        "auto_flip", "F", N_("Auto-flip"), N_("Auto-flip"),
+        N_("Turn the board to the side to move after each move (hot seat)"), _U,
+    ),
+    Action(
+        "vim_keys", "", N_("Vim keys"), N_("Vim keys"),
+        N_("h j k l and y u b n move the cursor on the board (they then leave u, y, n to the board)"), _U,
+    ),
+    Action(
+        "language", "", N_("Language"), N_("Language: Català, Español, English"),
+        N_("The language of the interface (saved in the settings)"), _U,
     ),
 )  # fmt: skip
 
@@ -257,4 +294,4 @@ def keys_label(keys: str) -> str:
 def press(action: str) -> str:
     """How the app's keyboard does ``action``: its first key (``"}"``), or the command palette's title."""
     entry = ACTIONS[action]
-    return key_name(entry.keys.split(",")[0]) if entry.keys else f"{entry.title} (Ctrl+P)"
+    return key_name(entry.keys.split(",")[0]) if entry.keys else f"{_(entry.title)} (Ctrl+P)"

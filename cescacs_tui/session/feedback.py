@@ -83,8 +83,9 @@ class Confirm:
 
     prompt: str
     answer: Callable[[bool], Feedback]
-    yes: str = "Yes"
-    no: str = "No"
+    yes: str | None = None
+    """The yes answer's words (``None``: the front end's own "Yes", in its language)."""
+    no: str | None = None
     default: bool = False
 
 

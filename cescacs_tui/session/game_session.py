@@ -26,16 +26,24 @@ from ..core.errors import PGNError
 from ..core.game import Game, GameError, Node
 from ..core.move import CASTLING, IN_PLACE_PROMOTION
 from ..core.notation import normalise_typed
-from ..core.pieces import LETTERS, NAMES
+from ..core.pieces import LETTERS
 from ..data.autosave import SavedGame
 from ..data.lock import AutosaveBusy
+from ..i18n import _, ngettext
 from .actions import ACTIONS, no_move_now, press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
 from .selection import Picker, PickKind
 from .store import GameStore
+from .terms import capitalised, piece_name, piece_words, say, side, side_label, termination
 from .variations import VariationStack
 from .words import half_moves, king_move_label, promotion_label, when
+
+
+def _explained(error: CescacsError) -> str:
+    """A core error's reason in the interface's language (its explanation, without the framing ``str()`` adds)."""
+    return say(error.explanation)
+
 
 __all__ = ["DRAW_OFFER_MARK", "GameSession"]
 
@@ -122,9 +130,9 @@ class GameSession:
         try:
             node = game.play(move)
         except (GameError, MoveError) as error:
-            return Feedback.refused(str(error))
+            return Feedback.refused(say(error.explanation))
         self.preview = ()
-        said = f"{mover.title} played {node.san}"
+        said = capitalised(_("{side} played {move}").format(side=side(mover), move=node.san))
         if offer_draw and not game.is_over:
             game.offer_draw()
             self._save()
@@ -150,7 +158,7 @@ class GameSession:
         try:
             move = self._parse_typed(typed)
         except CescacsError as error:
-            reason = error.reason if isinstance(error, MoveError) else str(error)
+            reason = _explained(error)
             return Feedback.refused(f"{typed}: {reason}")
         return self.play(move, offer_draw=offer)
 
@@ -166,7 +174,7 @@ class GameSession:
                 pass
             else:
                 self.preview = move_hexes(self.game.position, move)
-                said = f"Enter plays {self.game.position.ctl_an(move)}"
+                said = _("Enter plays {move}").format(move=self.game.position.ctl_an(move))
         return Feedback(said, redraw=Redraw.BOARD)
 
     def go_to_hex(self, h: int) -> Feedback:
@@ -178,7 +186,7 @@ class GameSession:
             picker.cancel()
             picked = self.pick(h)
             return Feedback(picked.text, picked.tone, Redraw.BOARD, done=True, question=picked.question, cursor=h)
-        what = f"{piece.colour.title} {NAMES[piece.type]}" if piece is not None else "empty"
+        what = piece_words(piece) if piece is not None else _("empty")
         return Feedback(f"{name}: {what}", redraw=Redraw.BOARD, done=True, cursor=h)
 
     def pick(self, h: int) -> Feedback:
@@ -197,9 +205,10 @@ class GameSession:
         if result.kind is PickKind.SELECTED:
             piece = self.game.position.piece_at(h)
             assert piece is not None
-            return Feedback(
-                f"{NAMES[piece.type]} on {HEX_NAMES[h]}: pick its target (Esc cancels)", redraw=Redraw.BOARD
+            said = _("{piece} on {hex}: pick its target (Esc cancels)").format(
+                piece=piece_name(piece.type), hex=HEX_NAMES[h]
             )
+            return Feedback(said, redraw=Redraw.BOARD)
         return Feedback("", redraw=Redraw.BOARD)
 
     def cancel(self) -> Feedback:
@@ -216,20 +225,21 @@ class GameSession:
         position = self.game.position
         options: tuple[Option[Move], ...]
         if any(m.kind == CASTLING for m in moves):
-            prompt = "The King can go there in several ways:"
+            prompt = _("The King can go there in several ways:")
             options = tuple(Option(str(i + 1), king_move_label(position, m), m) for i, m in enumerate(moves))
             preview: Callable[[Move | None], Feedback] | None = self._show_preview
         else:
             where = HEX_NAMES[moves[0].target]
             in_place = moves[0].kind == IN_PLACE_PROMOTION
-            prompt = f"Promote the pawn on {where} to:" if in_place else f"Regain which piece on {where}?"
+            prompt = _("Promote the pawn on {hex} to:") if in_place else _("Regain which piece on {hex}?")
+            prompt = prompt.format(hex=where)
             options = tuple(Option(LETTERS[m.promotion], promotion_label(position, m), m) for m in moves)
             preview = None
 
         def answer(move: Move | None) -> Feedback:
             self.preview = ()
             if move is None:
-                return Feedback("choice cancelled", redraw=Redraw.GAME)
+                return Feedback(_("choice cancelled"), redraw=Redraw.GAME)
             return self.play(move)
 
         return Feedback(question=Choice(prompt, options, answer, preview), redraw=Redraw.BOARD)
@@ -249,7 +259,7 @@ class GameSession:
         node = self.game.takeback()
         assert node is not None  # not refused: there was a move
         self.preview = ()
-        return self._changed(f"took back {node.san}", tone=Tone.PLAIN)
+        return self._changed(_("took back {move}").format(move=node.san), tone=Tone.PLAIN)
 
     def redo(self) -> Feedback:
         if (reason := self.refusal("redo")) is not None:
@@ -257,9 +267,9 @@ class GameSession:
         try:
             node = self.game.redo()
         except GameError as error:  # the game has ended since the takeback
-            return Feedback.refused(str(error))
+            return Feedback.refused(say(error.explanation))
         assert node is not None
-        return self._changed(f"replayed {node.san}", tone=Tone.PLAIN)
+        return self._changed(_("replayed {move}").format(move=node.san), tone=Tone.PLAIN)
 
     def review_back(self) -> Feedback:
         return self._review(self.shown.cursor - 1, "review_back")
@@ -289,21 +299,26 @@ class GameSession:
         try:
             variation = self.variations.follow(self.game, index)
         except CescacsError as error:  # a line the reader took but the game refuses (it goes on after a draw)
-            return Feedback.refused(f"this variation cannot be followed: {error}")
+            return Feedback.refused(_("this variation cannot be followed: {reason}").format(reason=_explained(error)))
         if variation is None:
-            return Feedback.refused("the record gives no other line instead of this move")
+            return Feedback.refused(_("the record gives no other line instead of this move"))
         self.preview = ()
         if self._picker is not None:
             self._picker.cancel()
-        steps = f"{self.how('review_back')} and {self.how('review_forward')}"
-        said = f"{variation.describe()}: {steps} step through it, {self.how('leave_variation')} returns"
+        said = _("{variation}: {back} and {forward} step through it, {leave} returns").format(
+            variation=variation.describe(),
+            back=self.how("review_back"),
+            forward=self.how("review_forward"),
+            leave=self.how("leave_variation"),
+        )
         return Feedback(said, Tone.INFO, Redraw.GAME)
 
     def leave_variation(self) -> Feedback:
         if self.variations.leave() is None:
-            return Feedback.refused("no variation is being followed")
+            return Feedback.refused(_("no variation is being followed"))
         outer = self.variations.top
-        return Feedback("back in the game" if outer is None else f"back to {outer.describe()}", redraw=Redraw.GAME)
+        said = _("back in the game") if outer is None else _("back to {variation}").format(variation=outer.describe())
+        return Feedback(said, redraw=Redraw.GAME)
 
     def cycle_overlays(self) -> Feedback:
         self.overlays = self.overlays.cycle()
@@ -315,17 +330,20 @@ class GameSession:
         """The player to move resigns, once confirmed (No is the safe answer)."""
         if (reason := self.refusal("resign")) is not None:
             return Feedback.refused(reason)
-        side = self.game.position.turn
+        mover = self.game.position.turn
 
         def answer(yes: bool) -> Feedback:
             if not yes:
-                return Feedback("the game goes on")
+                return Feedback(_("the game goes on"))
             if (again := self.refusal("resign")) is not None:
                 return Feedback.refused(again)
-            self.game.resign(side)
-            return self._changed(f"{side.title} resigns")
+            self.game.resign(mover)
+            return self._changed(termination(self.game))
 
-        return Feedback(question=Confirm(f"{side.title} resigns: {side.opponent.title} wins the game. Sure?", answer))
+        prompt = _("{side} resigns: {opponent} wins the game. Sure?").format(
+            side=side(mover), opponent=side(mover.opponent)
+        )
+        return Feedback(question=Confirm(capitalised(prompt), answer))
 
     def offer_draw(self) -> Feedback:
         """The player who has just moved offers a draw; the opponent answers at once (RULES.md 10.3-1)."""
@@ -343,29 +361,32 @@ class GameSession:
 
         def answer(accept: bool) -> Feedback:
             if game is not self.game or game.draw_offered_by != offerer:
-                return Feedback.refused("that draw offer is no longer open")
+                return Feedback.refused(_("that draw offer is no longer open"))
             if accept:
                 game.accept_draw()
-                return self._changed(f"{offerer.opponent.title} accepts the draw")
+                return self._changed(capitalised(_("{side} accepts the draw").format(side=side(offerer.opponent))))
             game.decline_draw()
-            return self._changed(f"{offerer.opponent.title} declines the draw", tone=Tone.PLAIN)
+            said = capitalised(_("{side} declines the draw").format(side=side(offerer.opponent)))
+            return self._changed(said, tone=Tone.PLAIN)
 
-        prompt = f"{offerer.title} offers a draw. {offerer.opponent.title}, do you accept?"
-        question = Confirm(prompt, answer, yes="Accept", no="Decline")
+        prompt = _("{side} offers a draw. {opponent}, do you accept?").format(
+            side=side(offerer), opponent=side_label(offerer.opponent)
+        )
+        question = Confirm(capitalised(prompt), answer, yes=_("Accept"), no=_("Decline"))
         return Feedback(said, Tone.INFO, Redraw.GAME, done=said is not None, question=question)
 
     def claim_draw(self) -> Feedback:
         if (reason := self.refusal("claim_draw")) is not None:
             return Feedback.refused(reason)
         outcome = self.game.claim_draw()
-        return self._changed(outcome.reason.capitalize())
+        return self._changed(capitalised(say(outcome.message)))
 
     def check_time(self) -> Feedback:
         """Notice a flag fall (the front end's clock display asks when it sees a time run out)."""
         outcome = self.game.check_time()
         if outcome is None:
             return Feedback()
-        return self._changed(f"{outcome.result}: {outcome.reason}", notice_title="Flag fall")
+        return self._changed(f"{outcome.result}: {capitalised(say(outcome.message))}", notice_title=_("Flag fall"))
 
     def pause_clock(self) -> Feedback:
         if (reason := self.refusal("pause_clock")) is not None:
@@ -374,13 +395,13 @@ class GameSession:
         assert clock is not None
         if clock.paused:
             clock.resume()
-            said = "clock running"
+            said = _("clock running")
         elif clock.running is not None:
             clock.pause()
-            said = f"clock paused: {self.how('pause_clock')} resumes it"
+            said = _("clock paused: {key} resumes it").format(key=self.how("pause_clock"))
         else:
             clock.start(self.game.position.turn)
-            said = f"{self.game.position.turn.title}'s clock started"
+            said = capitalised(_("the clock of {side} started").format(side=side(self.game.position.turn)))
         self._save()
         return Feedback(said, redraw=Redraw.PANELS)
 
@@ -398,9 +419,9 @@ class GameSession:
         self._picker = None
         self.preview = ()
         self._save()
-        said = said or ("new game" if not game.nodes else f"{half_moves(game.ply)} loaded")
+        said = said or (_("new game") if not game.nodes else _("{moves} loaded").format(moves=half_moves(game.ply)))
         if kept:
-            said += f"; the unfinished game was kept in {kept}"
+            said = _("{said}; the unfinished game was kept in {path}").format(said=said, path=kept)
         cursor = game.position.king(game.position.turn)
         return Feedback(said, Tone.INFO, Redraw.GAME, done=True, cursor=cursor, new_game=True)
 
@@ -415,23 +436,26 @@ class GameSession:
         def answer(resume: bool) -> Feedback:
             if resume:
                 self.options.update(saved.options)
-                paused = ""
+                said = _("resumed the game saved {when}").format(when=when(saved.saved_at)).rstrip()
                 if game.clock is not None:
-                    paused = f" — the clock is paused: {self.how('pause_clock')} restarts it"
-                said = f"resumed the game saved {when(saved.saved_at)}".rstrip() + paused
+                    paused = _("the clock is paused: {key} restarts it").format(key=self.how("pause_clock"))
+                    said = f"{said} — {paused}"
                 return self.start_game(game, said=said)
             try:
                 kept = self.store.keep(game) if self.store is not None else None
             except OSError as error:
-                self.save_problem = f"the unfinished game could not be kept: {error.strerror or error}"
+                self.save_problem = _("the unfinished game could not be kept: {reason}").format(
+                    reason=error.strerror or error
+                )
                 return Feedback.refused(self.save_problem)
             self._save()
-            return Feedback(f"new game; the unfinished one was kept in {kept}" if kept else "new game", Tone.INFO)
+            said = _("new game; the unfinished one was kept in {path}").format(path=kept) if kept else _("new game")
+            return Feedback(said, Tone.INFO)
 
-        prompt = (
-            f"An unfinished game was found ({half_moves(game.ply)}, {game.position.turn.title} to move). Resume it?"
+        prompt = _("An unfinished game was found ({moves}, {side} to move). Resume it?").format(
+            moves=half_moves(game.ply), side=side(game.position.turn)
         )
-        return Feedback(question=Confirm(prompt, answer, yes="Resume", no="New game", default=True))
+        return Feedback(question=Confirm(prompt, answer, yes=_("Resume"), no=_("New game"), default=True))
 
     def offer_separate_game(self, busy: AutosaveBusy) -> Feedback:
         """The autosave is open in another cescacs: play a separate game here, or wait to take that one over.
@@ -443,22 +467,26 @@ class GameSession:
         def answer(separate: bool) -> Feedback:
             if not separate:
                 self.waiting_for = busy.path
-                return Feedback(f"waiting for {who} to close its game; this one is not saved until then", Tone.INFO)
+                said = _("waiting for {who} to close its game; this one is not saved until then").format(who=who)
+                return Feedback(said, Tone.INFO)
             from ..data.slots import fresh_slot
 
             try:
                 slot = fresh_slot(busy.path.parent)
             except OSError as error:
-                self.save_problem = f"no autosave of its own could be made: {error.strerror or error}"
+                self.save_problem = _("no autosave of its own could be made: {reason}").format(
+                    reason=error.strerror or error
+                )
                 return Feedback.refused(self.save_problem)
             self.store = slot
             self._save()
-            return Feedback(f"a separate game, saved as {slot.path.name}", Tone.INFO, Redraw.PANELS)
+            return Feedback(_("a separate game, saved as {name}").format(name=slot.path.name), Tone.INFO, Redraw.PANELS)
 
-        prompt = (
-            f"The saved game is open in another cescacs ({who}). Play a separate game here, saved under its own name?"
-        )
-        return Feedback(question=Confirm(prompt, answer, yes="Separate game", no="Wait and take over", default=True))
+        prompt = _(
+            "The saved game is open in another cescacs ({who}). Play a separate game here, saved under its own name?"
+        ).format(who=who)
+        question = Confirm(prompt, answer, yes=_("Separate game"), no=_("Wait and take over"), default=True)
+        return Feedback(question=question)
 
     def try_take_over(self) -> Feedback | None:
         """While :attr:`waiting_for`: own that autosave once its process has exited and offer its game.
@@ -479,7 +507,8 @@ class GameSession:
         loaded = slot.load()
         if loaded.saved is None:
             self._save()
-            return Feedback("the other cescacs has closed: this game is saved from now on", Tone.INFO, Redraw.PANELS)
+            said = _("the other cescacs has closed: this game is saved from now on")
+            return Feedback(said, Tone.INFO, Redraw.PANELS)
         return self.offer_resume(loaded.saved)
 
     def open_record(self, path: Path) -> Feedback:
@@ -490,14 +519,26 @@ class GameSession:
             game, count = open_pgn_file(path)  # replays the first game only: a file of thousands opens at once
         except (PGNError, OSError) as error:
             reason = str(error) if isinstance(error, PGNError) else (error.strerror or str(error))
-            return Feedback(f"{path.name}: {reason}", Tone.ERROR, notice=Notice("Cannot open the record", reason))
+            notice = Notice(_("Cannot open the record"), reason)
+            return Feedback(f"{path.name}: {reason}", Tone.ERROR, notice=notice)
         return self.show_record(game, count, path.name)
 
-    def show_record(self, game: Game, count: int, source: str, *, holder: str = "the file") -> Feedback:
-        """Put the first game of a record (``count`` games in ``holder``) on the table, and say where it came from."""
-        extra = f" ({holder} holds {count} games: the first is shown)" if count > 1 else ""
-        tolerated = f"; {len(game.warnings)} irregularities tolerated" if game.warnings else ""
-        return self.start_game(game, said=f"opened {source}: {half_moves(game.ply)}{extra}{tolerated}")
+    def show_record(self, game: Game, count: int, source: str, *, pasted: bool = False) -> Feedback:
+        """Put the first game of a record (``count`` games in it) on the table, and say where it came from.
+
+        ``source`` names the record (its file name); ``pasted`` says it was a text pasted in, not a file.
+        """
+        said = _("opened {source}: {moves}").format(source=source, moves=half_moves(game.ply))
+        if count > 1:
+            holds = _("the text holds {count} games: the first is shown") if pasted else None
+            holds = holds or _("the file holds {count} games: the first is shown")
+            said = f"{said} ({holds.format(count=count)})"
+        if game.warnings:
+            tolerated = ngettext(
+                "{count} irregularity tolerated", "{count} irregularities tolerated", len(game.warnings)
+            )
+            said = f"{said}; {tolerated.format(count=len(game.warnings))}"
+        return self.start_game(game, said=said)
 
     def save_record(self, path: Path) -> Feedback:
         from ..data.records import save_pgn_file
@@ -505,8 +546,10 @@ class GameSession:
         try:
             save_pgn_file(self.game, path)
         except OSError as error:
-            return Feedback.refused(f"could not save {path}: {error.strerror or error}")
-        return Feedback(f"saved {path}", Tone.INFO, done=True)
+            return Feedback.refused(
+                _("could not save {path}: {reason}").format(path=path, reason=error.strerror or error)
+            )
+        return Feedback(_("saved {path}").format(path=path), Tone.INFO, done=True)
 
     def record_text(self) -> str:
         """The game as CTL-PGN."""
@@ -553,7 +596,7 @@ class GameSession:
                 self.store.save(self.game, self.options)
                 path = None
         except OSError as error:
-            self.save_problem = f"the game is not being saved: {error.strerror or error}"
+            self.save_problem = _("the game is not being saved: {reason}").format(reason=error.strerror or error)
             return None
         finally:
             self.notices.extend(self.store.notices)
@@ -569,20 +612,24 @@ class GameSession:
         try:
             return self.store.keep(game)
         except OSError as error:
-            self.save_problem = f"the unfinished game could not be kept: {error.strerror or error}"
+            self.save_problem = _("the unfinished game could not be kept: {reason}").format(
+                reason=error.strerror or error
+            )
             return None
 
-    def _changed(self, said: str, *, tone: Tone = Tone.INFO, notice_title: str = "Game over") -> Feedback:
+    def _changed(self, said: str, *, tone: Tone = Tone.INFO, notice_title: str | None = None) -> Feedback:
         """The game changed: save it and say so, announcing (and archiving) its end if it just ended."""
         archived = self._save()
         game = self.game
         if not game.is_over:
             return Feedback(said, tone, Redraw.GAME, done=True)
-        ending = f"{game.result}: {game.termination}"
-        text = said if game.termination.lower() in said.lower() else f"{said}.  {ending}"
+        reason = capitalised(termination(game))
+        ending = f"{game.result}: {reason}"
+        text = said if reason.lower() in said.lower() else f"{said}.  {ending}"
         if archived is not None:
-            text += f" (saved in {archived})"
-        return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=Notice(notice_title, ending), archived=archived)
+            text += " " + _("(saved in {path})").format(path=archived)
+        notice = Notice(notice_title or _("Game over"), ending)
+        return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=notice, archived=archived)
 
 
 def _hex_named(text: str) -> int | None:

@@ -13,6 +13,7 @@ from typing import Final
 from ..core import Move, Position
 from ..core.game import Game
 from ..core.move import CASTLING_BY_TOKEN
+from ..i18n import _
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,11 @@ class Overlays:
         return Overlays(*order[(index + 1) % len(order)])
 
     def describe(self) -> str:
-        shown = [name for name, on in (("attacked hexes", self.attacked), ("threatened pieces", self.threatened)) if on]
-        return "overlays: " + (" and ".join(shown) if shown else "off")
+        if self.attacked and self.threatened:
+            return _("overlays: attacked hexes and threatened pieces")
+        if self.attacked:
+            return _("overlays: attacked hexes")
+        return _("overlays: threatened pieces") if self.threatened else _("overlays: off")
 
 
 NO_OVERLAYS: Final = Overlays()

@@ -15,7 +15,8 @@ from enum import Enum, auto
 from ..core import HEX_NAMES, Move, Position
 from ..core.move import CASTLING, EN_PASSANT, IN_PLACE_PROMOTION
 from ..core.notation import explain_illegal
-from ..core.pieces import NAMES
+from ..i18n import _
+from .terms import capitalised, piece_words, say, side, the_piece
 
 
 class PickKind(Enum):
@@ -85,7 +86,7 @@ class Picker:
         if h == self.selected:
             in_place = [m for m in self.moves_from(h) if m.kind == IN_PLACE_PROMOTION]
             if in_place:
-                return PickResult(PickKind.CHOOSE, tuple(in_place), "promote the waiting pawn")
+                return PickResult(PickKind.CHOOSE, tuple(in_place), _("promote the waiting pawn"))
             self.selected = None
             return PickResult(PickKind.DESELECTED)
         candidates = [m for m in self.moves_from(self.selected) if m.target == h]
@@ -96,7 +97,7 @@ class Picker:
         if own:
             return self._select(h)
         origin = self.selected
-        return PickResult(PickKind.REFUSED, message=explain_illegal(position, origin, h))
+        return PickResult(PickKind.REFUSED, message=say(explain_illegal(position, origin, h)))
 
     def cancel(self) -> None:
         self.selected = None
@@ -105,30 +106,35 @@ class Picker:
         moves = self.moves_from(h)
         piece = self.position.piece_at(h)
         assert piece is not None
-        name = f"the {NAMES[piece.type]} on {HEX_NAMES[h]}"
         if not moves:
             forced = [m for m in self._legal if m.kind == IN_PLACE_PROMOTION]
             if forced:
                 where = ", ".join(sorted({HEX_NAMES[m.origin] for m in forced}))
-                return PickResult(PickKind.REFUSED, message=f"a waiting pawn must be promoted this turn ({where})")
-            reason = "it has no legal move"
+                message = _("a waiting pawn must be promoted this turn ({hexes})").format(hexes=where)
+                return PickResult(PickKind.REFUSED, message=message)
             if self.position.is_check():
-                reason = "it cannot answer the check"
-            return PickResult(PickKind.REFUSED, message=f"{name} cannot move: {reason}")
+                message = _("{the_piece} on {hex} cannot move: it cannot answer the check")
+            else:
+                message = _("{the_piece} on {hex} cannot move: it has no legal move")
+            return PickResult(
+                PickKind.REFUSED, message=message.format(the_piece=the_piece(piece.type), hex=HEX_NAMES[h])
+            )
         self.selected = h
         in_place = [m for m in moves if m.kind == IN_PLACE_PROMOTION]
         if in_place:
-            return PickResult(PickKind.CHOOSE, tuple(in_place), "promote the waiting pawn")
+            return PickResult(PickKind.CHOOSE, tuple(in_place), _("promote the waiting pawn"))
         return PickResult(PickKind.SELECTED, tuple(moves))
 
     def _refuse_empty(self, h: int) -> PickResult:
         piece = self.position.piece_at(h)
         if piece is None:
-            return PickResult(PickKind.REFUSED, message=f"{HEX_NAMES[h]} is empty: pick one of your pieces")
-        return PickResult(
-            PickKind.REFUSED,
-            message=f"that is a {piece.colour.title} {NAMES[piece.type]}: {self.position.turn.title} is to move",
+            message = _("{hex} is empty: pick one of your pieces").format(hex=HEX_NAMES[h])
+            return PickResult(PickKind.REFUSED, message=message)
+        # Translators: {owner} is the side the piece belongs to, in case the sentence reads better with it.
+        message = _("that is a {piece}: {side} is to move").format(
+            piece=piece_words(piece), side=side(self.position.turn), owner=side(piece.colour)
         )
+        return PickResult(PickKind.REFUSED, message=capitalised(message))
 
 
 def _ordered(moves: list[Move]) -> list[Move]:
@@ -138,5 +144,5 @@ def _ordered(moves: list[Move]) -> list[Move]:
 
 def _choice_prompt(moves: list[Move]) -> str:
     if any(m.kind == CASTLING for m in moves):
-        return "the King can go there by leap or by castling: choose"
-    return "choose the piece to regain"
+        return _("the King can go there by leap or by castling: choose")
+    return _("choose the piece to regain")

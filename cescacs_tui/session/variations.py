@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.game import Game
+from ..i18n import _
 from .words import move_label
 
 
@@ -31,8 +32,11 @@ class Variation:
 
     def describe(self) -> str:
         instead = move_label(self.parent.nodes[self.ply], first=True)
-        which = f" {self.index + 1} of {self.count}" if self.count > 1 else ""
-        return f"Variation{which} instead of {instead}"
+        if self.count > 1:
+            return _("Variation {number} of {count} instead of {move}").format(
+                number=self.index + 1, count=self.count, move=instead
+            )
+        return _("Variation instead of {move}").format(move=instead)
 
 
 class VariationStack:

@@ -16,25 +16,28 @@ from typing import Final
 from ..core import HEX_NAMES, CheckKind, Colour, Move, Position
 from ..core.clock import ceil_tenths, hours_minutes_seconds
 from ..core.game import Game, Node
-from ..core.geometry import HEX_COLOUR, HEX_COLOUR_NAMES, KNIGHT_SET, LINE
+from ..core.geometry import HEX_COLOUR, KNIGHT_SET, LINE
 from ..core.move import CASTLING_BY_TOKEN, EN_PASSANT, IN_PLACE_PROMOTION, MULTI_STEP, SCORNFUL_CAPTURE, SCORNFUL_STEP
 from ..core.notation import AFAR, check_mark
-from ..core.pieces import LETTERS, NAMES, PieceType
+from ..core.outcome import Ending
+from ..core.pieces import LETTERS, PieceType
+from ..i18n import N_, _, ngettext
+from .terms import capitalised, check_name, piece_name, piece_words, side, termination, tile_name
 
 CHECK_WORDS: Final = {
-    CheckKind.ADJOINING: "adjoining check",
-    CheckKind.AFAR: "check from afar",
-    CheckKind.DOUBLE: "double check",
+    CheckKind.ADJOINING: N_("adjoining check"),
+    CheckKind.AFAR: N_("check from afar"),
+    CheckKind.DOUBLE: N_("double check"),
 }
-"""The three kinds of check of RULES.md 9.4, as players say them."""
+"""The three kinds of check of RULES.md 9.4, as players say them (message ids: say them with ``_()``)."""
 
 _MARK_WORDS: Final = {
     "+^": CHECK_WORDS[CheckKind.ADJOINING],
     AFAR: CHECK_WORDS[CheckKind.AFAR],
     "++": CHECK_WORDS[CheckKind.DOUBLE],
-    "#": "checkmate",
+    "#": N_("checkmate"),
 }
-_STEPS: Final = {2: "double step", 3: "triple step"}
+_STEPS: Final = {2: N_("double step"), 3: N_("triple step")}
 
 
 def move_label(node: Node, *, first: bool) -> str:
@@ -47,23 +50,26 @@ def move_label(node: Node, *, first: bool) -> str:
 
 def promotion_label(position: Position, move: Move) -> str:
     """The piece a promotion regains, with its CTL-AN; a Bishop says the colour of hexes it is bound to."""
-    name = NAMES[move.promotion]
+    name = piece_name(move.promotion)
     if move.promotion == PieceType.BISHOP:
-        name += f" ({HEX_COLOUR_NAMES[HEX_COLOUR[move.target]]} hexes)"
+        name = _("{piece} ({tiles})").format(piece=name, tiles=tile_name(HEX_COLOUR[move.target]))
     return f"{name}  {position.ctl_an(move)}"
 
 
 def king_move_label(position: Position, move: Move) -> str:
     """A King's leap or one castling, each piece's way spelt out (they can share the King's target)."""
     if move.castling is None:
-        return f"King's leap {HEX_NAMES[move.origin]}→{HEX_NAMES[move.target]}  ({position.ctl_an(move)})"
+        return _("King's leap {origin}→{target}  ({move})").format(
+            origin=HEX_NAMES[move.origin], target=HEX_NAMES[move.target], move=position.ctl_an(move)
+        )
     plan = CASTLING_BY_TOKEN[position.turn][move.castling]
-    rooks = ", ".join(f"Rook {HEX_NAMES[a]}→{HEX_NAMES[b]}" for a, b, _ in plan.rooks)
-    return f"{position.ctl_an(move)}: King {HEX_NAMES[plan.king_from]}→{HEX_NAMES[plan.king_to]}, {rooks}"
+    rook, king = piece_name(PieceType.ROOK), piece_name(PieceType.KING)
+    rooks = ", ".join(f"{rook} {HEX_NAMES[a]}→{HEX_NAMES[b]}" for a, b, _way in plan.rooks)
+    return f"{position.ctl_an(move)}: {king} {HEX_NAMES[plan.king_from]}→{HEX_NAMES[plan.king_to]}, {rooks}"
 
 
 def half_moves(count: int) -> str:
-    return f"{count} half-move{'' if count == 1 else 's'}"
+    return ngettext("{count} half-move", "{count} half-moves", count).format(count=count)
 
 
 def when(timestamp: str) -> str:
@@ -72,7 +78,7 @@ def when(timestamp: str) -> str:
         moment = datetime.datetime.fromisoformat(timestamp).astimezone()
     except ValueError:
         return ""
-    return f"at {moment:%H:%M} on {moment:%Y-%m-%d}"
+    return _("at {time} on {date}").format(time=f"{moment:%H:%M}", date=f"{moment:%Y-%m-%d}")
 
 
 # --- moves and positions said in full ------------------------------------------------------
@@ -88,52 +94,66 @@ def describe_move(position: Position, move: Move) -> str:
     """
     words = _move_words(position, move)
     check = check_words(position, move)
-    return f"{words}, {check}" if check else words
+    return _("{move}, {check}").format(move=words, check=check) if check else words
 
 
 def check_words(position: Position, move: Move) -> str:
     """What ``move`` does to the enemy King, in words: "checkmate", "check from afar"... or ``""``."""
-    return _MARK_WORDS.get(check_mark(position, move), "")
+    mark = _MARK_WORDS.get(check_mark(position, move))
+    return "" if mark is None else _(mark)
 
 
 def _move_words(position: Position, move: Move) -> str:
-    side = position.turn
+    side_ = position.turn
     origin, target = HEX_NAMES[move.origin], HEX_NAMES[move.target]
     if move.castling is not None:
-        plan = CASTLING_BY_TOKEN[side][move.castling]
-        rooks = " and ".join(f"Rook {HEX_NAMES[a]} to {HEX_NAMES[b]}" for a, b, _ in plan.rooks)
-        return f"{side.title} castles {move.castling}: King {origin} to {target}, {rooks}"
+        plan = CASTLING_BY_TOKEN[side_][move.castling]
+        rooks = _(" and ").join(
+            _("Rook {origin} to {target}").format(origin=HEX_NAMES[a], target=HEX_NAMES[b]) for a, b, _way in plan.rooks
+        )
+        said = _("{side} castles {token}: King {origin} to {target}, {rooks}")
+        return capitalised(
+            said.format(side=side(side_), token=move.castling, origin=origin, target=target, rooks=rooks)
+        )
     if move.kind == IN_PLACE_PROMOTION:
-        return f"{side.title} promotes the Pawn on {origin} to {regained_words(move)}"
+        said = _("{side} promotes the Pawn on {hex} to {piece}")
+        return capitalised(said.format(side=side(side_), hex=origin, piece=regained_words(move)))
     piece = position.moving_piece(move)
     captured = position.captured_piece(move)
+    values = {"piece": piece_words(piece), "origin": origin, "target": target}
     if captured is None:
-        words = f"{piece} {origin} to {target}"
+        words = _("{piece} {origin} to {target}").format(**values)
     elif move.kind == EN_PASSANT:
-        words = f"{piece} {origin} to {target}, taking {captured[1]} on {HEX_NAMES[captured[0]]} en passant"
+        words = _("{piece} {origin} to {target}, taking {captured} on {hex} en passant").format(
+            captured=piece_words(captured[1]), hex=HEX_NAMES[captured[0]], **values
+        )
     elif move.kind == SCORNFUL_CAPTURE:
-        words = f"{piece} {origin} takes the scornful {captured[1]} on {target}"
+        words = _("{piece} {origin} takes the scornful {captured} on {target}").format(
+            captured=piece_words(captured[1]), **values
+        )
     else:
-        words = f"{piece} {origin} takes {captured[1]} on {target}"
+        words = _("{piece} {origin} takes {captured} on {target}").format(captured=piece_words(captured[1]), **values)
+    extra = None
     if piece.type == PieceType.KING and move.target in KNIGHT_SET[move.origin]:
-        words += ", King's leap"
+        extra = _("King's leap")
     elif move.kind == MULTI_STEP:
-        words += ", " + _STEPS[abs(LINE[move.target] - LINE[move.origin]) // 2]
+        extra = _(_STEPS[abs(LINE[move.target] - LINE[move.origin]) // 2])
     elif move.kind == SCORNFUL_STEP:
-        words += ", a scornful step"
+        extra = _("a scornful step")
+    if extra is not None:
+        words = _("{move}, {what}").format(move=words, what=extra)
     if move.promotion:
-        words += f", promoting to {regained_words(move)}"
+        words = _("{move}, promoting to {piece}").format(move=words, piece=regained_words(move))
     elif position.is_awaiting_arrival(move):
-        words += ", awaiting promotion"
+        words = _("{move}, awaiting promotion").format(move=words)
     return words
 
 
 def regained_words(move: Move) -> str:
     """The piece a promotion regains; a Bishop says the colour of the hexes it is bound to."""
-    name = NAMES[move.promotion]
     if move.promotion == PieceType.BISHOP:
-        name += f" of the {HEX_COLOUR_NAMES[HEX_COLOUR[move.target]]} hexes"
-    return name
+        return _("Bishop of the {tiles}").format(tiles=tile_name(HEX_COLOUR[move.target]))
+    return piece_name(move.promotion)
 
 
 def situation(game: Game, *, check: bool = True) -> str:
@@ -145,25 +165,36 @@ def situation(game: Game, *, check: bool = True) -> str:
     when the move just said has already named it.
     """
     if game.outcome is not None:
-        return f"Game over: {game.termination} ({game.result})."
+        return _("Game over: {reason} ({result}).").format(reason=termination(game), result=game.result)
     position = game.position
     mover = position.turn
     name = game.tags.get(mover.title, "?").strip()
-    who = mover.title if name in ("", "?") else f"{mover.title} ({name})"
+    who = side(mover) if name in ("", "?") else _("{side} ({name})").format(side=side(mover), name=name)
     kind = position.check_kind()
-    sentences = [f"{who} to move" + (f", in {CHECK_WORDS[kind]}." if check and kind is not None else ".")]
+    if check and kind is not None:
+        first = _("{side} to move, in {check}.").format(side=who, check=check_name(kind))
+    else:
+        first = _("{side} to move.").format(side=who)
+    sentences = [capitalised(first)]
     if kind is None:
         for h in position.awaiting_pawns(mover):
             eligible = position.eligible_promotions(mover, h)
             if eligible:
                 where = HEX_NAMES[h]
-                options = or_list([f"{NAMES[p]} ({where}={LETTERS[p]})" for p in eligible])
-                sentences.append(f"{mover.title} must first promote the Pawn on {where}: {options}.")
+                options = or_list([f"{piece_name(p)} ({where}={LETTERS[p]})" for p in eligible])
+                said = _("{side} must first promote the Pawn on {hex}: {options}.")
+                sentences.append(capitalised(said.format(side=side(mover), hex=where, options=options)))
     if game.draw_offered_by is not None:
-        sentences.append(f"{game.draw_offered_by.title} offers a draw.")
+        sentences.append(capitalised(_("{side} offers a draw.").format(side=side(game.draw_offered_by))))
     elif (claim := game.claimable_draw()) is not None:
-        sentences.append(f"{mover.title} may claim a draw ({claim.value}).")
+        said = _("{side} may claim a draw ({rule}).").format(side=side(mover), rule=claim_rule(claim))
+        sentences.append(capitalised(said))
     return " ".join(sentences)
+
+
+def claim_rule(ending: Ending) -> str:
+    """The rule a draw is claimed by: "threefold repetition" or "fifty-move rule"."""
+    return _("threefold repetition") if ending is Ending.THREEFOLD_REPETITION else _("fifty-move rule")
 
 
 def announce_last_move(game: Game) -> str:
@@ -180,13 +211,15 @@ def announce_last_move(game: Game) -> str:
 
 def or_list(items: list[str]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+    if len(items) == 1:
+        return items[0]
+    return _("{items} or {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def duration_words(seconds: float) -> str:
     """A clock's time as it is said: "1 h 2 min 3 s", "4 min 58 s", "9.7 s" under ten seconds, "unlimited"."""
     if seconds == math.inf:
-        return "unlimited"
+        return _("unlimited")
     tenths = ceil_tenths(seconds)
     if tenths < 100:
         return f"{tenths // 10}.{tenths % 10} s"

@@ -20,6 +20,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ..core.game import Game, Node
+from ..i18n import _
 from ..session.words import move_label
 from .safe_display import safe_rich
 
@@ -66,12 +67,12 @@ def annotation_text(game: Game) -> Text | None:
             for index, variation in enumerate(node.variations):
                 line = Text()
                 follow = Style(bold=True, underline=True, meta={"@click": f"screen.follow_variation({index})"})
-                line.append("Instead:", style=follow)
+                line.append(_("Instead:"), style=follow)
                 line.append(" ")
                 append_line(line, variation)
                 paragraph(line)
             if node.variations:
-                paragraph("i or a click on Instead follows a line; Esc comes back", HINT_STYLE)
+                paragraph(_("i or a click on Instead follows a line; Esc comes back"), HINT_STYLE)
     if game.cursor == game.ply:
         for comment in game.final_comments:
             paragraph(comment.strip(), COMMENT_STYLE)

@@ -61,6 +61,9 @@ from cescacs_tui.tui.board_layout import (
 )
 from cescacs_tui.tui.themes import BoardHostApp
 
+from ..i18n import N_, _
+from .translated import TranslatedBindings
+
 __all__ = ["BoardView", "HexBoard", "demo_app"]
 
 _TILES = ("hexboard--tile-white", "hexboard--tile-black", "hexboard--tile-colour")
@@ -144,8 +147,8 @@ class _Palette:
 
 _DIGITS = "123456789"
 
-_NUMBERED = Binding.Group("Play the numbered target (a piece selected)", compact=True)
-_VIM = Binding.Group("Vim keys, when on: ← ↓ ↑ → ↖ ↗ ↙ ↘", compact=True)
+_NUMBERED = Binding.Group(N_("Play the numbered target (a piece selected)"), compact=True)
+_VIM = Binding.Group(N_("Vim keys, when on: ← ↓ ↑ → ↖ ↗ ↙ ↘"), compact=True)
 
 _VIM_KEYS: tuple[tuple[str, CursorMove], ...] = (
     ("h", "left"),
@@ -160,7 +163,7 @@ _VIM_KEYS: tuple[tuple[str, CursorMove], ...] = (
 """The optional vim-style keys (``vim_keys``): hjkl, and yubn for the four oblique steps."""
 
 
-class HexBoard(Widget, can_focus=True):
+class HexBoard(TranslatedBindings, Widget, can_focus=True):
     """The 169-hex board: brick layout, highlights, keyboard cursor and mouse.
 
     Keys (in screen terms, also when flipped): arrows move along the column
@@ -233,20 +236,20 @@ class HexBoard(Widget, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space", "select", "Select"),
-        Binding("escape", "cancel", "Cancel", show=False),
-        Binding("up", "move('up')", "Up", show=False),
-        Binding("down", "move('down')", "Down", show=False),
-        Binding("left", "move('left')", "Left", show=False),
-        Binding("right", "move('right')", "Right", show=False),
-        Binding("q", "move('up_left')", "Up-left", show=False),
-        Binding("e", "move('up_right')", "Up-right", show=False),
-        Binding("a", "move('down_left')", "Down-left", show=False),
-        Binding("d", "move('down_right')", "Down-right", show=False),
-        Binding("home", "move('top')", "Top of column", show=False),
-        Binding("end", "move('bottom')", "Bottom of column", show=False),
-        Binding("tab", "cycle_target(1)", "Next target (a piece selected)", show=False),
-        Binding("shift+tab", "cycle_target(-1)", "Previous target", show=False),
+        Binding("enter,space", "select", N_("Select")),
+        Binding("escape", "cancel", N_("Cancel"), show=False),
+        Binding("up", "move('up')", N_("Up"), show=False),
+        Binding("down", "move('down')", N_("Down"), show=False),
+        Binding("left", "move('left')", N_("Left"), show=False),
+        Binding("right", "move('right')", N_("Right"), show=False),
+        Binding("q", "move('up_left')", N_("Up-left"), show=False),
+        Binding("e", "move('up_right')", N_("Up-right"), show=False),
+        Binding("a", "move('down_left')", N_("Down-left"), show=False),
+        Binding("d", "move('down_right')", N_("Down-right"), show=False),
+        Binding("home", "move('top')", N_("Top of column"), show=False),
+        Binding("end", "move('bottom')", N_("Bottom of column"), show=False),
+        Binding("tab", "cycle_target(1)", N_("Next target (a piece selected)"), show=False),
+        Binding("shift+tab", "cycle_target(-1)", N_("Previous target"), show=False),
         *(Binding(digit, f"pick_target({digit})", f"Target {digit}", show=False, group=_NUMBERED) for digit in _DIGITS),
         *(Binding(key, f"vim_move('{move}')", f"Vim {move}", show=False, group=_VIM) for key, move in _VIM_KEYS),
     ]
@@ -659,9 +662,9 @@ def demo_app() -> App[None]:
 
     class BoardDemo(BoardHostApp[None]):
         BINDINGS: ClassVar[list[BindingType]] = [
-            Binding("f", "flip", "Flip"),
-            Binding("p", "pieces", "Pieces"),
-            Binding("l", "layout", "Layout"),
+            Binding("f", "flip", N_("Flip")),
+            Binding("p", "pieces", N_("Pieces")),
+            Binding("l", "layout", N_("Layout")),
         ]
 
         def __init__(self) -> None:
@@ -699,7 +702,9 @@ def demo_app() -> App[None]:
             self.query_one(HexBoard).show(self._view())
 
         def on_hex_board_cursor_moved(self, event: HexBoard.CursorMoved) -> None:
-            self.query_one("#status", Static).update(f"{HEX_NAMES[event.hex]}  {self.position.turn.title} to move")
+            self.query_one("#status", Static).update(
+                f"{HEX_NAMES[event.hex]}  " + _("{side} to move").format(side=self.position.turn.title)
+            )
 
         def action_flip(self) -> None:
             board = self.query_one(HexBoard)

@@ -49,6 +49,8 @@ from cescacs_tui.data.choices import PIECE_SETS as PIECE_SETS
 from cescacs_tui.data.choices import LayoutChoice as LayoutChoice
 from cescacs_tui.data.choices import PieceSet as PieceSet
 
+from ..i18n import _
+
 LayoutMode = Literal["full", "compact", "large"]
 CursorMove = Literal["up", "down", "left", "right", "up_left", "up_right", "down_left", "down_right", "top", "bottom"]
 
@@ -239,9 +241,8 @@ def fallback_note(choice: LayoutChoice, width: int, height: int) -> str | None:
     if shown == choice:
         return None
     needed = layout_for(choice)
-    return (
-        f"the {choice} board needs {needed.width}x{needed.height} cells and has {max(0, width)}x{max(0, height)}:"
-        f" showing the {shown} board"
+    return _("the {choice} board needs {needed} cells and has {size}: showing the {shown} board").format(
+        choice=choice, needed=f"{needed.width}x{needed.height}", size=f"{max(0, width)}x{max(0, height)}", shown=shown
     )
 
 

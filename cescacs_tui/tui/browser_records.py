@@ -17,11 +17,12 @@ from typing import Any
 from textual.app import App
 
 from ..data.records import OpenedRecord
+from ..i18n import N_, _
 from ..web.mode import CHOOSE_FILE_URL
 
 __all__ = ["PASTE_HINT", "ask_for_record", "deliver_record", "record_from_text"]
 
-PASTE_HINT = (
+PASTE_HINT = N_(
     "Paste a CTL-PGN record or a PDTL position here (Ctrl+V or Shift+Insert), "
     "or choose a .ctl-pgn file from this computer."
 )
@@ -38,21 +39,21 @@ def record_from_text(text: str) -> OpenedRecord:
 
     stripped = text.strip()
     if not stripped:
-        raise PGNError("nothing was pasted")
+        raise PGNError(_("nothing was pasted"))
     if "\n" not in stripped and not stripped.startswith("[") and re.match(r"\d+\s*\.", stripped) is None:
         return OpenedRecord(Game.new(pdtl=stripped), 1)
     from ..core.pgn import count_games, read_pgn
 
     games = read_pgn(stripped, max_games=1)
     if not games:
-        raise PGNError("the text holds no game")
+        raise PGNError(_("the text holds no game"))
     return OpenedRecord(games[0], max(1, count_games(stripped)))
 
 
 def deliver_record(app: App[Any], text: str, file_name: str) -> str:
     """Send the record to the browser as a download named ``file_name``; the sentence to tell the player."""
     app.deliver_text(io.StringIO(text), save_filename=file_name, open_method="download", mime_type="text/plain")
-    return f"{file_name} sent to your browser (see its downloads)"
+    return _("{name} sent to your browser (see its downloads)").format(name=file_name)
 
 
 def ask_for_record(app: App[Any], show: Callable[[OpenedRecord], None]) -> None:
@@ -66,4 +67,4 @@ def ask_for_record(app: App[Any], show: Callable[[OpenedRecord], None]) -> None:
     def choose_file() -> None:
         app.open_url(CHOOSE_FILE_URL, new_tab=False)
 
-    app.push_screen(PasteDialog("Open a game", PASTE_HINT, record_from_text, choose_file=choose_file), opened)
+    app.push_screen(PasteDialog(_("Open a game"), _(PASTE_HINT), record_from_text, choose_file=choose_file), opened)

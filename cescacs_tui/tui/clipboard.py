@@ -15,6 +15,7 @@ from typing import Any
 import pyperclip
 from textual.app import App
 
+from ..i18n import _
 from ..web.mode import web_mode
 
 
@@ -29,13 +30,18 @@ class CopyReport:
     local_error: str = ""
 
     def describe(self, what: str) -> str:
-        routes = ["sent to the terminal's clipboard (OSC 52)"] if self.osc52 else []
-        if self.local:
-            routes.append("copied to the system clipboard")
-        text = (f"{what}: " + " and ".join(routes)) if routes else f"{what} could not be copied"
+        if self.osc52 and self.local:
+            text = _("{what}: sent to the terminal's clipboard (OSC 52) and copied to the system clipboard")
+        elif self.osc52:
+            text = _("{what}: sent to the terminal's clipboard (OSC 52)")
+        elif self.local:
+            text = _("{what}: copied to the system clipboard")
+        else:
+            text = _("{what} could not be copied")
+        text = text.format(what=what)
         if self.local_error:
-            text += " (no local clipboard here)"
-        return text + ". Nothing to paste? v shows it, Ctrl+S saves it."
+            text += " " + _("(no local clipboard here)")
+        return text + ". " + _("Nothing to paste? v shows it, Ctrl+S saves it.")
 
 
 def copy_text(app: App[Any], text: str) -> CopyReport:

@@ -27,6 +27,8 @@ from textual.widget import Widget
 from ..core.clock import ChessClock, format_clock
 from ..core.pieces import Colour
 from ..core.safe_text import safe_text
+from ..i18n import _
+from ..session.terms import side_label
 
 _SIDES = (Colour.WHITE, Colour.BLACK)
 _DISC = {Colour.WHITE: "\u25cb", Colour.BLACK: "\u25cf"}
@@ -237,7 +239,7 @@ class ClockPanel(Widget):
             self._reported = None
         for colour, name in zip(_SIDES, names, strict=True):
             words = " ".join(safe_text(name).split())
-            self._names[colour] = colour.title if words in ("", "?") else words
+            self._names[colour] = side_label(colour) if words in ("", "?") else words
         self._flipped = flipped
         self.refresh_clock()
 
@@ -291,5 +293,5 @@ class ClockPanel(Widget):
             self.display = False
             return
         self.display = True
-        self._top.show(Face("", "No clock", "", "", frozenset({"-muted"})))
+        self._top.show(Face("", _("No clock"), "", "", frozenset({"-muted"})))
         self._bottom.display = False

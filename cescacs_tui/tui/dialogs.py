@@ -13,7 +13,7 @@ arrives before they have been on the screen for :data:`SETTLE_SECONDS`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -26,11 +26,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core import Move
 from ..core.safe_text import safe_text
+from ..i18n import N_, _
 from .safe_display import safe_rich
+from .translated import TranslatedBindings
 
 Answer = TypeVar("Answer")
+Value = TypeVar("Value")
 
 SETTLE_SECONDS = 0.25
 """How long a dialog stays deaf after its first paint.
@@ -44,7 +46,7 @@ milliseconds.  A quarter of a second lies between the two.
 """
 
 
-class DeliberateDialog(ModalScreen[Answer]):
+class DeliberateDialog(TranslatedBindings, ModalScreen[Answer]):
     """A modal dialog that takes only the keys and clicks that come after the player has seen it.
 
     Every key that arrives (was read from the terminal) before the dialog had
@@ -89,10 +91,10 @@ class DeliberateDialog(ModalScreen[Answer]):
         """A key the dialog hears (it goes on to the bindings unless stopped)."""
 
 
-class ChoiceDialog(DeliberateDialog[Move | None]):
-    """Pick one of several moves that share a target: a promotion piece, or a castling.
+class ChoiceDialog(DeliberateDialog[Value | None], Generic[Value]):
+    """Pick one of several moves that share a target (a promotion piece, or a castling), or any one of a list.
 
-    ``options`` are ``(key, label, move)``: pressing the key chooses directly.
+    ``options`` are ``(key, label, value)``: pressing the key chooses directly.
     ``on_preview`` is called with the highlighted move, so the board can show
     what it would do before it is chosen.
     """
@@ -115,14 +117,14 @@ class ChoiceDialog(DeliberateDialog[Move | None]):
     ChoiceDialog #choice-hint { color: $text-muted; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(
         self,
         title: str,
-        options: Sequence[tuple[str, str, Move]],
+        options: Sequence[tuple[str, str, Value]],
         *,
-        on_preview: Callable[[Move | None], None] | None = None,
+        on_preview: Callable[[Value | None], None] | None = None,
     ) -> None:
         super().__init__()
         self._title = title
@@ -135,11 +137,11 @@ class ChoiceDialog(DeliberateDialog[Move | None]):
             yield OptionList(
                 *(
                     Option(Text.assemble((f"{key} ", "bold"), safe_text(label)), id=str(i))
-                    for i, (key, label, _) in enumerate(self._options)
+                    for i, (key, label, _value) in enumerate(self._options)
                 ),
                 id="choices",
             )
-            yield Label(Text("Enter or the letter chooses, Esc cancels"), id="choice-hint")
+            yield Label(Text(_("Enter or the letter chooses, Esc cancels")), id="choice-hint")
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if self._on_preview is not None and event.option.id is not None:
@@ -151,13 +153,13 @@ class ChoiceDialog(DeliberateDialog[Move | None]):
             self._choose(self._options[int(event.option.id)][2])
 
     def answer_key(self, event: events.Key) -> None:
-        for key, _, move in self._options:
+        for key, _label, move in self._options:
             if event.character is not None and event.character.upper() == key.upper() and len(key) == 1:
                 event.stop()
                 self._choose(move)
                 return
 
-    def _choose(self, move: Move | None) -> None:
+    def _choose(self, move: Value | None) -> None:
         if self._on_preview is not None:
             self._on_preview(None)
         self.dismiss(move)
@@ -196,15 +198,15 @@ class ConfirmDialog(DeliberateDialog[bool]):
     """The default answer has the focus from the first frame (Textual's default would focus the first button)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n", "answer(False)", "No"),
-        Binding("escape", "answer_default", "Cancel"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n", "answer(False)", N_("No")),
+        Binding("escape", "answer_default", N_("Cancel")),
     ]
 
-    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No", default: bool = False) -> None:
+    def __init__(self, question: str, *, yes: str | None = None, no: str | None = None, default: bool = False) -> None:
         super().__init__()
         self._question = question
-        self._labels = {True: yes, False: no}
+        self._labels = {True: yes or _("Yes"), False: no or _("No")}
         self._default = default
 
     def compose(self) -> ComposeResult:
@@ -230,7 +232,7 @@ class ConfirmDialog(DeliberateDialog[bool]):
         self.dismiss(self._default)
 
 
-class TextDialog(ModalScreen[None]):
+class TextDialog(TranslatedBindings, ModalScreen[None]):
     """A scrollable page of text: the help, or a game record to copy by hand."""
 
     DEFAULT_CSS = """
@@ -250,13 +252,13 @@ class TextDialog(ModalScreen[None]):
     TextDialog #text-hint { color: $text-muted; padding: 0 1; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", N_("Close"))]
 
-    def __init__(self, title: str, body: Text, *, hint: str = "Esc closes") -> None:
+    def __init__(self, title: str, body: Text, *, hint: str | None = None) -> None:
         super().__init__()
         self._title = title
         self._body = safe_rich(body)  # a game record shown as text holds its tags and comments
-        self._hint = hint
+        self._hint = hint or _("Esc closes")
 
     def compose(self) -> ComposeResult:
         with Vertical():

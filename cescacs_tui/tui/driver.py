@@ -45,6 +45,8 @@ from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
+from ..i18n import N_
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -62,7 +64,7 @@ _UTF8_REPLACEMENT = "\ufffd".encode()
 class InvalidTerminalInput(Message):
     """The terminal sent bytes that are not UTF-8 (they were read as U+FFFD); posted to the app once."""
 
-    advice = (
+    advice = N_(
         "The terminal sent characters that are not UTF-8 (shown as \ufffd). Set a UTF-8 locale in the terminal "
         "and for SSH, e.g. LANG=C.UTF-8."
     )

@@ -22,10 +22,12 @@ from textual.widgets.directory_tree import DirEntry
 from textual.widgets.tree import TreeNode
 
 from ..core.safe_text import safe_text
+from ..i18n import N_, _
 from .safe_display import safe_rich
+from .translated import TranslatedBindings
 
 
-class PathDialog(ModalScreen[Path | None]):
+class PathDialog(TranslatedBindings, ModalScreen[Path | None]):
     """Ask for a file name: where to save a record, or which record to open.
 
     Opening also shows a directory tree that lists folders and game records.
@@ -50,7 +52,7 @@ class PathDialog(ModalScreen[Path | None]):
     PathDialog #path-error { color: $error; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, title: str, initial: Path, *, browse: bool = False) -> None:
         super().__init__()
@@ -65,7 +67,7 @@ class PathDialog(ModalScreen[Path | None]):
                 yield RecordTree(self._initial if self._initial.is_dir() else self._initial.parent)
             yield Input(safe_text(str(self._initial)), id="path-input")
             yield Label("", id="path-error")
-            yield Label(Text("Enter confirms, Esc cancels"), classes="hint")
+            yield Label(Text(_("Enter confirms, Esc cancels")), classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#path-input", Input).focus()
@@ -77,11 +79,11 @@ class PathDialog(ModalScreen[Path | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text:
-            self.query_one("#path-error", Label).update("type a file name")
+            self.query_one("#path-error", Label).update(_("type a file name"))
             return
         path = Path(text).expanduser()
         if self._browse and not path.is_file():
-            self.query_one("#path-error", Label).update(Text(safe_text(f"{path} is not a file")))
+            self.query_one("#path-error", Label).update(Text(safe_text(_("{path} is not a file").format(path=path))))
             return
         self.dismiss(path)
 

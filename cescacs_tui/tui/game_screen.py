@@ -26,9 +26,11 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from ..core import HEX_NAMES, Colour
+from ..i18n import LANGUAGES, _, language, set_language
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
 from ..session.actions import keys_label
 from ..session.highlights import last_move_hexes
+from ..session.terms import piece_words
 from ..web.mode import web_mode
 from .annotations import AnnotationPanel
 from .board import HexBoard
@@ -42,6 +44,7 @@ from .move_entry import MoveEntry, focus_move_box
 from .narrow_layout import BREAKPOINTS, NARROW_CSS
 from .panels import MaterialPanel, MoveList, StatusPanel
 from .side_panel import SidePanel
+from .translated import TranslatedBindings, retranslate
 from .view import board_view
 
 if TYPE_CHECKING:
@@ -91,7 +94,7 @@ class BoardOptions:
     wide_glyphs: frozenset[str] = frozenset()
 
 
-class GameScreen(Screen[None]):
+class GameScreen(TranslatedBindings, Screen[None]):
     """C'escacs on a 169-hex board, for the players at this terminal."""
 
     DEFAULT_CSS = """
@@ -189,7 +192,7 @@ class GameScreen(Screen[None]):
         if feedback.notice is not None:
             self.notify(feedback.notice.text, title=feedback.notice.title, timeout=8, markup=False)
         for notice in self.session.notices:  # what the autosave did besides: a file kept aside, a game archived
-            self.notify(notice, title="Saved games", timeout=12, markup=False)
+            self.notify(notice, title=_("Saved games"), timeout=12, markup=False)
         self.session.notices.clear()
         if feedback.question is not None:
             self.ask(feedback.question)
@@ -298,12 +301,14 @@ class GameScreen(Screen[None]):
         """The command palette's entries: every action of the table, with its keys."""
         for action in ACTIONS.values():
             keys = f" ({keys_label(action.keys)})" if action.keys else ""
-            yield SystemCommand(action.title, action.help + keys, lambda name=action.name: self.action_perform(name))
+            yield SystemCommand(
+                _(action.title), _(action.help) + keys, lambda name=action.name: self.action_perform(name)
+            )
 
     # --- actions: the screen's own ---------------------------------------------------------
 
     def action_help(self) -> None:
-        self.app.push_screen(TextDialog("C'escacs — keys and move notation", help_text()))
+        self.app.push_screen(TextDialog(_("C'escacs — keys and move notation"), help_text()))
 
     async def action_focus_input(self) -> None:
         """``/`` or ``:``: the move box has the focus before the next key is routed (see :mod:`.move_entry`)."""
@@ -312,13 +317,14 @@ class GameScreen(Screen[None]):
     def action_flip(self) -> None:
         flipped = not self.session.options.get("flipped", False)
         self.session.options["flipped"] = flipped
-        self.apply(Feedback(f"{'Black' if flipped else 'White'} at the bottom", redraw=Redraw.GAME))
+        said = _("Black at the bottom") if flipped else _("White at the bottom")
+        self.apply(Feedback(said, redraw=Redraw.GAME))
 
     def action_piece_set(self) -> None:
         self.options.piece_set = PIECE_SETS[(PIECE_SETS.index(self.options.piece_set) + 1) % len(PIECE_SETS)]
         self.board.piece_set = self.options.piece_set
         self.post_message(self.OptionsChanged(self.options))
-        self.apply(Feedback(f"pieces: {self.options.piece_set}"))
+        self.apply(Feedback(_("pieces: {set}").format(set=self.options.piece_set)))
 
     def action_board_layout(self) -> None:
         self.options.layout = LAYOUT_CHOICES[(LAYOUT_CHOICES.index(self.options.layout) + 1) % len(LAYOUT_CHOICES)]
@@ -326,13 +332,18 @@ class GameScreen(Screen[None]):
         board.layout_mode = self.options.layout
         self.post_message(self.OptionsChanged(self.options))
         self._layout_said = (board.mode, board.layout_note)
-        self.apply(Feedback(f"board layout: {self.options.layout} ({board.mode} now)"))
+        self.apply(
+            Feedback(_("board layout: {choice} ({mode} now)").format(choice=self.options.layout, mode=board.mode))
+        )
 
     def action_vim_keys(self) -> None:
         self.options.vim_keys = self.board.vim_keys = not self.options.vim_keys
         self.post_message(self.OptionsChanged(self.options))
-        state = "on: h j k l and y u b n move the cursor on the board" if self.options.vim_keys else "off"
-        self.apply(Feedback(f"vim keys {state}"))
+        if self.options.vim_keys:
+            said = _("vim keys on: h j k l and y u b n move the cursor on the board")
+        else:
+            said = _("vim keys off")
+        self.apply(Feedback(said))
 
     def action_auto_flip(self) -> None:
         self.options.auto_flip = not self.options.auto_flip
@@ -341,8 +352,8 @@ class GameScreen(Screen[None]):
             turn = self.session.game.position.turn
             self.session.options["flipped"] = turn == Colour.BLACK
             self.board.switch_cursor(turn, default=self.board.cursor)  # the cursor now is the mover's own
-        state = "on" if self.options.auto_flip else "off"
-        self.apply(Feedback(f"auto-flip after each move: {state}", redraw=Redraw.GAME))
+        said = _("auto-flip after each move: on") if self.options.auto_flip else _("auto-flip after each move: off")
+        self.apply(Feedback(said, redraw=Redraw.GAME))
 
     def action_next_theme(self) -> None:
         from .themes import THEMES
@@ -350,7 +361,7 @@ class GameScreen(Screen[None]):
         names = list(THEMES)
         current = names.index(self.app.theme) if self.app.theme in names else -1
         self.app.theme = names[(current + 1) % len(names)]
-        self.apply(Feedback(f"theme: {self.app.theme}"))
+        self.apply(Feedback(_("theme: {name}").format(name=self.app.theme)))
 
     def action_new_game(self) -> None:
         """Ask for the players, the clock and the options, then start (after confirming an abandon)."""
@@ -362,7 +373,7 @@ class GameScreen(Screen[None]):
             return Feedback()
 
         if game.nodes and not game.is_over:
-            self.ask(Confirm("Abandon this game and start a new one? (It is kept in the archive.)", ask))
+            self.ask(Confirm(_("Abandon this game and start a new one? (It is kept in the archive.)"), ask))
         else:
             ask()
 
@@ -370,21 +381,21 @@ class GameScreen(Screen[None]):
         """Copy the game as CTL-PGN (OSC 52 for the terminal, pyperclip for a local clipboard)."""
         from .clipboard import copy_text
 
-        self.apply(Feedback(copy_text(self.app, self.session.record_text()).describe("Game record copied")))
+        self.apply(Feedback(copy_text(self.app, self.session.record_text()).describe(_("Game record copied"))))
 
     def action_copy_pdtl(self) -> None:
         """Copy the position on the board (the reviewed one) as PDTL."""
         from .clipboard import copy_text
 
-        self.apply(Feedback(copy_text(self.app, self.session.position_text()).describe("Position copied")))
+        self.apply(Feedback(copy_text(self.app, self.session.position_text()).describe(_("Position copied"))))
 
     def action_view_record(self) -> None:
         """Show the record as text, to select and copy by hand where no clipboard works."""
         body = Text(self.session.record_text())
-        body.append("\nPDTL of the position shown:\n", style="bold")
+        body.append("\n" + _("PDTL of the position shown:") + "\n", style="bold")
         body.append(self.session.position_text())
-        hint = "Select with the mouse to copy; Esc closes"
-        self.app.push_screen(TextDialog("Game record (CTL-PGN)", body, hint=hint))
+        hint = _("Select with the mouse to copy; Esc closes")
+        self.app.push_screen(TextDialog(_("Game record (CTL-PGN)"), body, hint=hint))
 
     def action_save(self) -> None:
         if web_mode():  # a web visitor: the record goes to the browser, never to a file of the server
@@ -401,14 +412,14 @@ class GameScreen(Screen[None]):
             if path is not None:
                 self.apply(self.session.save_record(path))
 
-        self.app.push_screen(PathDialog("Save the game as CTL-PGN", initial), chosen)
+        self.app.push_screen(PathDialog(_("Save the game as CTL-PGN"), initial), chosen)
 
     def action_open(self) -> None:
         if web_mode():  # a web visitor: a pasted record or a file from the browser, never a path of the server
             from .browser_records import ask_for_record
 
             def show(record: OpenedRecord) -> None:
-                self.apply(self.session.show_record(*record, "the record", holder="the text"))
+                self.apply(self.session.show_record(*record, _("the record"), pasted=True))
 
             ask_for_record(self.app, show)
             return
@@ -418,7 +429,35 @@ class GameScreen(Screen[None]):
             if path is not None:
                 self.apply(self.session.open_record(path))
 
-        self.app.push_screen(PathDialog("Open a CTL-PGN record", Path.cwd(), browse=True), chosen)
+        self.app.push_screen(PathDialog(_("Open a CTL-PGN record"), Path.cwd(), browse=True), chosen)
+
+    class LanguageChanged(Message):
+        """The player chose another language for the interface; the app keeps it in the settings."""
+
+        def __init__(self, code: str) -> None:
+            super().__init__()
+            self.code = code
+
+    def action_language(self) -> None:
+        """Ask which language, then speak it everywhere at once (no restart)."""
+        current = language()
+        options = [(code, name, code) for code, name in LANGUAGES.items()]
+        prompt = _("Language of the interface (now {name}):").format(name=LANGUAGES[current])
+
+        def chosen(code: str | None) -> None:
+            if code is not None and code != current:
+                self.switch_language(code)
+
+        self.app.push_screen(ChoiceDialog(prompt, options), chosen)
+
+    def switch_language(self, code: str) -> None:
+        """Speak ``code`` from now on: the footer, the panels, the palette, the help and every message."""
+        set_language(code)
+        retranslate(self.app)
+        self.refresh_bindings()
+        self.refresh_game()
+        self.post_message(self.LanguageChanged(code))
+        self.apply(Feedback(_("interface in English"), Tone.INFO))
 
     def action_follow_variation(self, index: int | None = None) -> None:
         """A click on a variation in the notes (the ``i`` key goes through the table)."""
@@ -438,7 +477,7 @@ class GameScreen(Screen[None]):
         """Name the hex under the cursor (once the move entry row is mounted): the compact board cannot print it."""
         piece = self.session.shown.reviewed_position().piece_at(h)
         for entry in self.query(MoveEntry).results(MoveEntry):
-            entry.show_hex(HEX_NAMES[h] + (f" {piece}" if piece is not None else ""))
+            entry.show_hex(HEX_NAMES[h] + (f" {piece_words(piece)}" if piece is not None else ""))
 
     @on(HexBoard.Cancelled)
     def cancel_selection(self) -> None:

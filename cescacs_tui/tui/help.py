@@ -5,12 +5,19 @@ from __future__ import annotations
 from rich.text import Text
 from textual.binding import Binding
 
+from ..i18n import N_, _
 from ..session import ACTIONS
 from ..session.actions import keys_label
 from .board import HexBoard
 from .move_list import MoveList
 
-CTL_AN_GUIDE = """\
+
+def ctl_an_guide() -> str:
+    """The notation guide of the help page, in the interface's language (the notation itself never changes)."""
+    return _(CTL_AN_GUIDE)
+
+
+CTL_AN_GUIDE = N_("""\
 Moves are typed in CTL-AN (lower case and an x between hexes are fine here):
 
   E7-E13        a pawn move: no letter for pawns (here a triple step)
@@ -32,7 +39,7 @@ The canonical coordinate form also works: E3-A11, F26-F28=D.
 On the board: · a move (1-9 its number key), × a capture, [ ] the cursor,
 > < the selected piece, ! a King in check, P? a pawn awaiting promotion,
 { } a typed move's preview.  With a piece selected, the arrows jump among its targets.
-"""
+""")
 
 
 def _binding_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
@@ -42,13 +49,13 @@ def _binding_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
     for binding in bindings:
         keys = keys_label(binding.key)
         if binding.group is None:
-            rows.append((keys, binding.description or binding.action))
+            rows.append((keys, _(binding.description) if binding.description else binding.action))
         elif id(binding.group) in groups:
             index = groups[id(binding.group)]
             rows[index] = (rows[index][0] + ("" if binding.group.compact else " ") + keys, rows[index][1])
         else:
             groups[id(binding.group)] = len(rows)
-            rows.append((keys, binding.group.description))
+            rows.append((keys, _(binding.group.description)))
     return rows
 
 
@@ -56,9 +63,9 @@ def help_text() -> Text:
     """The help page: board keys, move-list keys, then every game action, then the notation guide."""
     text = Text()
     sections = (
-        ("On the board", _binding_rows([b for b in HexBoard.BINDINGS if isinstance(b, Binding)])),
-        ("In the move list", _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)])),
-        ("Game", [(keys_label(a.keys), a.label) for a in ACTIONS.values() if a.keys]),
+        (_("On the board"), _binding_rows([b for b in HexBoard.BINDINGS if isinstance(b, Binding)])),
+        (_("In the move list"), _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)])),
+        (_("Game"), [(keys_label(a.keys), _(a.label)) for a in ACTIONS.values() if a.keys]),
     )
     for title, rows in sections:
         text.append(f"{title}\n", style="bold underline")
@@ -66,12 +73,13 @@ def help_text() -> Text:
             text.append(f"  {keys:<14}", style="bold")
             text.append(f"{description}\n")
         text.append("\n")
-    text.append("Also: Tab moves between the board, the move list and the move box\n"
-                "(and the notes beside the move list, when a record comments on a move: ¶;\n"
-                "i follows a variation the record gives there, Esc comes back out of it);\n"
-                "click a hex to pick it, click a move in the list to review it;\n"
-                "type a hex name (f14) in the move box to put the cursor there;\n"
-                "Ctrl+P opens the command palette; Ctrl+Q quits (the game is saved).\n\n")  # fmt: skip
+    text.append(_("Also: Tab moves between the board, the move list and the move box\n"
+                  "(and the notes beside the move list, when a record comments on a move: ¶;\n"
+                  "i follows a variation the record gives there, Esc comes back out of it);\n"
+                  "click a hex to pick it, click a move in the list to review it;\n"
+                  "type a hex name (f14) in the move box to put the cursor there;\n"
+                  "Ctrl+P opens the command palette (Language: Català, Español, English);\n"
+                  "Ctrl+Q quits (the game is saved).\n") + "\n")  # fmt: skip
     text.append("CTL-AN\n", style="bold underline")
-    text.append(CTL_AN_GUIDE)
+    text.append(ctl_an_guide())
     return text

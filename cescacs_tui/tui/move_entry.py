@@ -36,8 +36,9 @@ from textual.screen import Screen
 from textual.widgets import Input, Label
 
 from ..core.safe_text import safe_text
+from ..i18n import N_, _
 
-PLACEHOLDER = "CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)"
+PLACEHOLDER = N_("CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)")
 
 TYPE_MOVE_CHARACTERS = ("/", ":")
 
@@ -121,7 +122,7 @@ class MoveEntry(Horizontal):
     focus to ``leave_to`` (a selector on the screen: the board).
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Board", show=False, priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", N_("Board"), show=False, priority=True)]
     """A priority binding: it runs as Esc is routed, before the keys after it (it is only offered while the
     focus is in this row)."""
 
@@ -159,8 +160,8 @@ class MoveEntry(Horizontal):
         self._leave_to = leave_to
 
     def compose(self) -> ComposeResult:
-        yield Label("Move:", id="move-label")
-        yield MoveInput(placeholder=PLACEHOLDER, id="move-input")
+        yield Label(_("Move:"), id="move-label")
+        yield MoveInput(placeholder=_(PLACEHOLDER), id="move-input")
         yield Label("", id="cursor-info")
 
     def on_mount(self) -> None:

@@ -27,6 +27,8 @@ from textual.strip import Strip
 
 from ..core import Colour
 from ..core.game import Game
+from ..i18n import N_, _
+from .translated import TranslatedBindings
 
 __all__ = ["MoveList"]
 
@@ -47,7 +49,7 @@ _BLANK = -2
 """Keys of the header's strip and of a blank line's in the strip cache (rows are 0 and up)."""
 
 
-class MoveList(ScrollView, can_focus=True):
+class MoveList(TranslatedBindings, ScrollView, can_focus=True):
     """The moves in CTL-AN, one numbered row per move, under a fixed White / Black header.
 
     The half-move that leads to the reviewed ply (``game.cursor``) is
@@ -61,14 +63,14 @@ class MoveList(ScrollView, can_focus=True):
 
     # Only ↑↓ show in the footer, as one "Review" entry.  (A compact footer puts no margin after a group's
     # label, hence the trailing space.)
-    _STEP = Binding.Group("Review ", compact=True)
+    _STEP = Binding.Group(N_("Review "), compact=True)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "step(-2)", "Move back", group=_STEP),
-        Binding("down", "step(2)", "Move forward", group=_STEP),
-        Binding("left", "step(-1)", "Half-move back", show=False),
-        Binding("right", "step(1)", "Half-move forward", show=False),
-        Binding("home", "go(0)", "Start", show=False),
-        Binding("end", "go_live", "Live", show=False),
+        Binding("up", "step(-2)", N_("Move back"), group=_STEP),
+        Binding("down", "step(2)", N_("Move forward"), group=_STEP),
+        Binding("left", "step(-1)", N_("Half-move back"), show=False),
+        Binding("right", "step(1)", N_("Half-move forward"), show=False),
+        Binding("home", "go(0)", N_("Start"), show=False),
+        Binding("end", "go_live", N_("Live"), show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -289,7 +291,7 @@ class MoveList(ScrollView, can_focus=True):
         style = self.get_component_rich_style("movelist--header")
         column = self.column_width
         segments = [Segment(" " * self.NUMBER_WIDTH, style)]
-        for title in ("White", "Black"):
+        for title in (_("White"), _("Black")):
             segments += _fit([(title, style)], column, style, " ")
         return _strip(segments, width, self.rich_style)
 

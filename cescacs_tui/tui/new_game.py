@@ -29,6 +29,8 @@ from ..core import Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
 from ..core.safe_text import safe_text
+from ..i18n import N_, _
+from .translated import TranslatedBindings
 
 ClockStart = Literal["first-move", "now"]
 """When the clocks start: ``"first-move"``, when the first move is played (the first mover's
@@ -86,16 +88,16 @@ def check_pdtl(text: str, *, castling: bool = True) -> str | None:
 class _Checkbox(Checkbox, inherit_bindings=False):
     """A checkbox that Space toggles, leaving Enter to start the game."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "toggle_button", "Toggle", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "toggle_button", N_("Toggle"), show=False)]
 
 
 class _RadioChoice(RadioSet, inherit_bindings=False):
     """Radio buttons where the arrow keys choose (as in most toolkits); Enter is left to the dialog."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down,right", "choose(1)", "Next option", show=False),
-        Binding("up,left", "choose(-1)", "Previous option", show=False),
-        Binding("space", "toggle_button", "Choose", show=False),
+        Binding("down,right", "choose(1)", N_("Next option"), show=False),
+        Binding("up,left", "choose(-1)", N_("Previous option"), show=False),
+        Binding("space", "toggle_button", N_("Choose"), show=False),
     ]
 
     def on_mount(self) -> None:
@@ -110,7 +112,7 @@ class _RadioChoice(RadioSet, inherit_bindings=False):
         self.action_toggle_button()
 
 
-class NewGameDialog(ModalScreen[NewGameOptions | None]):
+class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
     """Set up a new game; returns the :class:`NewGameOptions`, or ``None`` if cancelled.
 
     ``defaults`` fill the fields (names, control, castling, clock start, PDTL); a control that
@@ -145,8 +147,8 @@ class NewGameDialog(ModalScreen[NewGameOptions | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "start", "Start", show=False),
-        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("enter", "start", N_("Start"), show=False),
+        Binding("escape", "cancel", N_("Cancel"), show=False),
     ]
 
     def __init__(self, defaults: NewGameOptions | None = None) -> None:
@@ -159,57 +161,57 @@ class NewGameDialog(ModalScreen[NewGameOptions | None]):
         defaults = self._defaults
         preset = next((name for name, tc in PRESETS.items() if tc == defaults.time_control), CUSTOM)
         with VerticalScroll(can_focus=False, id="new-frame"):
-            yield Label(Text("New game"), id="new-title")
+            yield Label(Text(_("New game")), id="new-title")
             with Horizontal(classes="field -tight"):
-                yield Label(Text("White"), classes="field-label")
-                yield Input(safe_text(defaults.white), placeholder="White's name", id="white", compact=True)
+                yield Label(Text(_("White")), classes="field-label")
+                yield Input(safe_text(defaults.white), placeholder=_("White's name"), id="white", compact=True)
             with Horizontal(classes="field -tight"):
-                yield Label(Text("Black"), classes="field-label")
-                yield Input(safe_text(defaults.black), placeholder="Black's name", id="black", compact=True)
+                yield Label(Text(_("Black")), classes="field-label")
+                yield Input(safe_text(defaults.black), placeholder=_("Black's name"), id="black", compact=True)
             with Horizontal(classes="field"):
-                yield Label(Text("Time control"), classes="field-label")
+                yield Label(Text(_("Time control")), classes="field-label")
                 yield Select[str](
-                    [(Text(name), name) for name in PRESETS] + [(Text("Custom\u2026"), CUSTOM)],
+                    [(Text(name), name) for name in PRESETS] + [(Text(_("Custom\u2026")), CUSTOM)],
                     value=preset,
                     allow_blank=False,
                     compact=True,
                     id="preset",
                 )
             with Horizontal(classes="field -tight", id="custom-row"):
-                yield Label(Text("Custom"), classes="field-label")
+                yield Label(Text(_("Custom")), classes="field-label")
                 yield Input(
                     defaults.time_control.to_tag() if preset == CUSTOM else "",
-                    placeholder="seconds: 900+10, 300d3, 900b10, 600, *30",
+                    placeholder=_("seconds: 900+10, 300d3, 900b10, 600, *30"),
                     id="custom",
                     compact=True,
                 )
             yield Static("", id="tc-note", classes="note", markup=False)
             with Horizontal(classes="field"):
-                yield Label(Text("Castling"), classes="field-label")
+                yield Label(Text(_("Castling")), classes="field-label")
                 yield _Checkbox(
-                    Text("Play without castling (beginners' rule)"),
+                    Text(_("Play without castling (beginners' rule)")),
                     not defaults.castling,
                     compact=True,
                     id="no-castling",
                 )
             with Horizontal(classes="field"):
-                yield Label(Text("Clock starts"), classes="field-label")
+                yield Label(Text(_("Clock starts")), classes="field-label")
                 yield _RadioChoice(
-                    RadioButton(Text("On the first move"), defaults.clock_starts == "first-move", id="first-move"),
-                    RadioButton(Text("Now, when the game starts"), defaults.clock_starts == "now", id="now"),
+                    RadioButton(Text(_("On the first move")), defaults.clock_starts == "first-move", id="first-move"),
+                    RadioButton(Text(_("Now, when the game starts")), defaults.clock_starts == "now", id="now"),
                     compact=True,
                     id="clock-starts",
                 )
             with Horizontal(classes="field"):
-                yield Label(Text("Start position"), classes="field-label")
+                yield Label(Text(_("Start position")), classes="field-label")
                 yield Input(
-                    defaults.pdtl or "", placeholder="PDTL (empty: the standard start)", id="pdtl", compact=True
+                    defaults.pdtl or "", placeholder=_("PDTL (empty: the standard start)"), id="pdtl", compact=True
                 )
             yield Static("", id="pdtl-note", classes="note -error", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Start", variant="primary", id="start")
-                yield Button("Cancel", id="cancel")
-            yield Label(Text("Enter starts \u00b7 Esc cancels \u00b7 Tab moves"), id="new-hint")
+                yield Button(_("Start"), variant="primary", id="start")
+                yield Button(_("Cancel"), id="cancel")
+            yield Label(Text(_("Enter starts \u00b7 Esc cancels \u00b7 Tab moves")), id="new-hint")
 
     def on_mount(self) -> None:
         self.query_one("#pdtl-note").display = False
@@ -239,7 +241,7 @@ class NewGameDialog(ModalScreen[NewGameOptions | None]):
         if isinstance(control, ClockError):
             note.update(Text(str(control)) if self.query_one("#custom", Input).value.strip() else Text(""))
             return None
-        note.update(Text(control.describe() if control.enabled else "No clock: unlimited time"))
+        note.update(Text(control.describe() if control.enabled else _("No clock: unlimited time")))
         self.query_one("#clock-starts", RadioSet).disabled = not control.enabled
         return control
 

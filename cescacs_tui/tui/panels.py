@@ -18,6 +18,9 @@ from ..core import Colour, Piece, PieceType
 from ..core.game import Game
 from ..core.geometry import HEX_NAMES
 from ..core.pieces import LETTERS
+from ..i18n import N_, _
+from ..session.terms import capitalised, check_name, piece_words, side, side_label, termination
+from ..session.words import claim_rule
 from .move_list import MoveList
 from .safe_display import safe_rich
 
@@ -51,41 +54,51 @@ def status_text(game: Game, *, variation: str | None = None, warning: str | None
     if warning is not None:
         text.append(f"⚠ {warning}\n", style="bold reverse")
     if variation is not None:
-        text.append(f"{variation} (Esc: back)\n", style="bold reverse")
+        text.append(_("{variation} (Esc: back)").format(variation=variation) + "\n", style="bold reverse")
     names = {Colour.WHITE: game.tags.get("White", "?"), Colour.BLACK: game.tags.get("Black", "?")}
     mover = position.turn
     if game.outcome is not None and game.is_live:
         text.append(f"{game.result}  ", style="bold")
-        text.append(game.termination, style="bold")
+        text.append(capitalised(termination(game)), style="bold")
         return text
-    who = mover.title
+    who = side(mover)
     if names[mover] not in ("?", "") and game.clock is None:  # with a clock, the clock panel names the players
-        who += f" ({names[mover]})"
+        who = _("{side} ({name})").format(side=who, name=names[mover])
     text.append("\u25cf " if mover == Colour.BLACK else "\u25cb ", style="bold")
-    text.append(f"{who} to move", style="bold")
+    text.append(capitalised(_("{side} to move").format(side=who)), style="bold")
     kind = position.check_kind()
     if kind is not None:
-        text.append(f"\nCheck ({kind.value})!", style="bold red")
+        text.append("\n" + _("Check: {kind}!").format(kind=check_name(kind)), style="bold red")
     for colour in _SIDES:
         for h in position.awaiting_pawns(colour):
             eligible = position.eligible_promotions(colour, h)
             if colour == mover and eligible and kind is None:
                 letters = " ".join(LETTERS[p] for p in eligible)
-                text.append(f"\nPromote the pawn on {HEX_NAMES[h]} this turn ({letters})", style="bold yellow")
+                said = _("Promote the pawn on {hex} this turn ({letters})").format(hex=HEX_NAMES[h], letters=letters)
+                text.append("\n" + said, style="bold yellow")
             elif eligible:
-                text.append(f"\n{colour.title} pawn on {HEX_NAMES[h]} must promote next turn", style="yellow")
+                said = _("{pawn} on {hex} must promote next turn").format(pawn=_pawn(colour), hex=HEX_NAMES[h])
+                text.append("\n" + said, style="yellow")
             else:
-                text.append(f"\n{colour.title} pawn on {HEX_NAMES[h]} awaits promotion", style="yellow")
+                said = _("{pawn} on {hex} awaits promotion").format(pawn=_pawn(colour), hex=HEX_NAMES[h])
+                text.append("\n" + said, style="yellow")
     if not game.is_live:
-        text.append(f"\nReviewing ply {game.cursor} of {game.ply}", style="italic")
+        said = _("Reviewing ply {ply} of {count}").format(ply=game.cursor, count=game.ply)
+        text.append("\n" + said, style="italic")
     elif game.draw_offered_by is not None:
-        text.append(f"\n{game.draw_offered_by.title} offers a draw", style="bold cyan")
+        said = capitalised(_("{side} offers a draw").format(side=side(game.draw_offered_by)))
+        text.append("\n" + said, style="bold cyan")
     elif (claim := game.claimable_draw()) is not None:
-        text.append(f"\n{mover.title} may claim a draw ({claim.value})", style="cyan")
+        said = capitalised(_("{side} may claim a draw ({rule})").format(side=side(mover), rule=claim_rule(claim)))
+        text.append("\n" + said, style="cyan")
     return text
 
 
-HEX_TONES: Final = ("light", "dark", "mid")
+def _pawn(colour: Colour) -> str:
+    return piece_words(Piece(PieceType.PAWN, colour))
+
+
+HEX_TONES: Final = (N_("light"), N_("dark"), N_("mid"))
 """The three hex colours in words that cannot be read as a side (indexed like ``HEX_COLOUR``): the rules'
 white, black and colour hexes are the light, dark and middle tones of the board (RULES.md 2.5)."""
 
@@ -108,14 +121,14 @@ def _piece_word(kind: PieceType, colour: Colour, hex_colour: int | None = None) 
     """A piece in its side's letter case (White upper, Black lower); a regainable Bishop with its hexes' tone."""
     letter = LETTERS[kind] if colour == Colour.WHITE else LETTERS[kind].lower()
     if kind == PieceType.BISHOP and hex_colour is not None:
-        return f"{letter}({HEX_TONES[hex_colour]})"
+        return f"{letter}({_(HEX_TONES[hex_colour])})"
     return letter
 
 
 def material_rows(game: Game) -> list[tuple[str, str, str]]:
     """Per side, its name, then ``("", "regain:", pieces)`` and ``("", "lost:", pieces)`` (pure, for tests).
 
-    Pieces are words in the side's letter case, ``"nothing"`` when there are none.
+    Pieces are letters in the side's letter case, ``"nothing"`` (in the interface's language) when there are none.
     """
     position = game.reviewed_position()
     captured: list[Piece] = [node.captured for node in game.nodes[: game.cursor] if node.captured is not None]
@@ -123,9 +136,9 @@ def material_rows(game: Game) -> list[tuple[str, str, str]]:
     for colour in _SIDES:
         regain = [_piece_word(piece.type, colour, piece.hex_colour) for piece in position.regainable(colour)]
         lost = [_piece_word(piece.type, colour) for piece in captured if piece.colour == colour]
-        rows.append((colour.title, "", ""))
-        rows.append(("", "regain:", " ".join(regain) or "nothing"))
-        rows.append(("", "lost:", " ".join(lost) or "nothing"))
+        rows.append((side_label(colour), "", ""))
+        rows.append(("", _("regain:"), " ".join(regain) or _("nothing")))
+        rows.append(("", _("lost:"), " ".join(lost) or _("nothing")))
     return rows
 
 
@@ -134,10 +147,10 @@ def material_table(game: Game) -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
     table.add_column(ratio=1, overflow="fold")
-    for side, label, pieces in material_rows(game):
-        if side:
-            table.add_row(Text(side, style="bold"), "")
+    for name, label, pieces in material_rows(game):
+        if name:
+            table.add_row(Text(name, style="bold"), "")
         else:
-            style = "dim" if pieces == "nothing" else "green" if label == "regain:" else ""
+            style = "dim" if pieces == _("nothing") else "green" if label == _("regain:") else ""
             table.add_row(Text(f" {label}"), Text(pieces, style=style))
     return table

@@ -18,13 +18,16 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, TextArea
 
+from ..i18n import N_, _
+from .translated import TranslatedBindings
+
 T = TypeVar("T")
 
 MAX_ERROR_CHARACTERS = 200
 """An error is one line under the box; a longer one is cut."""
 
 
-class PasteDialog(ModalScreen[T | None], Generic[T]):
+class PasteDialog(TranslatedBindings, ModalScreen[T | None], Generic[T]):
     """Paste (or type) text; Open reads it with ``read``; ``choose_file`` adds a button that fetches a file's text."""
 
     DEFAULT_CSS = """
@@ -50,8 +53,8 @@ class PasteDialog(ModalScreen[T | None], Generic[T]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+o", "open", "Open"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("ctrl+o", "open", N_("Open")),
     ]
 
     def __init__(
@@ -75,10 +78,10 @@ class PasteDialog(ModalScreen[T | None], Generic[T]):
             yield TextArea(id="paste-text", soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
             yield Label("", id="paste-error", markup=False)
             with Horizontal():
-                yield Button("Open (Ctrl+O)", variant="primary", id="open")
+                yield Button(_("Open (Ctrl+O)"), variant="primary", id="open")
                 if self._choose_file is not None:
-                    yield Button("Choose a file…", id="choose-file")
-                yield Button("Cancel (Esc)", id="cancel")
+                    yield Button(_("Choose a file…"), id="choose-file")
+                yield Button(_("Cancel (Esc)"), id="cancel")
 
     def on_mount(self) -> None:
         self.text_area.focus()
@@ -101,7 +104,7 @@ class PasteDialog(ModalScreen[T | None], Generic[T]):
         try:
             result = self._read(self.text_area.text)
         except ValueError as error:
-            message = str(error).splitlines()[0] if str(error) else "this text cannot be read"
+            message = str(error).splitlines()[0] if str(error) else _("this text cannot be read")
             if len(message) > MAX_ERROR_CHARACTERS:
                 message = message[: MAX_ERROR_CHARACTERS - 1] + "…"
             self.query_one("#paste-error", Label).update(Text(message))

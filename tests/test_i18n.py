@@ -1,0 +1,329 @@
+"""The interface in Catalan, Spanish and English: choosing the language, the catalogs, the words, the real command."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cescacs_tui import i18n
+from cescacs_tui.core.game import Game
+from cescacs_tui.data.settings import Settings, read_language
+from cescacs_tui.session import GameSession
+from cescacs_tui.session.words import announce_last_move, situation
+from cescacs_tui.tui.panels import status_text
+from scripts import catalogs
+from tests.helpers.games import FOOLS_MATE, play
+from tests.helpers.terminal import POSIX_ONLY, Terminal, terminal_environment
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def speak() -> Iterator[object]:
+    """Set the interface's language for one test; English again afterwards, whatever happens."""
+    yield i18n.set_language
+    i18n.set_language("en")
+
+
+# --- choosing the language -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"LANG": "ca_ES.UTF-8"}, "ca"),
+        ({"LANG": "es_ES.UTF-8"}, "es"),
+        ({"LANG": "ca_ES@valencia"}, "ca"),
+        ({"LC_MESSAGES": "es_AR.UTF-8", "LANG": "ca_ES.UTF-8"}, "es"),
+        ({"LC_ALL": "C.UTF-8", "LANG": "ca_ES.UTF-8"}, None),  # LC_ALL decides: C is no language of ours
+        ({"LC_ALL": "ca", "LC_MESSAGES": "es_ES"}, "ca"),
+        ({"LANG": "fr_FR.UTF-8"}, None),
+        ({}, None),
+    ],
+)
+def test_the_locale_names_a_language_posix_style(environ: dict[str, str], expected: str | None) -> None:
+    assert i18n.language_from_locale(environ) == expected
+
+
+def test_lang_beats_the_setting_which_beats_the_locale_which_beats_english() -> None:
+    locale = {"LANG": "es_ES.UTF-8"}
+    assert i18n.choose_language("en", "ca", locale) == "en"
+    assert i18n.choose_language(None, "ca", locale) == "ca"
+    assert i18n.choose_language(None, "", locale) == "es"
+    assert i18n.choose_language(None, None, {}) == "en"
+
+
+def test_an_unknown_language_is_refused(speak: object) -> None:
+    with pytest.raises(ValueError, match="no interface language 'fr'"):
+        i18n.set_language("fr")
+    assert i18n.language() == "en"
+
+
+def test_the_language_setting_round_trips_and_a_bad_one_is_a_problem(tmp_path: Path) -> None:
+    path = Settings(language="ca").save(tmp_path / "settings.toml")
+    assert Settings.load(path).language == "ca" and read_language(path) == "ca"
+    path.write_text('language = "fr"\n', encoding="utf-8")
+    loaded = Settings.load(path)
+    assert loaded.language == "" and "language" in loaded.problems[0]
+    assert read_language(path) is None
+    path.write_text("not toml [", encoding="utf-8")
+    assert read_language(path) is None and path.exists()  # reading the language alone keeps nothing aside
+
+
+# --- the catalogs ----------------------------------------------------------------------------
+
+
+def test_every_catalog_has_every_message_translated_and_its_mo_is_current() -> None:
+    """A fresh extraction from the code, compared with each .po (no missing, fuzzy, untranslated or stale
+    message) and each shipped .mo with its .po: ``python scripts/catalogs.py update`` / ``compile`` fix them."""
+    assert catalogs.problems() == []
+
+
+def test_the_catalogs_keep_every_placeholder() -> None:
+    import re
+
+    names = re.compile(r"\{(\w*)")
+    for language in catalogs.TRANSLATED:
+        for message in catalogs.read(language):
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            wanted = set(names.findall(ids[-1]))
+            for string in strings:
+                got = set(names.findall(string))
+                assert got <= wanted | {"owner"}, (language, message.id, string)
+                assert wanted - got <= {"count", "owner"}, (language, message.id, string)
+
+
+# --- the words ------------------------------------------------------------------------------
+
+
+def fools_mate() -> Game:
+    game = Game.new()
+    play(game, *FOOLS_MATE)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("language", "to_move", "mate", "piece"),
+    [
+        ("en", "White to move", "Black mates", "White Pawn H6 to H12, triple step. Black to move."),
+        ("ca", "Juguen les blanques", "Les negres fan mat", "Peó blanc H6 a H12, pas triple. Juguen les negres."),
+        ("es", "Juegan las blancas", "Las negras dan mate", "Peón blanco H6 a H12, paso triple. Juegan las negras."),
+    ],
+)
+def test_the_side_to_move_the_moves_and_the_result_in_each_language(
+    speak: object, language: str, to_move: str, mate: str, piece: str
+) -> None:
+    i18n.set_language(language)
+    assert to_move in status_text(Game.new()).plain
+    game = Game.new()
+    play(game, "H6-H12")
+    assert announce_last_move(game) == piece
+    over = fools_mate()
+    assert mate in status_text(over).plain
+    ended = {
+        "en": "Game over: Black mates (0-3).",
+        "ca": "Fi de la partida: les negres fan mat (0-3).",
+        "es": "Fin de la partida: las negras dan mate (0-3).",
+    }
+    assert situation(over) == ended[language]
+
+
+def test_the_cores_explanations_are_said_in_the_language_but_stay_english_in_str(speak: object) -> None:
+    i18n.set_language("ca")
+    session = GameSession()
+    refused = session.play_text("e7-e15")
+    assert refused.text == "e7-e15: el Peó de E7 no pot anar a E15"
+    assert session.play_text("zz9").text.startswith("zz9: no és una jugada CTL-AN (s'esperava p. ex. E7-E13")
+    from cescacs_tui.core import MoveError
+
+    with pytest.raises(MoveError, match="the Pawn on E7 cannot go to E15"):
+        session.game.position.parse_move("E7-E15")
+    assert session.refusal(
+        "claim_draw",
+    ).startswith("no hi ha taules per reclamar: aquesta posició s'ha donat una vegada")
+
+
+def test_records_stay_english_whatever_the_language(speak: object) -> None:
+    """CTL-PGN tags are standard and the end comment is read back by the reader: records are written in English."""
+    from cescacs_tui.core.pgn import read_pgn, write_pgn
+
+    i18n.set_language("es")
+    game = Game.new()
+    play(game, "H6-H12", "I23-I19")
+    game.offer_draw()
+    game.accept_draw()
+    text = write_pgn(game)
+    assert "{: draw by agreement }" in text
+    again = read_pgn(text)[0]
+    assert again.outcome is not None
+    from cescacs_tui.session.terms import termination
+
+    assert termination(again) == "tablas por acuerdo"  # the record's standard words, said in the language
+
+
+# --- switching at run time ------------------------------------------------------------------------
+
+
+async def test_switching_language_in_the_app_redraws_the_footer_and_panels_and_is_saved(
+    speak: object, tmp_path: Path
+) -> None:
+    from cescacs_tui.app import CescacsApp
+    from cescacs_tui.tui.panels import StatusPanel
+    from tests.helpers.app import panels_ready
+
+    settings_file = tmp_path / "settings.toml"
+    app = CescacsApp(Game.new(), settings=Settings(), settings_path=settings_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await panels_ready(pilot)
+        screen = app.game_screen
+        descriptions = {active.binding.description for active in screen.active_bindings.values()}
+        assert "Help" in descriptions
+        screen.switch_language("ca")
+        await pilot.pause()
+        descriptions = {active.binding.description for active in screen.active_bindings.values()}
+        assert "Ajuda" in descriptions and "Help" not in descriptions
+        assert "Juguen les blanques" in str(app.screen.query_one(StatusPanel).render())
+        assert app.screen.query_one("#message").render().plain.startswith("interfície en català")  # type: ignore[attr-defined]
+        commands = [command.title for command in screen.table_commands()]
+        assert "Llengua: Català, Español, English" in commands and "Gira el tauler" in commands
+    assert read_language(settings_file) == "ca"
+
+
+# --- the real command ---------------------------------------------------------------------
+
+
+def cescacs(*args: str, lang: str | None = None, **extra: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in i18n.LOCALE_VARIABLES and k != "LANGUAGE"}
+    env |= {"CESCACS_CONFIG_DIR": os.devnull + "-none", "PYTHONPATH": str(ROOT), **extra}
+    if lang is not None:
+        env["LANG"] = lang
+    return subprocess.run([sys.executable, "-m", "cescacs_tui", *args], capture_output=True, text=True, env=env)
+
+
+def test_help_and_errors_speak_the_locale_and_lang_overrides_it() -> None:
+    assert "mostra aquesta ajuda i surt" in cescacs("--help", lang="ca_ES.UTF-8").stdout
+    assert "muestra esta ayuda y sale" in cescacs("--help", "--lang", "es", lang="ca_ES.UTF-8").stdout
+    english = cescacs("--lang", "en", "--help", lang="ca_ES.UTF-8").stdout
+    assert "show this help message and exit" in english and "--lang {en,ca,es}" in english
+    failed = cescacs("moves", "--pdtl", "nonsense", "--lang", "ca")
+    assert failed.returncode == 2 and failed.stderr.startswith("cescacs: error: ")
+    refused = cescacs("--games", "--pdtl", "x", lang="es_ES.UTF-8")
+    assert refused.returncode == 2 and "--games solo lista el archivo" in refused.stderr
+
+
+@POSIX_ONLY
+@pytest.mark.parametrize(
+    ("lang", "args", "expected"),
+    [
+        ("ca_ES.UTF-8", (), "Juguen les blanques"),
+        ("ca_ES.UTF-8", ("--lang", "es"), "Juegan las blancas"),
+        ("es_ES.UTF-8", ("--lang", "en"), "White to move"),
+    ],
+)
+def test_the_first_screen_speaks_the_chosen_language(tmp_path: Path, lang: str, args: tuple[str, ...], expected: str):
+    env = terminal_environment(tmp_path) | {"LANG": lang}
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        env.pop(variable, None)
+    terminal = Terminal(env, args)
+    try:
+        terminal.wait_for(expected)
+        terminal.type("\x11")  # Ctrl+Q
+        terminal.read_until(lambda: terminal.process.poll() is not None, "the app to quit")
+    finally:
+        assert terminal.close() == 0
+
+
+# --- every screen at 80x24 in each language ---------------------------------------------------------------
+
+
+async def _open_help(pilot: Any) -> None:
+    await pilot.pause()
+    await pilot.press("question_mark")
+    await pilot.pause()
+
+
+async def _open_new_game(pilot: Any) -> None:
+    await pilot.pause()
+    await pilot.press("n")
+    await pilot.pause()
+
+
+async def _start(pilot: Any) -> None:
+    await pilot.pause()
+
+
+SCREENS = {"start": _start, "help": _open_help, "new-game": _open_new_game}
+
+
+@pytest.mark.parametrize("language", ["en", "ca", "es"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_each_screen_fits_80x24_in_each_language(speak: object, screen: str, language: str, snap_compare: Any) -> None:
+    from cescacs_tui.app import CescacsApp
+    from scripts.screenshots import TRUE_COLOUR
+    from scripts.screenshots import terminal_environment as colours
+
+    i18n.set_language(language)
+    with colours(TRUE_COLOUR):
+        app = CescacsApp(Game.new(), settings=Settings())
+    assert snap_compare(app, terminal_size=(80, 24), run_before=SCREENS[screen])
+
+
+# --- no user-facing text left untranslated ----------------------------------------------------------------
+
+CHECKED = ["cescacs_tui/tui", "cescacs_tui/session", "cescacs_tui/app.py", "cescacs_tui/cli.py"]
+"""Where every text a player reads must go through ``_()`` (the plain mode, remote play and the web page: not yet)."""
+SHOWN_BY = {
+    "Label", "Static", "Button", "RadioButton", "Checkbox", "Feedback", "refused", "Notice", "Confirm", "Choice",
+    "notify", "say", "SystemCommand", "TextDialog", "PathDialog", "ChoiceDialog", "ConfirmDialog", "PasteDialog",
+    "CescacsError", "ArgumentTypeError", "append", "update", "add_argument", "add_parser", "Parser", "print", "Text",
+}  # fmt: skip
+"""Calls whose text arguments a player reads (``append`` and ``update``: a rich Text, a panel or a list)."""
+SHOWN_AS = {"placeholder", "title", "help", "description", "epilog", "prompt", "hint", "yes", "no"}
+NAMED_FIRST = {"add_argument", "add_parser"}
+"""Calls whose positional arguments are names (``--lang``, ``moves``), not words; their keywords are checked."""
+ALLOWED = {"CTL-AN\n", "⚠ ", "\u25cf ", "\u25cb ", " — ", "; ", ". ", " "}
+"""Literal pieces that are not words: marks, separators."""
+
+
+def _words(text: str) -> bool:
+    import re
+
+    return bool(re.search(r"[A-Za-z]{3,}", text)) and text not in ALLOWED
+
+
+def _untranslated(path: Path) -> list[str]:
+    import ast
+
+    found = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        candidates = list(node.args) if name in SHOWN_BY and name not in NAMED_FIRST else []
+        candidates += [k.value for k in node.keywords if k.arg in SHOWN_AS]
+        for argument in candidates:
+            parts = argument.values if isinstance(argument, ast.JoinedStr) else [argument]
+            for part in parts:
+                if isinstance(part, ast.Constant) and isinstance(part.value, str) and _words(part.value):
+                    found.append(f"{path}:{node.lineno}: {part.value!r}")
+    return found
+
+
+def test_no_text_a_player_reads_escapes_the_catalogs() -> None:
+    """A text literal shown by a widget, a message, a dialog, a notification or the command line must be a
+    ``_()`` call (whose argument is the message id), never a bare or f-string literal."""
+    files = [
+        p for entry in CHECKED for p in ([ROOT / entry] if entry.endswith(".py") else (ROOT / entry).rglob("*.py"))
+    ]
+    found = [line for path in files for line in _untranslated(path)]
+    assert found == []
