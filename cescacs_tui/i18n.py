@@ -28,6 +28,7 @@ from typing import Final
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "NC_",
     "N_",
     "_",
     "choose_language",
@@ -89,6 +90,11 @@ def pgettext(context: str, message: str) -> str:
 
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogs without translating it now: it is translated where it is shown."""
+    return message
+
+
+def NC_(context: str, message: str) -> str:
+    """Mark ``message`` in ``context`` for the catalogs without translating it now (say it with :func:`pgettext`)."""
     return message
 
 

@@ -30,6 +30,7 @@ from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
 from ..core.safe_text import safe_text
 from ..i18n import N_, _
+from ..session.terms import say
 from .translated import TranslatedBindings
 
 ClockStart = Literal["first-move", "now"]
@@ -171,7 +172,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
             with Horizontal(classes="field"):
                 yield Label(Text(_("Time control")), classes="field-label")
                 yield Select[str](
-                    [(Text(name), name) for name in PRESETS] + [(Text(_("Custom\u2026")), CUSTOM)],
+                    [(Text(_(name)), name) for name in PRESETS] + [(Text(_("Custom\u2026")), CUSTOM)],
                     value=preset,
                     allow_blank=False,
                     compact=True,
@@ -239,9 +240,9 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
         is_error = isinstance(control, ClockError)
         note.set_class(is_error, "-error")
         if isinstance(control, ClockError):
-            note.update(Text(str(control)) if self.query_one("#custom", Input).value.strip() else Text(""))
+            note.update(Text(say(control.explanation)) if self.query_one("#custom", Input).value.strip() else Text(""))
             return None
-        note.update(Text(control.describe() if control.enabled else _("No clock: unlimited time")))
+        note.update(Text(say(control.description()) if control.enabled else _("No clock: unlimited time")))
         self.query_one("#clock-starts", RadioSet).disabled = not control.enabled
         return control
 
