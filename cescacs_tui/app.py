@@ -28,6 +28,7 @@ from .data.settings import Settings, settings_path
 from .data.slots import open_autosave
 from .i18n import _
 from .session import Feedback, GameSession, GameStore
+from .session.terms import say
 from .tui.board import HexBoard
 from .tui.driver import InvalidTerminalInput, driver_class
 from .tui.game_screen import BoardOptions, GameScreen
@@ -110,7 +111,7 @@ class CescacsApp(BoardHostApp[None]):
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         for problem in self.settings.problems:
-            self.notify(problem, title=_("Settings"), severity="warning", timeout=10, markup=False)
+            self.notify(say(problem), title=_("Settings"), severity="warning", timeout=10, markup=False)
         for notice in self.start_notices:
             self.notify(notice, title=_("Saved games"), severity="warning", timeout=12, markup=False)
         if not self.is_headless:  # start-up objects live as long as the app: keep them out of every GC pass

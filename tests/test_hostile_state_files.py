@@ -256,7 +256,7 @@ async def test_the_app_starts_with_damaged_settings_kept_aside(
     config.mkdir()
     (config / "settings.toml").write_bytes(b"theme = " + b"[" * 3000 + b"]" * 3000)
     app = started()
-    (problem,) = app.settings.problems
+    (problem,) = map(str, app.settings.problems)
     [kept] = _kept(config / "settings.toml")
     assert "nested too deeply" in problem and str(kept) in problem
     async with app.run_test(size=(120, 40)) as pilot:

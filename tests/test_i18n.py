@@ -70,10 +70,53 @@ def test_the_language_setting_round_trips_and_a_bad_one_is_a_problem(tmp_path: P
     assert Settings.load(path).language == "ca" and read_language(path) == "ca"
     path.write_text('language = "fr"\n', encoding="utf-8")
     loaded = Settings.load(path)
-    assert loaded.language == "" and "language" in loaded.problems[0]
+    assert loaded.language == "" and "language" in str(loaded.problems[0])
     assert read_language(path) is None
     path.write_text("not toml [", encoding="utf-8")
     assert read_language(path) is None and path.exists()  # reading the language alone keeps nothing aside
+
+
+def test_a_settings_problem_is_said_in_the_language_and_stays_english_as_a_string(
+    speak: object, tmp_path: Path
+) -> None:
+    from cescacs_tui.session.terms import say
+
+    path = tmp_path / "settings.toml"
+    path.write_text('auto_flip = "yes"\nwhite = 12\ncolour = 1\n', encoding="utf-8")
+    problems = Settings.load(path).problems
+    i18n.set_language("ca")
+    assert [say(problem) for problem in problems] == [
+        f'{path}: auto_flip = "yes": ha de ser true o false; s\'usa false',
+        f"{path}: white = 12: el nom d'un jugador ha de ser text entre cometes; s'usa \"?\"",
+        f"{path}: es deixa de banda l'opció desconeguda 'colour'",
+    ]
+    assert str(problems[0]) == f'{path}: auto_flip = "yes": must be true or false; using false'
+    path.write_bytes(b"\xff\xfe")
+    (problem,) = Settings.load(path).problems
+    i18n.set_language("es")
+    assert say(problem).startswith(f"{path} no es texto UTF-8; se ha guardado como {tmp_path}")
+    assert say(problem).endswith("; se usa la configuración por defecto")
+
+
+def test_the_plain_mode_tells_a_settings_problem_in_the_language(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.helpers.terminal import PATIENCE, terminal_environment
+
+    environment = terminal_environment(tmp_path)
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.toml").write_text("castling = 3\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "cescacs_tui", "--plain", "--lang", "es"],
+        input=b"quit\n",
+        capture_output=True,
+        env=environment,
+        timeout=PATIENCE * 3,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    assert f"Aviso: {tmp_path / 'config' / 'settings.toml'}: castling = 3: debe ser true o false; se usa true." in lines
 
 
 # --- the catalogs ----------------------------------------------------------------------------

@@ -17,10 +17,11 @@ from types import FrameType
 from typing import TextIO
 
 from ..core.game import Game
-from ..data.settings import Settings, settings_path
+from ..data.settings import Settings
 from ..data.slots import open_autosave
 from ..i18n import N_, _
 from ..session import Confirm, GameSession
+from ..session.terms import say
 from .front_end import PlainGame, new_game
 from .output import LineWriter
 
@@ -65,8 +66,7 @@ def _robust(stream: TextIO) -> None:
 def _game_problems(settings: Settings) -> list[str]:
     """The settings problems a player of the plain mode must hear: not the theme's, which only the app uses
     (the app checks a theme against its own and Textual's names, which the plain mode does not load)."""
-    theme = f"{settings_path()}: theme = "
-    return [problem for problem in settings.problems if not problem.startswith(theme)]
+    return [say(problem) for problem in settings.problems if problem.values.get("key") != "theme"]
 
 
 def run_plain(
