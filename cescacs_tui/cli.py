@@ -5,7 +5,9 @@ saved game and ``cescacs --pdtl P`` starts from a position.  Subcommands
 serve power users and scripts:
 
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
-* ``cescacs perft N [--pdtl P] [--divide]``: count the move tree.
+* ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
+* ``cescacs engine``: the computer player, speaking the UCI-style protocol of
+  docs/engine-protocol.md on stdin/stdout.
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
 """
@@ -64,6 +66,12 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _engine(args: argparse.Namespace) -> int:
+    from .engine.serve import serve  # imported here: the other commands do not need the engine
+
+    return serve(sys.stdin.buffer, sys.stdout.buffer)
+
+
 def _play(args: argparse.Namespace) -> int:
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
@@ -81,6 +89,12 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     counter.add_argument("--divide", action="store_true", help="show the count below each first move")
     _add_position_options(counter)
     counter.set_defaults(run=_perft)
+    engine = sub.add_parser(
+        "engine",
+        help="the computer player: a UCI-style engine on stdin/stdout",
+        description="Speak the UCI-style protocol of docs/engine-protocol.md on stdin/stdout (type 'uci' to begin).",
+    )
+    engine.set_defaults(run=_engine)
     return parser
 
 
@@ -88,7 +102,7 @@ def _play_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cescacs",
         description="Play C'escacs, the hexagonal chess variant, in the terminal (hot seat).",
-        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help'.",
+        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help', 'cescacs engine --help'.",
     )
     parser.add_argument("file", nargs="?", help="a .ctl-pgn game record to open")
     _add_position_options(parser)
@@ -96,7 +110,7 @@ def _play_parser() -> argparse.ArgumentParser:
     return parser
 
 
-SUBCOMMANDS = ("moves", "perft")
+SUBCOMMANDS = ("moves", "perft", "engine")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
