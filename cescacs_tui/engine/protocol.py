@@ -182,6 +182,8 @@ class EngineProtocol:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._infinite = False
+        self._busy = False
+        """A search runs and has not answered yet."""
         self._rng = self._new_rng()
 
     # --- output ---------------------------------------------------------------------
@@ -313,8 +315,9 @@ class EngineProtocol:
         self._moves = played
 
     def _go(self, arguments: list[str]) -> None:
-        if self._searching():
+        if self._busy:
             raise ProtocolError("go: already searching (send stop first)")
+        self._require_idle("go")
         board = SearchBoard(self._start, moves=self._moves)
         limits = parse_go(arguments, board.turn)
         self._stop = threading.Event()
@@ -331,6 +334,7 @@ class EngineProtocol:
                 self._stop.wait()  # infinite analysis answers only when stopped
             self._finish(result)
 
+        self._busy = True
         self._thread = threading.Thread(target=work, name="cescacs-search", daemon=True)
         self._thread.start()
 
@@ -360,23 +364,13 @@ class EngineProtocol:
     def _finish(self, result: Result) -> None:
         if result.move is None:
             self.write("info depth 0 score " + ("mate 0" if abs(result.score) >= MATE_BOUND else f"cp {result.score}"))
-            self.write("bestmove (none)")
-            return
-        self.write(
-            format_info(
-                Info(
-                    result.depth,
-                    self.searcher.seldepth,
-                    result.score,
-                    result.mate,
-                    result.nodes,
-                    result.time,
-                    result.pv,
-                ),
-                self._hashfull(),
-            )
-        )
-        self.write(f"bestmove {result.move}")
+        else:
+            seldepth = self.searcher.seldepth
+            info = Info(result.depth, seldepth, result.score, result.mate, result.nodes, result.time, result.pv)
+            self.write(format_info(info, self._hashfull()))
+        # Idle from here: a front end may send its next command as soon as it reads bestmove.
+        self._busy = False
+        self.write(f"bestmove {result.move or '(none)'}")
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -387,12 +381,11 @@ class EngineProtocol:
         if self._thread is not None:
             self._thread.join()
 
-    def _searching(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
     def _require_idle(self, command: str) -> None:
-        if self._searching():
+        if self._busy:
             raise ProtocolError(f"{command}: not while searching (send stop first)")
+        if self._thread is not None:
+            self._thread.join()  # it has answered and is ending: let it go before touching the searcher
 
     def _hash_entries(self) -> int:
         return max(1024, int(self.options["Hash"]) * (1 << 20) // ENTRY_BYTES)
