@@ -25,7 +25,7 @@ def noisy_by_filter(position: Position) -> set[tuple]:
     sign = 1 if position.turn == 0 else -1
     out = set()
     for move in position.legal_tuples():
-        origin, target, kind, promotion, _ = move
+        _, target, kind, promotion, _ = move
         captures = kind in (EN_PASSANT, SCORNFUL_CAPTURE) or (kind != CASTLING and board[target] * sign < 0)
         if captures or promotion:
             out.add(move)

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable
 from typing import Final
 
-from ..core.geometry import HEX_COLOUR, HEX_COUNT, mirror
+from ..core.geometry import HEX_COLOUR, HEX_COUNT
 from ..core.move import CASTLING, CASTLING_BY_TOKEN, EN_PASSANT, IN_PLACE_PROMOTION
 from ..core.pieces import BLACK, KING, PAWN, ROOK, WHITE
 from ..core.position import MoveTuple, Position
@@ -60,8 +60,7 @@ def zobrist(position: Position) -> int:
 def _prospect_slot(code: int, h: int) -> int:
     """Where a pawn's promotion prospects are summed: per side, the colour of its column's promotion hex."""
     side = 0 if code > 0 else 1
-    white_h = h if code > 0 else mirror(h)
-    return side * 3 + PROMOTION_COLOUR[white_h]
+    return side * 3 + PROMOTION_COLOUR[side][h]
 
 
 _PROSPECT_SLOT: Final = (
@@ -148,7 +147,7 @@ class SearchBoard:
             (position.king(WHITE), position.king(BLACK)),
             position.rights,
         )
-        return -score if position.turn else score
+        return (-score if position.turn else score) + self.tables.weights.tempo
 
     def make(self, move: MoveTuple) -> None:
         """Play ``move`` (legal here) and update the key and the evaluation sums."""

@@ -276,13 +276,16 @@ class EngineClient:
         await self._expect("uciok")
 
     async def close(self) -> None:
-        """Stop any search, say ``quit``, and make sure the process ends (killed if it lingers)."""
+        """Stop any search, say ``quit``, close its input and make sure the process ends (killed if it lingers)."""
         process = self._process
         if process.returncode is None:
             with contextlib.suppress(EngineError, ConnectionError):
                 if self._search is not None and not self._search.done:
                     await self._send("stop")
                 await self._send("quit")
+            stdin = process.stdin
+            if stdin is not None:
+                stdin.close()  # the end of input ends an engine that ignores quit
             try:
                 await asyncio.wait_for(process.wait(), self.timeout)
             except TimeoutError:

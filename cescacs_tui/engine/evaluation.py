@@ -66,8 +66,12 @@ STEPS_TO_PROMOTION: Final[tuple[int, ...]] = tuple((LINE[_WHITE_PROMOTION[COLUMN
 """Per hex, the single steps up its column a White pawn still needs to promote (negative never happens)."""
 MOVES_TO_PROMOTION: Final[tuple[int, ...]] = tuple((steps + 1) // 2 for steps in STEPS_TO_PROMOTION)
 """Per hex, the moves a White pawn needs at best: a pawn may double-step from any hex (RULES.md 6.1)."""
-PROMOTION_COLOUR: Final[tuple[int, ...]] = tuple(HEX_COLOUR[_WHITE_PROMOTION[COLUMN[h]]] for h in HEXES)
-"""Per hex, the tile colour of the promotion hex of a White pawn's column: it decides which Bishop it may regain."""
+PROMOTION_COLOUR: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (
+    tuple(HEX_COLOUR[_WHITE_PROMOTION[COLUMN[h]]] for h in HEXES),
+    tuple(HEX_COLOUR[mirror(_WHITE_PROMOTION[COLUMN[h]])] for h in HEXES),
+)
+"""Per side and hex, the tile colour of that side's promotion hex in the hex's column: it decides which Bishop
+a pawn there may regain (the colours are not symmetric: line 28 is white, line 0 black)."""
 
 PAWN_START_STEPS: Final = 10
 """Steps to promotion of a pawn on its initial line (F8 has 10, the others 9): advancement counts from there."""
@@ -300,7 +304,8 @@ def evaluate_parts(
         phase_material += values[BISHOP + 9] * bishops
     phase_full = tables.phase_full
     phase = min(phase_material, phase_full)
-    score = (middlegame * phase + endgame * (phase_full - phase)) // phase_full
+    blend = middlegame * phase + endgame * (phase_full - phase)
+    score = blend // phase_full if blend >= 0 else -(-blend // phase_full)  # rounded the same for both sides
 
     for side in (0, 1):
         sign = 1 - 2 * side

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..core.errors import CescacsError
+from ..core.move import Move
 from ..core.position import MoveTuple, Position
 from .board import SearchBoard
 from .levels import LEVELS, choose_move, level
@@ -184,6 +185,8 @@ class EngineProtocol:
         self._infinite = False
         self._busy = False
         """A search runs and has not answered yet."""
+        self._reported: tuple[int, int, tuple[Move, ...]] | None = None
+        """Depth, score and line of the last info line sent."""
         self._rng = self._new_rng()
 
     # --- output ---------------------------------------------------------------------
@@ -322,6 +325,7 @@ class EngineProtocol:
         limits = parse_go(arguments, board.turn)
         self._stop = threading.Event()
         self._infinite = limits.infinite
+        self._reported = None
         chosen = level(int(self.options["Level"]))
         overhead = int(self.options["MoveOverhead"]) / 1000
         rng = self._rng
@@ -359,12 +363,13 @@ class EngineProtocol:
     # --- the search thread ------------------------------------------------------------
 
     def _report(self, info: Info) -> None:
+        self._reported = (info.depth, info.score, info.pv)
         self.write(format_info(info, self._hashfull()))
 
     def _finish(self, result: Result) -> None:
         if result.move is None:
             self.write("info depth 0 score " + ("mate 0" if abs(result.score) >= MATE_BOUND else f"cp {result.score}"))
-        else:
+        elif self._reported != (result.depth, result.score, result.pv):  # what the unfinished iteration found
             seldepth = self.searcher.seldepth
             info = Info(result.depth, seldepth, result.score, result.mate, result.nodes, result.time, result.pv)
             self.write(format_info(info, self._hashfull()))
