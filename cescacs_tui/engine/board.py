@@ -92,6 +92,7 @@ class SearchBoard:
         "middlegame",
         "position",
         "prospects",
+        "side",
         "stack",
         "tables",
     )
@@ -129,10 +130,12 @@ class SearchBoard:
         self.counters = tuple(counters)
         self.prospects = tuple(prospects)
         self.key = zobrist(self.position)
+        self.side = int(self.position.turn)
 
     @property
     def turn(self) -> int:
-        return int(self.position.turn)
+        """The side to move: 0 White, 1 Black (kept here: the position's ``turn`` builds an enum each time)."""
+        return self.side
 
     def evaluate(self) -> int:
         """The static evaluation from the side to move's point of view."""
@@ -147,7 +150,7 @@ class SearchBoard:
             (position.king(WHITE), position.king(BLACK)),
             position.rights,
         )
-        return (-score if position.turn else score) + self.tables.weights.tempo
+        return (-score if self.side else score) + self.tables.weights.tempo
 
     def make(self, move: MoveTuple) -> None:
         """Play ``move`` (legal here) and update the key and the evaluation sums."""
@@ -157,7 +160,7 @@ class SearchBoard:
         mg_table = tables.middlegame
         eg_table = tables.endgame
         position = self.position
-        us = int(position.turn)
+        us = self.side
         key = self.key
         mg = self.middlegame
         eg = self.endgame
@@ -220,11 +223,13 @@ class SearchBoard:
         self.key = key
         self.middlegame = mg
         self.endgame = eg
+        self.side = 1 - us
         self.keys.append(key)
 
     def unmake(self) -> None:
         """Take back the last :meth:`make`."""
         self.position.pop()
+        self.side = 1 - self.side
         self.keys.pop()
         self.key, self.middlegame, self.endgame, self.counters, self.prospects = self.stack.pop()
 
@@ -234,10 +239,12 @@ class SearchBoard:
         self.stack.append((self.key, self.middlegame, self.endgame, self.counters, self.prospects))
         self.key ^= ZOBRIST_BLACK ^ special_key(position.special)
         position.push_null()
+        self.side = 1 - self.side
         self.keys.append(self.key)
 
     def unmake_null(self) -> None:
         self.position.pop_null()
+        self.side = 1 - self.side
         self.keys.pop()
         self.key, self.middlegame, self.endgame, self.counters, self.prospects = self.stack.pop()
 

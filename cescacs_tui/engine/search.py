@@ -36,8 +36,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..core.geometry import DIAGONAL_RAYS, KNIGHT_SET, ORTHOGONAL_RAYS
 from ..core.move import CASTLING, EN_PASSANT, IN_PLACE_PROMOTION, SCORNFUL_CAPTURE, Move
-from ..core.pieces import PAWN, PEGASUS, QUEEN, ROOK, WYVERN
+from ..core.pieces import BISHOP, BLACK, ELEPHANT, KNIGHT, PAWN, PEGASUS, QUEEN, ROOK, WHITE, WYVERN
 from ..core.position import MoveTuple
 from .board import SearchBoard
 from .evaluation import COUNTERS_PER_SIDE
@@ -62,6 +63,7 @@ _HASH_MOVE: Final = 1 << 30
 _CAPTURE: Final = 1 << 24
 _KILLER: Final = 1 << 23
 _HISTORY_MAX: Final = 1 << 22
+_COLOURS: Final = (WHITE, BLACK)
 _MATING_SLOTS: Final = tuple(
     side * COUNTERS_PER_SIDE + kind for side in (0, 1) for kind in (PAWN, PEGASUS, ROOK, WYVERN, QUEEN)
 )
@@ -311,12 +313,13 @@ class Searcher:
         for i, move in enumerate(ordered):
             board.make(move)
             try:
+                check = board.position.is_check()
                 if i == 0:
-                    score = -self._search(board, depth - 1, -beta, -alpha, 1, True)
+                    score = -self._search(board, depth - 1, -beta, -alpha, 1, True, check)
                 else:
-                    score = -self._search(board, depth - 1, -alpha - 1, -alpha, 1, True)
+                    score = -self._search(board, depth - 1, -alpha - 1, -alpha, 1, True, check)
                     if score > alpha:
-                        score = -self._search(board, depth - 1, -beta, -alpha, 1, True)
+                        score = -self._search(board, depth - 1, -beta, -alpha, 1, True, check)
             finally:
                 board.unmake()
             if score > best:
@@ -330,7 +333,10 @@ class Searcher:
 
     # --- the main search --------------------------------------------------------
 
-    def _search(self, board: SearchBoard, depth: int, alpha: int, beta: int, ply: int, can_null: bool) -> int:
+    def _search(
+        self, board: SearchBoard, depth: int, alpha: int, beta: int, ply: int, can_null: bool, in_check: bool
+    ) -> int:
+        """Negamax alpha-beta (fail-soft, PVS) to ``depth`` plies; ``in_check``: the side to move is in check."""
         self.nodes += 1
         if self.nodes >= self._next_poll:
             self._poll()
@@ -340,11 +346,10 @@ class Searcher:
         position = board.position
         if position.halfmove_clock >= 100 or board.is_repetition() or self._insufficient(board):
             return 0
-        in_check = position.is_check()
         if in_check and ply < 2 * MAX_DEPTH:
             depth += 1
         if depth <= 0 or ply >= MAX_PLY:
-            return self._quiesce(board, alpha, beta, ply)
+            return self._quiesce(board, alpha, beta, ply, in_check)
         if ply > self.seldepth:
             self.seldepth = ply
 
@@ -376,7 +381,7 @@ class Searcher:
                     reduction = 3 if depth >= 6 else 2
                     board.make_null()
                     try:
-                        score = -self._search(board, depth - 1 - reduction, -beta, -beta + 1, ply + 1, False)
+                        score = -self._search(board, depth - 1 - reduction, -beta, -beta + 1, ply + 1, False, False)
                     finally:
                         board.unmake_null()
                     if score >= beta:
@@ -387,6 +392,9 @@ class Searcher:
             return -MATE + ply if in_check else -STALEMATE + ply
         ordered = self._order(board, moves, hash_move, ply)
         futile = not in_check and depth <= 2 and not pv_node and static + (250 if depth == 1 else 500) <= alpha
+        checking = (
+            _checking_hexes(raw_board := board.board, position.king(_COLOURS[1 - board.turn])) if futile else None
+        )
         original_alpha = alpha
         best = -INFINITY
         best_move = ordered[0]
@@ -398,11 +406,18 @@ class Searcher:
             quiet = not move[3] and move[2] != EN_PASSANT and move[2] != SCORNFUL_CAPTURE
             if quiet and move[2] != CASTLING and move[2] != IN_PLACE_PROMOTION and raw[move[1]] * sign < 0:
                 quiet = False
+            if (
+                checking is not None
+                and quiet
+                and searched
+                and move != killers[0]
+                and move != killers[1]
+                and not _may_check(raw_board, move, checking)
+            ):
+                continue  # hopeless at the frontier, and it cannot give check
             board.make(move)
             try:
                 gives_check = position.is_check()
-                if futile and quiet and searched and not gives_check:
-                    continue
                 reduction = 0
                 if (
                     depth >= 3
@@ -415,11 +430,11 @@ class Searcher:
                 ):
                     reduction = (1 if searched < 10 or depth < 5 else 2) - pv_node
                 if searched == 0:
-                    score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True)
+                    score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
                 else:
-                    score = -self._search(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True)
+                    score = -self._search(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True, gives_check)
                     if score > alpha and (reduction or score < beta):
-                        score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True)
+                        score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
             finally:
                 board.unmake()
             searched += 1
@@ -442,15 +457,17 @@ class Searcher:
         self._store(key, depth, best, flag, best_move, ply)
         return best
 
-    def _quiesce(self, board: SearchBoard, alpha: int, beta: int, ply: int) -> int:
-        """Search captures and promotions only, until the position is quiet."""
+    def _quiesce(self, board: SearchBoard, alpha: int, beta: int, ply: int, in_check: bool | None = None) -> int:
+        """Search captures and promotions only, until the position is quiet (every evasion when in check)."""
         self.nodes += 1
         if self.nodes >= self._next_poll:
             self._poll()
         if ply > self.seldepth:
             self.seldepth = ply
         position = board.position
-        if position.is_check():
+        if in_check is None:
+            in_check = position.is_check()
+        if in_check:
             moves = position.legal_tuples()
             if not moves:
                 return -MATE + ply
@@ -546,23 +563,77 @@ class Searcher:
 
     @staticmethod
     def _order_noisy(board: SearchBoard, moves: list[MoveTuple], stand: int, alpha: int) -> list[MoveTuple]:
-        """Captures by MVV-LVA, leaving out those that cannot raise ``alpha`` even unanswered (delta pruning)."""
+        """Captures by MVV-LVA for the quiescence search.
+
+        Out of check it leaves out the captures that cannot raise ``alpha``
+        even unanswered (delta pruning), and those that give a piece for a
+        lesser one on a defended hex (they lose material unless something
+        else is going on, which the main search, not this one, looks for).
+        """
         raw = board.board
         values = board.tables.values
         sign = 1 if board.turn == 0 else -1
+        position = board.position
+        them = _COLOURS[1 - board.turn]
+        pruning = stand > -INFINITY
         scored = []
         margin = alpha - stand - 200
         for move in moves:
             origin, target, kind, promotion, _ = move
             victim = raw[target] if kind != CASTLING and kind != IN_PLACE_PROMOTION else 0
             gain = values[victim + 9] if victim * sign < 0 else (100 if kind == EN_PASSANT else 0)
+            attacker = values[raw[origin] * sign + 9]
             if promotion:
                 gain += values[promotion + 9] - 100
-            if stand > -INFINITY and gain < margin:
+            elif pruning and attacker > gain and position.is_attacked(target, them):
                 continue
-            scored.append((gain * 64 - values[raw[origin] * sign + 9] // 16, move))
+            if pruning and gain < margin:
+                continue
+            scored.append((gain * 64 - attacker // 16, move))
         scored.sort(key=_first, reverse=True)
         return [m for _, m in scored]
+
+
+CheckingHexes = tuple[frozenset[int], frozenset[int], frozenset[int]]
+
+
+def _checking_hexes(board: list[int], king: int) -> CheckingHexes:
+    """Where a piece would attack the King on ``king``: orthogonal and diagonal lines (up to the first piece), jumps."""
+    lines: list[frozenset[int]] = []
+    for rays in (ORTHOGONAL_RAYS[king], DIAGONAL_RAYS[king]):
+        seen: list[int] = []
+        for ray in rays:
+            for x in ray:
+                seen.append(x)
+                if board[x]:
+                    break
+        lines.append(frozenset(seen))
+    return lines[0], lines[1], KNIGHT_SET[king]
+
+
+def _may_check(board: list[int], move: MoveTuple, checking: CheckingHexes) -> bool:
+    """Whether a quiet move could give check: it lands where its piece attacks the King, or it leaves a line to it.
+
+    A superset of the checking moves (a piece leaving an open line may uncover nothing), found without playing it.
+    """
+    origin, target, kind, _, _ = move
+    orthogonal, diagonal, jumps = checking
+    if kind == CASTLING or origin in orthogonal or origin in diagonal:
+        return True
+    piece = abs(board[origin])
+    if piece in _ORTHOGONAL_CHECKERS and target in orthogonal:
+        return True
+    if piece in _DIAGONAL_CHECKERS and target in diagonal:
+        return True
+    if piece in _JUMP_CHECKERS and target in jumps:
+        return True
+    # pawns and Elephants attack adjacent hexes (and the Elephant two ahead, which is on a line)
+    return piece in (PAWN, ELEPHANT) and (target in orthogonal or target in diagonal)
+
+
+_ORTHOGONAL_CHECKERS: Final = frozenset((ROOK, WYVERN, QUEEN))
+_DIAGONAL_CHECKERS: Final = frozenset((BISHOP, PEGASUS, QUEEN))
+_JUMP_CHECKERS: Final = frozenset((KNIGHT, WYVERN, PEGASUS))
 
 
 def _first(item: tuple[int, MoveTuple]) -> int:
