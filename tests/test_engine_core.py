@@ -82,3 +82,12 @@ def test_the_raw_board_is_the_live_board():
     position.push(position.parse_move("F8-F10"))
     assert tuple(board) == position.board_codes  # the same list, not a copy
     assert position.rights == 63
+
+
+def test_piece_hexes_are_the_live_sets_of_each_side():
+    position = Position.initial()
+    white = position.piece_hexes(0)
+    assert white == {h for h, piece in position.pieces(0)}
+    assert len(white) == 27 and not white & position.piece_hexes(1)
+    position.push(position.parse_move("F8-F10"))
+    assert white == {h for h, piece in position.pieces(0)}  # the same set, kept up to date

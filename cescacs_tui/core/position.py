@@ -911,6 +911,10 @@ class Position:
         """
         return self._board
 
+    def piece_hexes(self, colour: Colour) -> set[int]:
+        """The live set of the hexes holding ``colour``'s pieces (the King's included): read it, never modify it."""
+        return self._pieces[colour]
+
     @property
     def rights(self) -> int:
         """The castling rights as a bit mask of ``state.RIGHT_*`` (both sides)."""
