@@ -149,6 +149,7 @@ class SearchBoard:
             self.board,
             (position.king(WHITE), position.king(BLACK)),
             position.rights,
+            (position.piece_hexes(WHITE), position.piece_hexes(BLACK)),
         )
         return (-score if self.side else score) + self.tables.weights.tempo
 

@@ -18,15 +18,19 @@ from dataclasses import dataclass, fields, replace
 from typing import Final
 
 from ..core.geometry import (
+    ALL_RAYS,
     COLUMN,
+    DIAGONAL_RAYS,
     HEX_COLOUR,
     HEXES,
     KING_HOME,
     LINE,
     NEIGHBOURS,
+    ORTHOGONAL_RAYS,
     PROMOTION_HEXES,
     mirror,
 )
+from ..core.geometry import KNIGHT as KNIGHT_JUMPS
 from ..core.pieces import BISHOP, ELEPHANT, KING, KNIGHT, PAWN, PEGASUS, QUEEN, ROOK, WYVERN
 from ..core.state import RIGHT_KING, RIGHT_KINGS_ROOK, RIGHT_QUEENS_ROOK
 
@@ -72,6 +76,15 @@ PROMOTION_COLOUR: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (
 )
 """Per side and hex, the tile colour of that side's promotion hex in the hex's column: it decides which Bishop
 a pawn there may regain (the colours are not symmetric: line 28 is white, line 0 black)."""
+
+_SLIDES: Final[dict[int, tuple[tuple[tuple[int, ...], ...], ...]]] = {
+    BISHOP: DIAGONAL_RAYS,
+    PEGASUS: DIAGONAL_RAYS,
+    ROOK: ORTHOGONAL_RAYS,
+    WYVERN: ORTHOGONAL_RAYS,
+    QUEEN: ALL_RAYS,
+}
+_JUMPERS: Final = frozenset((KNIGHT, PEGASUS, WYVERN))
 
 PAWN_START_STEPS: Final = 10
 """Steps to promotion of a pawn on its initial line (F8 has 10, the others 9): advancement counts from there."""
@@ -138,6 +151,8 @@ class Weights:
     castling_rook: int = 8
     """Per Rook that may still castle."""
 
+    mobility: int = 0
+    """Per hex a Knight, Bishop, Pegasus, Rook, Wyvern or Queen can move to (0: not computed, it costs time)."""
     tempo: int = 10
     """The side to move is better off than the same position with the other side to move."""
 
@@ -280,8 +295,12 @@ def evaluate_parts(
     board: list[int],
     kings: tuple[int, int],
     rights: int,
+    pieces: tuple[set[int], set[int]] | None = None,
 ) -> int:
     """The evaluation from White's side, from the incremental sums and the board.
+
+    ``pieces`` (the hexes of each side's pieces) is needed only when the
+    mobility weight is not 0.
 
     ``prospects`` holds, per side and promotion-hex colour, the sum of its
     pawns' promotion prospects (per mille), then per side and tile colour the
@@ -342,8 +361,33 @@ def evaluate_parts(
             if rights & RIGHT_KINGS_ROOK[side]:
                 bonus += w.castling_rook
             extra += bonus * phase // phase_full
+        if w.mobility and pieces is not None:
+            extra += w.mobility * mobility(board, pieces[side], sign)
         score += sign * extra
     return score
+
+
+def mobility(board: list[int], hexes: set[int], sign: int) -> int:
+    """How many hexes the court pieces (not King, troops) on ``hexes`` can move to; ``sign`` is their side's."""
+    count = 0
+    for h in hexes:
+        kind = board[h] * sign
+        if kind < BISHOP or kind == KING:
+            continue
+        if kind != KNIGHT:
+            for ray in _SLIDES[kind][h]:
+                for x in ray:
+                    piece = board[x]
+                    if piece:
+                        if piece * sign < 0:
+                            count += 1
+                        break
+                    count += 1
+        if kind in _JUMPERS:
+            for x in KNIGHT_JUMPS[h]:
+                if board[x] * sign <= 0:
+                    count += 1
+    return count
 
 
 __all__ = [

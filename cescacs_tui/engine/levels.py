@@ -4,10 +4,10 @@ Levels 1-3 are weak on purpose, in the ways beginners are weak: they look
 one or two plies ahead, their judgement of a position is blurred by noise,
 and now and then they play a *careless* move: the one that looks best before
 thinking about the reply, which is how people hang pieces.  Levels 4-9 search
-properly but shallower and with a share of the time given; level 10 uses
-everything it is given.  Because every level also has its own share of the
-time, the order of strength holds at any time control (each level searches
-about a ply deeper than the level two below it).
+properly but shallower and with a share of the time given (each level about
+1.6 times the share of the one below); level 10 uses everything it is given.
+Because every level has its own share of the time as well as a depth cap,
+the order of strength holds at any time control.
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ LEVELS: Final[tuple[Level, ...]] = (
     Level(1, 1, 1.0, 250, 0.0, "one ply without looking at replies, a very blurred judgement; hangs pieces often"),
     Level(2, 1, 1.0, 120, 0.20, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"),
     Level(3, 2, 1.0, 60, 0.10, "two plies and exchanges, some noise; an occasional careless move"),
-    Level(4, 3, 0.15, 25, 0.0, "three plies, a little noise, 15% of the time"),
-    Level(5, 4, 0.20, 10, 0.0, "four plies, 20% of the time"),
-    Level(6, 5, 0.30, 0, 0.0, "five plies, 30% of the time"),
-    Level(7, 6, 0.40, 0, 0.0, "six plies, 40% of the time"),
-    Level(8, 8, 0.55, 0, 0.0, "eight plies, 55% of the time"),
-    Level(9, 12, 0.75, 0, 0.0, "twelve plies, 75% of the time"),
+    Level(4, 3, 0.05, 25, 0.0, "three plies at most, a little noise, 5% of the time given"),
+    Level(5, 4, 0.08, 10, 0.0, "four plies at most, 8% of the time"),
+    Level(6, 5, 0.13, 0, 0.0, "five plies at most, 13% of the time"),
+    Level(7, 6, 0.22, 0, 0.0, "six plies at most, 22% of the time"),
+    Level(8, 7, 0.36, 0, 0.0, "seven plies at most, 36% of the time"),
+    Level(9, 9, 0.6, 0, 0.0, "nine plies at most, 60% of the time"),
     Level(10, None, 1.0, 0, 0.0, "full strength: as deep as the time given allows"),
 )
 """The ten levels, weakest first (``LEVELS[n - 1]`` is level ``n``)."""
