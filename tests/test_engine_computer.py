@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from cescacs_tui.core import Game, Position, TimeControl
 from cescacs_tui.core.clock import ClockKind
 from cescacs_tui.core.pieces import BLACK, WHITE
-from cescacs_tui.engine.client import EngineClient, EngineError
+from cescacs_tui.engine.client import EngineClient, EngineError, EngineInfo
 from cescacs_tui.engine.computer import (
     DEFAULT_LEVEL,
     HUMAN,
     PER_MOVE_MARGIN,
     Seat,
+    analyse,
     computer_move,
+    hint,
     limits_for,
     parse_seat,
     takeback_plies,
@@ -90,3 +94,27 @@ async def test_computer_move_plays_at_the_live_end_of_a_game():
         assert mated.outcome is not None
         with pytest.raises(EngineError, match="no move to play"):
             await computer_move(client, mated, 3, movetime=0.1)
+
+
+async def test_a_hint_and_an_analysis_at_any_ply_at_full_strength():
+    game = Game.new()
+    for text in ("E7-E13", "E21-E15", "F8-F12"):
+        game.play_text(text)
+    async with await EngineClient.start(options={"Level": 1}, timeout=PATIENCE) as client:
+        best = await hint(client, game, 1, movetime=0.3)
+        assert best.move in game.position_at(1).legal_moves()
+        assert best.info is not None and best.info.moves[0] == best.move
+        seen = asyncio.Event()
+        infos: list[EngineInfo] = []
+
+        def report(info: EngineInfo) -> None:
+            infos.append(info)
+            seen.set()
+
+        search = await analyse(client, game, None, report)
+        await asyncio.wait_for(seen.wait(), PATIENCE)
+        final = await search.stop()
+        assert final.move in game.position.legal_moves()
+        assert all(info.turn == game.position.turn for info in infos)
+        # the opponent's level is set again for its move
+        await computer_move(client, game, 2, movetime=0.1)

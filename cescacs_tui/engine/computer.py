@@ -9,7 +9,8 @@ any user interface so they are tested alone:
 * :func:`limits_for`: the ``go`` limits for the computer's turn, from the
   game's clock (so the clock runs for it as for a person) or a fixed time;
 * :func:`computer_move`: ask the engine for the move at the live end of a
-  :class:`~cescacs_tui.core.game.Game`;
+  :class:`~cescacs_tui.core.game.Game`; :func:`hint` and :func:`analyse`:
+  the best move, or a running analysis, at any ply, at full strength;
 * :func:`takeback_plies`: how many half-moves a takeback removes so that it
   is again a person's turn before that person's last move.
 """
@@ -24,7 +25,7 @@ from ..core.clock import ClockKind
 from ..core.game import Game
 from ..core.move import Move
 from ..core.pieces import BLACK, WHITE, Colour
-from .client import EngineClient, EngineError, EngineInfo
+from .client import BestMove, EngineClient, EngineError, EngineInfo, Search
 from .levels import LEVELS
 from .search import Limits
 
@@ -107,13 +108,54 @@ async def computer_move(
     Raises :class:`EngineError` if the engine fails or answers no move (the
     game is over: check :attr:`Game.outcome` before asking).
     """
-    if client.declared_options and "Level" in client.declared_options:
+    if "Level" in client.declared_options:
         await client.set_option("Level", level)
     search = await client.go(game.start, game.moves, limits_for(game, movetime=movetime), on_info=on_info)
     best = await search.result()
     if best.move is None:
         raise EngineError("the engine has no move to play: the game is over")
     return best.move
+
+
+HINT_LEVEL: Final = len(LEVELS)
+"""Hints and analysis use the full strength, whatever level the computer opponent plays at."""
+
+
+async def hint(
+    client: EngineClient,
+    game: Game,
+    ply: int | None = None,
+    *,
+    movetime: float = 1.0,
+    on_info: Callable[[EngineInfo], None] | None = None,
+) -> BestMove:
+    """The engine's best move (with its last report: score, line) after the first ``ply`` half-moves of ``game``.
+
+    ``ply=None`` is the live end.  The search runs at full strength; the
+    next :func:`computer_move` sets the opponent's level again.
+    """
+    moves = game.moves if ply is None else game.moves[:ply]
+    if "Level" in client.declared_options:
+        await client.set_option("Level", HINT_LEVEL)
+    search = await client.go(game.start, moves, Limits(movetime=movetime), on_info=on_info)
+    return await search.result()
+
+
+async def analyse(
+    client: EngineClient,
+    game: Game,
+    ply: int | None,
+    on_info: Callable[[EngineInfo], None],
+) -> Search:
+    """Start an infinite analysis after the first ``ply`` half-moves (``None``: the live end) at full strength.
+
+    Reports stream to ``on_info``; the caller stops it with
+    :meth:`Search.stop` (starting another search, a move, a hint, stops it too).
+    """
+    moves = game.moves if ply is None else game.moves[:ply]
+    if "Level" in client.declared_options:
+        await client.set_option("Level", HINT_LEVEL)
+    return await client.go(game.start, moves, Limits(infinite=True), on_info=on_info)
 
 
 def takeback_plies(moves: Sequence[Move], start_turn: Colour, seats: tuple[Seat, Seat]) -> int:
@@ -141,7 +183,9 @@ __all__ = [
     "DEFAULT_MOVETIME",
     "HUMAN",
     "Seat",
+    "analyse",
     "computer_move",
+    "hint",
     "limits_for",
     "parse_seat",
     "takeback_plies",

@@ -37,10 +37,14 @@ class Level:
     careless: float
     """The chance per move of playing the move that looks best without considering any reply."""
     description: str
+    quiescence: bool = True
+    """Whether captures are followed to the end beyond the depth (without, a piece taken back is not seen)."""
 
 
 LEVELS: Final[tuple[Level, ...]] = (
-    Level(1, 1, 1.0, 250, 0.0, "one ply without looking at replies, a very blurred judgement; hangs pieces often"),
+    Level(
+        1, 1, 1.0, 250, 0.0, "one ply without looking at replies, a very blurred judgement; hangs pieces often", False
+    ),
     Level(2, 1, 1.0, 120, 0.20, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"),
     Level(3, 2, 1.0, 60, 0.10, "two plies and exchanges, some noise; an occasional careless move"),
     Level(4, 3, 0.05, 25, 0.0, "three plies at most, a little noise, 5% of the time given"),
@@ -102,7 +106,7 @@ def choose_move(
     """
     searcher.noise = chosen.noise
     searcher.seed = rng.getrandbits(64)
-    searcher.quiescence = chosen.number > 1
+    searcher.quiescence = chosen.quiescence
     try:
         if chosen.careless and not limits.infinite and rng.random() < chosen.careless:
             careless = careless_move(searcher, board, rng)
