@@ -136,12 +136,13 @@ from cescacs_tui.core.move import CASTLING, IN_PLACE_PROMOTION
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.data.autosave import save_autosave
 from cescacs_tui.data.settings import SETTINGS_NAME, Settings
+from cescacs_tui.session.highlights import Overlays, move_hexes
+from cescacs_tui.session.selection import Picker
 from cescacs_tui.tui.board import HexBoard
 from cescacs_tui.tui.board_layout import CursorMove, move_cursor
-from cescacs_tui.tui.panels import MaterialPanel, MoveList, StatusPanel, material_text, status_text
-from cescacs_tui.tui.picking import Picker
+from cescacs_tui.tui.panels import MaterialPanel, MoveList, StatusPanel, material_table, status_text
 from cescacs_tui.tui.themes import BoardHostApp
-from cescacs_tui.tui.view import Overlays, board_view, move_hexes
+from cescacs_tui.tui.view import board_view
 
 RECORD = Path(__file__).resolve().parent.parent / "tests" / "data" / "games" / "site-file_2022-08-14.1.txt"
 """A 100-ply recorded game: the source of the middlegame positions and of the moves played."""
@@ -512,7 +513,7 @@ async def clicked_moves(size: tuple[int, int], reps: int) -> tuple[Timings, Timi
             position = app.game.position
             same = [m for m in position.legal_moves() if (m.origin, m.target) == (move.origin, move.target)]
             if len(same) > 1 or move.kind in (CASTLING, IN_PLACE_PROMOTION):
-                app.play(move)  # a choice dialog would follow the click: not timed
+                app.game_screen.apply(app.session.play(move))  # a choice dialog would follow the click: not timed
                 await pilot.pause()
                 continue
             clicks = (
@@ -639,17 +640,20 @@ async def per_move(reps: int, profile: bool) -> list[Row]:
             """Time ``step`` on the game before and after one move, alternately (a real move's change)."""
 
             def switch(i: int) -> None:
-                app.game = games[ply + i % 2]
+                app.session.game = games[ply + i % 2]
 
             samples = await repeat(lambda i: step(games[ply + i % 2]), switch)
-            app.game = games[ply]
-            app.refresh_game()
+            app.session.game = games[ply]
+            app.game_screen.refresh_game()
             await pilot.pause()
             return samples
 
         for ply in (MIDDLEGAME, LATE):
             rows.append(
-                Row(f"refresh_game() after a move, ply {ply}", await alternate(ply, lambda _: app.refresh_game()))
+                Row(
+                    f"refresh_game() after a move, ply {ply}",
+                    await alternate(ply, lambda _: app.game_screen.refresh_game()),
+                )
             )
         ply = MIDDLEGAME
         views = {p: board_view(games[p].position, picker=Picker(games[p].position)) for p in (ply, ply + 1)}
@@ -662,7 +666,7 @@ async def per_move(reps: int, profile: bool) -> list[Row]:
             Row("  StatusPanel.show_game", await alternate(ply, status.show_game)),
             Row("    status_text(game) alone", await alternate(ply, status_text)),
             Row("  MaterialPanel.show_game", await alternate(ply, material.show_game)),
-            Row("    material_text(game) alone", await alternate(ply, material_text)),
+            Row("    material_table(game) alone", await alternate(ply, material_table)),
             Row(f"  MoveList.show_game (rebuilt, ply {ply})", await alternate(ply, moves.show_game)),
             Row(f"  MoveList.show_game (rebuilt, ply {LATE})", await alternate(LATE, moves.show_game)),
             Row("  App.refresh_bindings()", await alternate(ply, lambda _: app.refresh_bindings())),
@@ -671,7 +675,7 @@ async def per_move(reps: int, profile: bool) -> list[Row]:
 
         def preview(i: int) -> None:
             app._preview = previews[i % 2]
-            app.refresh_game(board_only=True)
+            app.game_screen.refresh_game(board_only=True)
 
         toggled = await repeat(preview, lambda i: None)
         rows.append(Row("refresh_game(board_only=True), preview toggled", toggled))
@@ -679,7 +683,7 @@ async def per_move(reps: int, profile: bool) -> list[Row]:
         if profile:
             profiler = cProfile.Profile()
             profiler.enable()
-            await alternate(LATE, lambda _: app.refresh_game())
+            await alternate(LATE, lambda _: app.game_screen.refresh_game())
             profiler.disable()
             report = io.StringIO()
             stats = pstats.Stats(profiler, stream=report)
@@ -714,8 +718,8 @@ async def session_growth(app: CescacsApp, pilot: Any, games: dict[int, Game], mo
     collect_garbage()
     before, tracked = timed(collect_garbage, 3), len(gc.get_objects())
     for i in range(moves):
-        app.game = games[LATE + i % 2]
-        app.refresh_game()
+        app.session.game = games[LATE + i % 2]
+        app.game_screen.refresh_game()
         await pilot.pause()
     after, grown = timed(collect_garbage, 3), len(gc.get_objects())
     note = f"{grown:,} objects tracked, {(grown - tracked) / moves:+.0f} per move"

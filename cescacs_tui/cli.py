@@ -1,8 +1,10 @@
 """The ``cescacs`` command.
 
 ``cescacs`` alone starts a hot-seat game; ``cescacs GAME.ctl-pgn`` opens a
-saved game and ``cescacs --pdtl P`` starts from a position.  Subcommands
-serve power users and scripts:
+saved game and ``cescacs --pdtl P`` starts from a position.  ``cescacs --games``
+lists the archive of finished games, newest first, and ``cescacs 3`` (or
+``cescacs NAME``) opens one of them.  Subcommands serve power users and
+scripts:
 
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
 * ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
@@ -10,23 +12,44 @@ serve power users and scripts:
   docs/engine-protocol.md on stdin/stdout.
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
+Text from files (tags, file names, error tokens) is printed with its control
+characters escaped, so a crafted record cannot drive the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
-import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from .core import CescacsError, Position, divide, perft
+from .core.errors import printable
+from .core.perft import MAX_PERFT_DEPTH
 
 EXIT_USAGE = 2
 
 
 def _position(pdtl: str | None, *, castling: bool = True) -> Position:
-    return Position.initial(castling=castling) if pdtl is None else Position.from_pdtl(pdtl, castling=castling)
+    """The start position, or ``pdtl``; what the tolerant reader accepted with a warning is said on stderr."""
+    if pdtl is None:
+        return Position.initial(castling=castling)
+    found: list[str] = []
+    position = Position.from_pdtl(pdtl, castling=castling, warnings=found)
+    for warning in found:
+        print(f"cescacs: warning: {warning}", file=sys.stderr)
+    return position
+
+
+def _depth(text: str) -> int:
+    """A perft depth from the command line: a whole number from 0 to :data:`MAX_PERFT_DEPTH`."""
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_PERFT_DEPTH:
+        raise argparse.ArgumentTypeError(
+            f"the depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {printable(text)!r}"
+        )
+    return int(text)
 
 
 def _add_position_options(parser: argparse.ArgumentParser) -> None:
@@ -53,6 +76,8 @@ def _perft(args: argparse.Namespace) -> int:
     position = _position(args.pdtl, castling=not args.no_castling)
     start = time.perf_counter()
     if args.divide:
+        if args.depth == 0:
+            raise CescacsError("--divide needs a depth of at least 1")
         counts = divide(position, args.depth)
         for move, count in counts.items():
             print(f"{move:<12} {count}")
@@ -73,9 +98,51 @@ def _engine(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if args.games:
+        if args.file is not None or args.pdtl is not None:
+            raise CescacsError("--games only lists the archive: it opens no game")
+        return _list_games()
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
-    return run_app(pgn_file=args.file, pdtl=args.pdtl, castling=not args.no_castling)
+    game = None if args.file is None else _resolve_game(args.file)
+    return run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
+
+
+def _resolve_game(argument: str) -> str:
+    """The record ``cescacs GAME`` opens: a file that exists, else a number or a name from ``cescacs --games``."""
+    if Path(argument).exists():
+        return argument
+    from .data.archive import find_archived, list_archive
+
+    found = find_archived(argument)
+    if found is not None:
+        return str(found)
+    if re.fullmatch(r"[0-9]+", argument):
+        count = len(list_archive())
+        raise CescacsError(
+            f"there is no archived game {argument}: the archive holds {count} (cescacs --games lists them)"
+        )
+    return argument  # neither: opening it says that there is no such file
+
+
+def _list_games() -> int:
+    """``cescacs --games``: the archive, newest first, one numbered line per game."""
+    from .data.archive import archive_dir, list_archive
+
+    folder = archive_dir()
+    games = list_archive(folder)
+    if not games:
+        print(f"No archived games yet: every finished game is kept in {printable(str(folder))}")
+        return 0
+    print(f"{len(games)} archived game{'s' if len(games) != 1 else ''} in {printable(str(folder))}, newest first:")
+    width = len(str(len(games)))
+    for number, game in enumerate(games, 1):
+        moves = f"{game.plies} half-move{'s' if game.plies != 1 else ''}" if game.plies is not None else game.problem
+        players = f"{game.white} - {game.black}"
+        line = f"{number:>{width}}  {game.date:<10}  {game.result:<3}  {players}  ({moves})  {game.path.name}"
+        print(printable(line))
+    print(f"Open one with: cescacs NUMBER (1 is {printable(games[0].path.name)})")
+    return 0
 
 
 def _subcommand_parser() -> argparse.ArgumentParser:
@@ -85,7 +152,7 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     _add_position_options(moves)
     moves.set_defaults(run=_moves)
     counter = sub.add_parser("perft", help="count the leaves of the legal-move tree")
-    counter.add_argument("depth", type=int, help="depth in half-moves")
+    counter.add_argument("depth", type=_depth, help=f"depth in half-moves, 0 to {MAX_PERFT_DEPTH}")
     counter.add_argument("--divide", action="store_true", help="show the count below each first move")
     _add_position_options(counter)
     counter.set_defaults(run=_perft)
@@ -104,7 +171,10 @@ def _play_parser() -> argparse.ArgumentParser:
         description="Play C'escacs, the hexagonal chess variant, in the terminal (hot seat).",
         epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help', 'cescacs engine --help'.",
     )
-    parser.add_argument("file", nargs="?", help="a .ctl-pgn game record to open")
+    parser.add_argument(
+        "file", nargs="?", metavar="GAME", help="a .ctl-pgn record to open, or the number or name of an archived game"
+    )
+    parser.add_argument("--games", action="store_true", help="list the archived games, newest first, and exit")
     _add_position_options(parser)
     parser.set_defaults(run=_play)
     return parser
@@ -120,17 +190,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(arguments)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            status = run(args)
-        for warning in caught:
-            print(f"cescacs: warning: {warning.message}", file=sys.stderr)
-        return status
+        return run(args)
     except CescacsError as error:
-        print(f"cescacs: error: {error}", file=sys.stderr)
+        print(f"cescacs: error: {printable(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:
-        print(f"cescacs: error: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
+        message = f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")
+        print(f"cescacs: error: {printable(message)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -12,11 +12,14 @@ what the tests guard.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import sys
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import textual.constants
 from textual.pilot import Pilot
 
 from cescacs_tui.app import CescacsApp
@@ -67,6 +70,7 @@ async def review_move_9(pilot: Pilot[None]) -> None:
 
 async def select_queen(pilot: Pilot[None]) -> None:
     """Pick the White Queen on E1 with the mouse: its answers to the check light up."""
+    await pilot.pause()  # the board is laid out (and the side panel mounted) before aiming at a hex
     app = pilot.app
     assert isinstance(app, CescacsApp)
     region = app.board.hex_region(parse_hex("E1"))
@@ -75,6 +79,7 @@ async def select_queen(pilot: Pilot[None]) -> None:
 
 
 async def castling_chooser(pilot: Pilot[None]) -> None:
+    await pilot.pause()
     app = pilot.app
     assert isinstance(app, CescacsApp)
     for name in ("G1", "H6"):
@@ -95,18 +100,50 @@ async def nothing(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
+TRUE_COLOUR: Mapping[str, str | None] = {"COLORTERM": "truecolor", "NO_COLOR": None}
+"""The terminal of most scenes, whatever terminal runs this script: true colour, colours on."""
+SIXTEEN_COLOURS: Mapping[str, str | None] = {"COLORTERM": None, "TERM": "xterm", "NO_COLOR": None}
+"""A basic xterm: Textual detects 16 colours."""
+NO_COLOUR: Mapping[str, str | None] = {"COLORTERM": "truecolor", "NO_COLOR": "1"}
+"""A player who set NO_COLOR."""
+
+
+@contextlib.contextmanager
+def terminal_environment(variables: Mapping[str, str | None]) -> Iterator[None]:
+    """Set (or, for ``None``, unset) environment variables while an app is created: it reads its colours then."""
+    saved = {name: os.environ.get(name) for name in variables}
+    system = textual.constants.COLOR_SYSTEM
+    try:
+        for name, value in variables.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        textual.constants.COLOR_SYSTEM = "auto"  # $TEXTUAL_COLOR_SYSTEM, as read when Textual was imported
+        yield
+    finally:
+        textual.constants.COLOR_SYSTEM = system
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 @dataclass(frozen=True)
 class Scene:
-    """A state of the app worth a picture."""
+    """A state of the app worth a picture, in a terminal with the given environment."""
 
     size: tuple[int, int]
     game: Callable[[], Game]
     then: Callable[[Pilot[None]], Awaitable[None]] = nothing
     theme: str = "cescacs-dark"
     caption: str = ""
+    environment: Mapping[str, str | None] = field(default_factory=lambda: TRUE_COLOUR)
 
     def app(self) -> CescacsApp:
-        return CescacsApp(self.game(), settings=Settings(theme=self.theme))
+        with terminal_environment(self.environment):
+            return CescacsApp(self.game(), settings=Settings(theme=self.theme))
 
 
 SCENES: dict[str, Scene] = {
@@ -114,9 +151,25 @@ SCENES: dict[str, Scene] = {
     "start-120x40": Scene((120, 40), Game.new, caption="The start position at 120x40 (full hex board)"),
     "middlegame-80x24": Scene((80, 24), middlegame, select_queen, caption="Check from afar; the Queen's answers"),
     "middlegame-120x40": Scene((120, 40), middlegame, select_queen, caption="The same at 120x40, with clocks"),
-    "middlegame-160x50": Scene((160, 50), middlegame, select_queen, caption="A roomy terminal: 160x50"),
+    "middlegame-160x50": Scene(
+        (160, 50), middlegame, select_queen, caption="A roomy terminal: 160x50, large hexes with their names"
+    ),
     "theme-light": Scene((120, 40), middlegame, select_queen, "cescacs-light", "The light theme"),
     "theme-ansi": Scene((120, 40), middlegame, select_queen, "cescacs-ansi", "16 ANSI colours, for basic terminals"),
+    "colours-16": Scene(
+        (120, 40),
+        middlegame,
+        select_queen,
+        caption="A 16-colour terminal (TERM=xterm): the default theme with the 16-colour board",
+        environment=SIXTEEN_COLOURS,
+    ),
+    "no-color": Scene(
+        (120, 40),
+        middlegame,
+        select_queen,
+        caption="NO_COLOR: the tiles marked by their fill, the sides by case and weight",
+        environment=NO_COLOUR,
+    ),
     "castling-chooser": Scene(
         (120, 40),
         lambda: Game.new(pdtl="/27:dk/25:r2r/3:R2R/1:DK/ w RKRrkr - 0 1"),

@@ -12,3 +12,26 @@ from tests.helpers.reference import DATA
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+@pytest.fixture(autouse=True)
+def true_colour_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app under test sees a true-colour terminal with colours on, whatever terminal runs the tests.
+
+    Textual's console decides its colours from ``COLORTERM`` and ``TERM`` when an app is created (and
+    ``NO_COLOR`` turns the colours off), so a test run from a 16-colour terminal would draw another
+    board.  The tests of the 16-colour and NO_COLOR boards set these on purpose.
+    """
+    import textual.constants
+
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "auto")
+
+
+@pytest.fixture(autouse=True)
+def _own_state_directories(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No test reads or writes the player's real autosave, archive or settings (a test may still set its own)."""
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("CESCACS_DATA_DIR", str(state / "data"))
+    monkeypatch.setenv("CESCACS_CONFIG_DIR", str(state / "config"))

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from cescacs_tui.app import CescacsApp
-from cescacs_tui.core import BLACK, WHITE
+from cescacs_tui.core import BLACK, WHITE, Ending
 from cescacs_tui.core.clock import ClockKind, TimeControl
-from cescacs_tui.core.game import Ending, Game
+from cescacs_tui.core.game import Game
 from cescacs_tui.tui.clock_panel import ClockPanel
 from tests.helpers.app import message
 from tests.helpers.clock import FakeTime
@@ -111,19 +109,3 @@ async def test_tenths_show_under_ten_seconds() -> None:
         now.now += 10.5
         app.query_one(ClockPanel).refresh_clock()
         assert "0:09.5" in face(app, 1)
-
-
-async def test_a_running_clock_is_autosaved_between_moves(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from cescacs_tui.data.autosave import load_autosave
-
-    now = FakeTime()
-    path = tmp_path / "autosave.json"
-    game = Game.new(time_control=TimeControl(ClockKind.SUDDEN_DEATH, base=300), time_source=now)
-    app = CescacsApp(game, autosave=path)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await type_move(pilot, "e7-e13")
-        now.now += 42
-        app.save_running_clock()  # what the app's 10-second timer does
-    session = load_autosave(path)
-    assert session is not None and session.game.clock is not None
-    assert session.game.clock.remaining(BLACK) == pytest.approx(258, abs=0.01)  # reloaded on the real clock

@@ -62,7 +62,7 @@ async def test_killed_mid_game_then_resumed(tmp_path: Path) -> None:
         process.wait(timeout=30)
     assert process.returncode == -signal.SIGKILL
 
-    session = load_autosave(path)
+    session = load_autosave(path).saved
     assert session is not None
     app = CescacsApp(Game.new(), resume=session)
     async with app.run_test(size=(120, 40)) as pilot:

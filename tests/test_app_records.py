@@ -111,7 +111,7 @@ async def test_a_broken_record_is_explained_and_the_game_kept(tmp_path: Path) ->
     bad.write_text('[Variant "C\'escacs"]\n\n1. E7-E13, E21-E15\n2. EE5-E11\n', encoding="utf-8")
     app = CescacsApp(played("F8-F12"))
     async with app.run_test(size=(120, 40)) as pilot:
-        app.open_record(bad)
+        app.game_screen.apply(app.session.open_record(bad))
         await pilot.pause()
         assert "line 4, column 4" in message(app) and "Elephant on E5 cannot go to E11" in message(app)
         assert [n.san for n in app.game.nodes] == ["F8-F12"]
@@ -122,7 +122,7 @@ async def test_text_from_a_record_is_never_markup(tmp_path: Path) -> None:
     record.write_text('[Variant "C\'escacs"]\n[White "[bold red]Mallory[/]"]\n\n1. E7-E13 :\n*\n', encoding="utf-8")
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
-        app.open_record(record)
+        app.game_screen.apply(app.session.open_record(record))
         await pilot.pause()
         await pilot.press("u")  # back to White's turn: the status names White's player
         assert "[bold red]Mallory[/]" in str(app.query_one("#status").render())

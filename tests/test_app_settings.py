@@ -8,6 +8,7 @@ from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import BLACK, WHITE
 from cescacs_tui.data.settings import Settings
 from cescacs_tui.tui.new_game import NewGameDialog
+from cescacs_tui.tui.themes import known_themes
 
 
 async def test_theme_and_piece_set_changes_are_saved(tmp_path: Path) -> None:
@@ -21,7 +22,7 @@ async def test_theme_and_piece_set_changes_are_saved(tmp_path: Path) -> None:
         assert app.board.piece_set == "fan"
         await pilot.press("L")
         assert app.board.layout_mode == "full"
-    saved = Settings.load(path)
+    saved = Settings.load(path, themes=known_themes())
     assert (saved.theme, saved.piece_set, saved.board_layout) == ("cescacs-light", "fan", "full")
     again = CescacsApp(settings=saved)
     async with again.run_test(size=(120, 40)):
@@ -77,4 +78,4 @@ async def test_resizing_the_terminal_re_lays_out_the_board_live() -> None:
         assert app.query_one("#side").region.right <= 80 and app.query_one("#moves").region.height >= 3
         await pilot.resize_terminal(160, 50)
         await pilot.pause()
-        assert app.board.mode == "full"
+        assert app.board.mode == "large"  # from 160x50 the large hexes fit

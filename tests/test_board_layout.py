@@ -13,18 +13,26 @@ from cescacs_tui.tui import board_layout
 from cescacs_tui.tui.board_layout import (
     LABEL_WIDTH,
     START_HEX,
+    TILE_FILLS,
     BoardView,
     Mark,
+    cell_blank_text,
     cell_lower_text,
+    cell_name_text,
     cell_text,
     choose_mode,
+    cycle_target,
+    fallback_note,
     layout_for,
     move_cursor,
     piece_glyph,
+    reading_order,
+    target_towards,
     view_marks,
 )
 
-VARIANTS = [("full", False), ("full", True), ("compact", False), ("compact", True)]
+MODES = ("compact", "full", "large")
+VARIANTS = [(mode, flipped) for mode in MODES for flipped in (False, True)]
 ARROWS = ("up", "down", "left", "right")
 
 
@@ -51,7 +59,7 @@ def test_169_rectangles_inside_content_and_disjoint(layout):
     grid = owner_grid(layout)
     assert len(layout.cells) == 169
     assert len(set(layout.cells)) == 169
-    assert len(grid) == 169 * layout.cell_width * (2 if layout.mode == "full" else 1)
+    assert len(grid) == 169 * layout.cell_width * layout.cells[0].height
     assert all(0 <= x < layout.width and 0 <= y < layout.height for x, y in grid)
 
 
@@ -67,7 +75,7 @@ def test_rows_list_every_span_once_left_to_right(layout):
         ends = [(span.x, span.x + span.width) for span in row]
         assert all(end <= start for (_, end), (start, _) in itertools.pairwise(ends))
     hex_spans = sum(1 for row in layout.rows for span in row if span.hex is not None)
-    assert hex_spans == 169 * (2 if layout.mode == "full" else 1)
+    assert hex_spans == 169 * layout.cells[0].height
 
 
 def test_adjacent_columns_are_offset_by_half_a_hex(layout):
@@ -80,6 +88,8 @@ def test_adjacent_columns_are_offset_by_half_a_hex(layout):
             assert abs(a.x - b.x) == width
             if layout.mode == "full":
                 assert abs(a.y - b.y) == 1  # half of the 2-row hex: the brick offset
+            elif layout.mode == "large":
+                assert abs(a.y - b.y) in (1, 2)  # "half" of the 3-row hex: one row, or two
             else:
                 # Compact: one oblique neighbour shares the row, the other is a row away.
                 assert abs(a.y - b.y) == (0 if (LINE[h] + LINE[n]) % 4 == 3 - 2 * layout.flipped else 1)
@@ -99,7 +109,7 @@ def test_column_neighbours_are_stacked(layout):
 
 
 def test_flipped_is_a_half_turn():
-    for mode in ("full", "compact"):
+    for mode in MODES:
         white, black = layout_for(mode, False), layout_for(mode, True)
         for h in HEXES:
             assert black.cells[h] == white.cells[hex_at(14 - COLUMN[h], 28 - LINE[h])]
@@ -126,25 +136,42 @@ def test_column_letters_top_and_bottom_over_their_column(layout):
         assert all(layout.cells[h].x <= label.x < layout.cells[h].x + layout.cell_width for h in below)
 
 
-def test_line_numbers_name_the_outermost_hex_of_their_row(layout):
+def edge_numbers(layout, y):
+    """The line numbers at the left and right edges of text row ``y``."""
+    found = {label.x: int(label.text) for label in layout.labels if label.y == y and not label.text.isalpha()}
+    return found.get(0), found.get(layout.width - LABEL_WIDTH)
+
+
+def test_every_line_number_can_be_read_at_the_edges_of_its_row(layout):
+    """Each hex's line is written at an edge of the row of its piece; in compact rows, on its parity's edge."""
+    numbered = set()
+    for h in HEXES:
+        y = layout.piece_y(h)
+        left, right = edge_numbers(layout, y)
+        assert LINE[h] in (left, right), HEX_NAMES[h]
+        numbered.add(LINE[h])
+        view_column = 14 - COLUMN[h] if layout.flipped else COLUMN[h]
+        lines_here = {LINE[n] for n in HEXES if layout.piece_y(n) == y}
+        if len(lines_here) == 1:
+            assert left == right == LINE[h]
+        else:  # two lines: the columns at even places on the screen are numbered at the left
+            assert (left if view_column % 2 == 0 else right) == LINE[h], HEX_NAMES[h]
+    assert numbered == set(range(29))
     numbers = [label for label in layout.labels if not label.text.isalpha()]
-    for label in numbers:
-        assert label.x in (0, layout.width - LABEL_WIDTH)
-        pieces_row = [h for h in HEXES if layout.cells[h].y == label.y]
-        left = min(pieces_row, key=lambda h: layout.cells[h].x)
-        assert int(label.text) == LINE[left]
-        if layout.mode == "full":
-            assert {LINE[h] for h in pieces_row} == {int(label.text)}
-    left_numbers = sorted(int(label.text) for label in numbers if label.x == 0)
-    if layout.mode == "full":
-        assert left_numbers == list(range(29))
-    else:
-        assert len(left_numbers) == 15 and len(set(left_numbers)) == 15
+    assert all(label.x in (0, layout.width - LABEL_WIDTH) for label in numbers)
+    assert {label.y for label in numbers} == {layout.piece_y(h) for h in HEXES}
+
+
+def test_the_centre_row_of_the_compact_board_reads_13_and_14():
+    compact = layout_for("compact")
+    assert edge_numbers(compact, compact.piece_y(START_HEX)) == (13, 14)  # F14 is on the row of E13 and G13
+    assert edge_numbers(layout_for("full"), layout_for("full").piece_y(START_HEX)) == (14, 14)
 
 
 def test_content_sizes():
     assert (layout_for("compact").width, layout_for("compact").height) == (49, 17)
     assert (layout_for("full").width, layout_for("full").height) == (79, 32)
+    assert (layout_for("large").width, layout_for("large").height) == (109, 47)
     assert layout_for("compact", True).height == 17 and layout_for("full", True).width == 79
 
 
@@ -156,17 +183,39 @@ def test_white_view_puts_f0_at_the_bottom_and_p_at_the_left():
     assert layout_for("compact").cells[parse_hex("E27")].y == layout_for("compact").cells[parse_hex("F28")].y == 1
 
 
+def test_the_large_layout_puts_the_piece_on_the_middle_row():
+    large = layout_for("large")
+    assert large.piece_row == 1 and large.cells[0].height == 3
+    assert large.piece_y(START_HEX) == large.cells[START_HEX].y + 1
+    assert layout_for("full").piece_row == layout_for("compact").piece_row == 0
+
+
 def test_choose_mode():
     assert choose_mode("auto", 80, 22) == "compact"
     assert choose_mode("auto", 79, 32) == "full"
     assert choose_mode("auto", 78, 40) == "compact"
     assert choose_mode("auto", 120, 31) == "compact"
-    assert choose_mode("full", 10, 10) == "full"
+    assert choose_mode("auto", 160, 46) == "full"
+    assert choose_mode("auto", 160, 47) == "large"
+    assert choose_mode("full", 200, 60) == "full"
     assert choose_mode("compact", 200, 60) == "compact"
+    assert choose_mode("large", 120, 40) == "full"  # a forced layout that does not fit falls back
+    assert choose_mode("full", 10, 10) == "compact"
+    assert choose_mode("compact", 10, 10) == "compact"  # the smallest, even where nothing fits
     with pytest.raises(ValueError):
         choose_mode("huge", 80, 24)
     with pytest.raises(ValueError):
         layout_for("huge")
+
+
+def test_fallback_note_says_why():
+    assert fallback_note("auto", 10, 10) is None
+    assert fallback_note("full", 120, 40) is None
+    assert fallback_note("compact", 10, 10) is None
+    assert fallback_note("full", 80, 21) == "the full board needs 79x32 cells and has 80x21: showing the compact board"
+    assert fallback_note("large", 120, 40) == (
+        "the large board needs 109x47 cells and has 120x40: showing the full board"
+    )
 
 
 # --- Cursor ----------------------------------------------------------------------
@@ -273,10 +322,11 @@ def test_wide_glyph_falls_back_to_the_letter(monkeypatch):
         ("", Mark.TARGET, " · ", "  ·  "),
         ("k", Mark.CAPTURE, "×k ", " ×k  "),
         ("", Mark.CAPTURE, " × ", "  ×  "),
-        ("k", Mark.CAPTURE | Mark.CURSOR, "×k]", "[×k ]"),
+        ("k", Mark.CAPTURE | Mark.CURSOR, "[k]", "[×k ]"),
         ("K", Mark.SELECTED, ">K<", " >K< "),
         ("K", Mark.CHECK | Mark.THREATENED, "!K!", " !K! "),
-        ("K", Mark.CHECK | Mark.CURSOR, "!K]", "[!K ]"),
+        ("K", Mark.CHECK | Mark.CURSOR, "[K]", "[!K ]"),  # never "!K]": is the cursor left or right?
+        ("P", Mark.AWAITING | Mark.CURSOR, "[P]", "[ P?]"),
         ("P", Mark.AWAITING, " P?", "  P? "),
         ("P", Mark.PREVIEW, "{P}", " {P} "),
         ("", Mark.PREVIEW, "{ }", " { } "),
@@ -290,21 +340,105 @@ def test_wide_glyph_falls_back_to_the_letter(monkeypatch):
 def test_cell_text(glyph, marks, compact, full):
     assert cell_text(glyph, marks, "compact") == compact
     assert cell_text(glyph, marks, "full") == full
+    assert cell_text(glyph, marks, "large") == f" {full} "
+
+
+@pytest.mark.parametrize(
+    ("glyph", "marks", "compact", "full"),
+    [
+        ("", Mark.TARGET, " 3 ", "  3  "),
+        ("", Mark.TARGET | Mark.CURSOR, "[3]", "[ 3 ]"),
+        ("k", Mark.CAPTURE, "×k3", " ×k3 "),
+        ("", Mark.CAPTURE, " ×3", "  ×3 "),  # en passant: the captured pawn is elsewhere
+        ("", Mark.TARGET | Mark.PREVIEW, "{3}", " {3} "),
+        ("k", Mark.CAPTURE | Mark.PREVIEW, "×k}", " ×k} "),  # the preview's brackets win the slot
+        ("K", Mark.NONE, " K ", "  K  "),  # only targets show a number
+    ],
+)
+def test_targets_show_their_number_key(glyph, marks, compact, full):
+    assert cell_text(glyph, marks, "compact", number=3) == compact
+    assert cell_text(glyph, marks, "full", number=3) == full
 
 
 def test_every_mark_combination_keeps_the_cell_width_and_the_piece_in_the_middle():
+    widths = {"compact": 3, "full": 5, "large": 7}
     for value in range(sum(Mark) + 1):
         marks = Mark(value)
         for glyph in ("", "K", "♞"):
-            compact, full = cell_text(glyph, marks, "compact"), cell_text(glyph, marks, "full")
-            assert len(compact) == 3 and len(full) == 5
-            if glyph:
-                assert compact[1] == glyph and full[2] == glyph
+            for mode, width in widths.items():
+                for number in (None, 7):
+                    text = cell_text(glyph, marks, mode, number=number)
+                    assert len(text) == width
+                    if glyph:
+                        assert text[width // 2] == glyph
+            if marks & Mark.CURSOR:
+                compact = cell_text(glyph, marks, "compact")
+                assert compact[0] + compact[2] == "[]"  # the cursor never shares the slots
 
 
 def test_lower_row_names_the_cursor_hex():
     assert cell_lower_text(START_HEX, Mark.CURSOR | Mark.TARGET) == " F14 "
     assert cell_lower_text(START_HEX, Mark.TARGET) == "     "
+    assert cell_name_text(START_HEX) == "  F14  "
+    assert cell_name_text(parse_hex("F0")) == "   F0  "
+
+
+def test_tile_fills_mark_the_three_hex_colours_without_colour():
+    assert len(set(TILE_FILLS)) == 3 and all(len(fill) == 1 for fill in TILE_FILLS)
+    fill = TILE_FILLS[1]
+    assert cell_text("k", Mark.NONE, "compact", fill=fill) == f"{fill}k{fill}"
+    assert cell_text("", Mark.TARGET, "full", fill=fill) == f"{fill * 2}·{fill * 2}"
+    assert cell_text("K", Mark.CURSOR, "large", fill=fill) == f"{fill}[{fill}K{fill}]{fill}"
+    assert cell_lower_text(START_HEX, Mark.CURSOR, fill) == " F14 "  # the name keeps its spaces
+    assert cell_lower_text(parse_hex("F0"), Mark.CURSOR, fill) == f"{fill} F0 "
+    assert cell_lower_text(START_HEX, Mark.NONE, fill) == fill * 5
+    assert cell_name_text(START_HEX, fill) == f"{fill} F14 {fill}"
+    assert cell_blank_text("large", fill) == fill * 7
+
+
+# --- Playing among targets --------------------------------------------------------
+
+
+def names(hexes):
+    return [HEX_NAMES[h] for h in hexes]
+
+
+def test_reading_order_is_top_line_first_then_left_to_right():
+    hexes = [parse_hex(n) for n in ("E9", "D8", "E11", "E13", "G9")]
+    assert names(reading_order(hexes)) == ["E13", "E11", "E9", "G9", "D8"]
+    assert names(reading_order(hexes, flipped=True)) == ["D8", "G9", "E9", "E11", "E13"]
+
+
+def test_tab_cycles_the_targets_from_where_the_cursor_is():
+    order = reading_order([parse_hex(n) for n in ("E13", "E11", "E9", "D8")])
+    e7 = parse_hex("E7")  # the pawn, below all of them: Tab wraps to the first
+    assert HEX_NAMES[cycle_target(order, e7, 1)] == "E13"
+    assert HEX_NAMES[cycle_target(order, e7, -1)] == "D8"
+    assert HEX_NAMES[cycle_target(order, parse_hex("E13"), 1)] == "E11"
+    assert HEX_NAMES[cycle_target(order, parse_hex("D8"), 1)] == "E13"  # wraps
+    assert HEX_NAMES[cycle_target(order, parse_hex("E13"), -1)] == "D8"
+    assert HEX_NAMES[cycle_target(order, parse_hex("F10"), 1)] == "E9"  # from a hex between them
+    visited, h = [], e7
+    for _ in order:
+        h = cycle_target(order, h, 1)
+        visited.append(h)
+    assert sorted(visited) == sorted(order)
+    assert cycle_target((), e7, 1) == e7
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_direction_keys_jump_to_the_nearest_target_that_way(flipped):
+    e7 = parse_hex("E7")
+    targets = [parse_hex(n) for n in ("E9", "E11", "E13", "D8", "K4")]
+    up, down = ("down", "up") if flipped else ("up", "down")
+    assert names([target_towards(e7, up, targets, flipped=flipped)]) == ["E9"]
+    assert names([target_towards(parse_hex("E9"), up, targets, flipped=flipped)]) == ["E11"]
+    assert target_towards(parse_hex("E13"), up, targets, flipped=flipped) is None  # nothing further that way
+    assert target_towards(e7, down, targets, flipped=flipped) is None
+    right, left = ("left", "right") if flipped else ("right", "left")
+    assert names([target_towards(e7, right, targets, flipped=flipped)]) == ["K4"]
+    assert names([target_towards(e7, left, targets, flipped=flipped)]) == ["D8"]
+    assert target_towards(e7, "up", [], flipped=flipped) is None
 
 
 def test_view_marks():

@@ -8,17 +8,17 @@ from rich.style import Style
 from textual.app import ComposeResult
 from textual.geometry import Region
 from textual.message import Message
-from textual.widgets import Footer
+from textual.widgets import Footer, Input
 
 from cescacs_tui.core import Position, parse_hex
-from cescacs_tui.core.geometry import HEX_NAMES, HEXES, ORTHOGONAL_NEIGHBOURS
+from cescacs_tui.core.geometry import HEX_COLOUR, HEX_NAMES, HEXES, LINE, ORTHOGONAL_NEIGHBOURS
 from cescacs_tui.core.pieces import FAN_GLYPHS, KING
 from cescacs_tui.tui.board import BoardView, HexBoard, demo_app
-from cescacs_tui.tui.board_layout import START_HEX
+from cescacs_tui.tui.board_layout import START_HEX, TILE_FILLS
 from cescacs_tui.tui.themes import BoardHostApp
 
 INITIAL = Position.initial().board_codes
-SMALL, LARGE = (80, 24), (120, 40)
+SMALL, LARGE, HUGE = (80, 24), (120, 40), (160, 50)
 
 
 class BoardApp(BoardHostApp[None]):
@@ -42,6 +42,9 @@ class BoardApp(BoardHostApp[None]):
     def on_hex_board_cursor_moved(self, message: HexBoard.CursorMoved) -> None:
         self.messages.append(message)
 
+    def on_hex_board_layout_changed(self, message: HexBoard.LayoutChanged) -> None:
+        self.messages.append(message)
+
     def selected(self) -> list[int]:
         return [m.hex for m in self.messages if isinstance(m, HexBoard.HexSelected)]
 
@@ -49,7 +52,7 @@ class BoardApp(BoardHostApp[None]):
 def cell(board: HexBoard, name: str) -> str:
     """The rendered text of a hex's piece row."""
     region = board.hex_region(parse_hex(name))
-    return board.render_line(region.y).text[region.x : region.right]
+    return board.render_line(region.y + board.board_layout.piece_row).text[region.x : region.right]
 
 
 async def click_hex(pilot, board: HexBoard, h: int) -> None:
@@ -58,7 +61,9 @@ async def click_hex(pilot, board: HexBoard, h: int) -> None:
     await pilot.click(board, offset=(content.x + region.x + region.width - 1, content.y + region.bottom - 1))
 
 
-@pytest.mark.parametrize(("size", "mode", "content"), [(SMALL, "compact", (49, 17)), (LARGE, "full", (79, 32))])
+@pytest.mark.parametrize(
+    ("size", "mode", "content"), [(SMALL, "compact", (49, 17)), (LARGE, "full", (79, 32)), (HUGE, "large", (109, 47))]
+)
 async def test_mode_follows_the_terminal_size(size, mode, content):
     app = BoardApp()
     async with app.run_test(size=size):
@@ -158,7 +163,8 @@ async def test_highlights_show_in_the_text(size):
         board.show(BoardView(INITIAL, selected=e7, targets={e9: "move", e11: "move", g21: "capture"}, check=g27))
         await pilot.pause()
         texts = {name: cell(board, name).replace(" ", "") for name in ("E7", "E9", "E11", "G21", "G27", "F14", "F16")}
-        assert texts == {"E7": ">P<", "E9": "·", "E11": "·", "G21": "×p", "G27": "!k", "F14": "[]", "F16": ""}
+        # The targets carry their number keys in reading order: G21 (line 21) first, then E11, E9.
+        assert texts == {"E7": ">P<", "E9": "3", "E11": "2", "G21": "×p1", "G27": "!k", "F14": "[]", "F16": ""}
         board.show(BoardView(INITIAL, awaiting=frozenset({e7}), preview=(e9,)))
         await pilot.pause()
         assert cell(board, "E7").strip() == "P?" and cell(board, "E9").strip() == "{ }"
@@ -274,14 +280,6 @@ def label_style(board: HexBoard) -> Style:
     return style
 
 
-async def test_footer_shows_only_select():
-    """The footer stays short for 80 columns: Esc is announced where a selection is made."""
-    app = BoardApp()
-    async with app.run_test(size=SMALL):
-        shown = [b.description for b in HexBoard.BINDINGS if getattr(b, "show", True)]
-        assert shown == ["Select"]
-
-
 async def test_demo_app_plays_a_move():
     app = demo_app()
     async with app.run_test(size=SMALL) as pilot:
@@ -297,3 +295,222 @@ async def test_demo_app_plays_a_move():
         await pilot.press("f")
         await pilot.pause()
         assert board.flipped and board.hex_region(parse_hex("F0")).y == 1
+
+
+# --- Playing among the targets ------------------------------------------------------------------------
+
+PAWN_VIEW = BoardView(
+    INITIAL, selected=parse_hex("E7"), targets={parse_hex(n): "move" for n in ("D8", "E9", "E11", "E13")}
+)
+
+
+async def test_tab_and_shift_tab_cycle_the_targets_and_enter_plays():
+    app = BoardApp(HexBoard(PAWN_VIEW))
+    async with app.run_test(size=SMALL) as pilot:
+        board = app.board
+        board.cursor = parse_hex("E7")
+        assert [HEX_NAMES[h] for h in board.target_order] == ["E13", "E11", "E9", "D8"]
+        seen = []
+        for key in ("tab", "tab", "shift+tab", "shift+tab", "shift+tab"):
+            await pilot.press(key)
+            seen.append(HEX_NAMES[board.cursor])
+        assert seen == ["E13", "E11", "E13", "D8", "E9"]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.selected() == [parse_hex("E9")]
+        assert board.has_focus
+
+
+class BoardAndInputApp(BoardApp):
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        yield Input()
+
+
+async def test_tab_and_digits_are_the_apps_when_nothing_is_selected():
+    app = BoardAndInputApp()
+    async with app.run_test(size=SMALL) as pilot:
+        board = app.board
+        await pilot.press("3", "tab")
+        await pilot.pause()
+        assert board.cursor == START_HEX and app.selected() == []
+        assert not board.has_focus  # Tab moved the focus on, as everywhere in Textual
+
+
+async def test_a_number_key_plays_its_target():
+    app = BoardApp(HexBoard(PAWN_VIEW))
+    async with app.run_test(size=SMALL) as pilot:
+        board = app.board
+        assert cell(board, "E11").strip() == "2" and cell(board, "D8").strip() == "4"
+        await pilot.press("2")
+        await pilot.pause()
+        assert app.selected() == [parse_hex("E11")] and board.cursor == parse_hex("E11")
+        await pilot.press("9")  # no ninth target: nothing happens
+        await pilot.pause()
+        assert app.selected() == [parse_hex("E11")]
+
+
+async def test_direction_keys_jump_among_the_targets_while_a_piece_is_selected():
+    app = BoardApp(HexBoard(PAWN_VIEW))
+    async with app.run_test(size=SMALL) as pilot:
+        board = app.board
+        board.cursor = parse_hex("E7")
+        path = []
+        for key in ("up", "up", "up", "up", "down", "down", "down", "left"):
+            await pilot.press(key)
+            path.append(HEX_NAMES[board.cursor])
+        # Up walks E9, E11, E13; beyond the last target it steps freely (E15); down comes back; left: D8.
+        assert path == ["E9", "E11", "E13", "E15", "E13", "E11", "E9", "D8"]
+        board.show(BoardView(INITIAL))  # nothing selected: the arrows step hex by hex again
+        board.cursor = parse_hex("E7")
+        await pilot.press("up")
+        assert HEX_NAMES[board.cursor] == "E9"
+        await pilot.press("up")
+        assert HEX_NAMES[board.cursor] == "E11"
+
+
+async def test_vim_keys_only_when_switched_on():
+    app = BoardApp()
+    async with app.run_test(size=SMALL) as pilot:
+        board = app.board
+        await pilot.press("k", "l")
+        assert board.cursor == START_HEX
+        board.vim_keys = True
+        path = [("k", "F16"), ("l", "G15"), ("h", "F16"), ("j", "F14"), ("y", "E15"), ("n", "F14")]
+        path += [("u", "G15"), ("b", "F14")]
+        for key, name in path:
+            await pilot.press(key)
+            assert HEX_NAMES[board.cursor] == name, key
+
+
+async def test_each_side_keeps_its_own_cursor():
+    from cescacs_tui.core import Colour
+
+    app = BoardApp()
+    async with app.run_test(size=SMALL):
+        board = app.board
+        g1, g27 = parse_hex("G1"), parse_hex("G27")
+        board.switch_cursor(Colour.WHITE, default=g1)
+        assert board.cursor == g1
+        board.cursor = parse_hex("E7")  # White moves the cursor and plays
+        board.switch_cursor(Colour.BLACK, default=g27)
+        assert board.cursor == g27  # Black's first turn: its default
+        board.cursor = parse_hex("E21")
+        board.switch_cursor(Colour.WHITE, default=g1)
+        assert board.cursor == parse_hex("E7")  # where White left it
+        board.switch_cursor(Colour.BLACK, default=g27)
+        assert board.cursor == parse_hex("E21")
+        board.forget_cursors()
+        board.switch_cursor(Colour.WHITE, default=g1)
+        assert board.cursor == g1
+
+
+# --- Layouts: the room used, a forced layout that does not fit -------------------------------------------
+
+
+async def test_a_forced_layout_that_does_not_fit_falls_back_and_says_so():
+    app = BoardApp(HexBoard(BoardView(INITIAL), layout="large"))
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        board = app.board
+        assert board.mode == "full" and tuple(board.size) == (79, 32)
+        assert board.layout_note == "the large board needs 109x47 cells and has 120x39: showing the full board"
+        changes = [m for m in app.messages if isinstance(m, HexBoard.LayoutChanged)]
+        assert changes and changes[-1].mode == "full" and changes[-1].note == board.layout_note
+        await pilot.resize_terminal(*HUGE)
+        await pilot.pause()
+        assert board.mode == "large" and board.layout_note is None
+        changes = [m for m in app.messages if isinstance(m, HexBoard.LayoutChanged)]
+        assert (changes[-1].mode, changes[-1].note) == ("large", None)
+
+
+async def test_the_mode_is_right_as_soon_as_the_choice_changes():
+    """The app's message names the layout right after the choice, before the next layout pass."""
+    app = BoardApp(HexBoard(BoardView(INITIAL), layout="compact"))
+    async with app.run_test(size=LARGE) as pilot:
+        board = app.board
+        await pilot.pause()
+        assert board.mode == "compact"
+        board.layout_mode = "auto"
+        assert board.mode == "full"  # not the stale "compact" of the current size
+        await pilot.pause()
+        assert board.mode == "full" and board.size.height == 32
+
+
+async def test_the_large_board_names_every_hex():
+    app = BoardApp()
+    async with app.run_test(size=HUGE):
+        board = app.board
+        assert board.mode == "large"
+        for name in ("F0", "F14", "P13", "Z21", "E27"):
+            region = board.hex_region(parse_hex(name))
+            assert board.render_line(region.y + 2).text[region.x : region.right].strip() == name
+        assert cell(board, "G1").strip() == "K"
+        g1 = board.hex_region(parse_hex("G1"))
+        assert board.render_line(g1.y + 1).text[g1.x : g1.right] == "   K   "  # the piece on the middle row
+
+
+async def test_no_color_fills_the_tiles_with_patterns(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = BoardApp()
+    async with app.run_test(size=LARGE):
+        board = app.board
+        assert app.no_color and board.patterned
+        fills = {}
+        for h in HEXES:
+            if h == board.cursor or INITIAL[h]:
+                continue
+            region = board.hex_region(h)
+            fills.setdefault(HEX_COLOUR[h], set()).add(board.render_line(region.y + 1).text[region.x : region.right])
+        assert {tile: texts for tile, texts in fills.items()} == {t: {TILE_FILLS[t] * 5} for t in range(3)}
+        g1 = TILE_FILLS[HEX_COLOUR[parse_hex("G1")]]
+        assert cell(board, "G1") == f"{g1 * 2}K{g1 * 2}"
+    plain = BoardApp(HexBoard(BoardView(INITIAL), patterns=False))
+    async with plain.run_test(size=LARGE):
+        assert not plain.board.patterned and cell(plain.board, "G1") == "  K  "
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE, HUGE], ids=["80x24", "120x40", "160x50"])
+async def test_every_line_number_can_be_read_from_the_drawn_labels(size):
+    """Read the screen as a player does: each hex's line is written at an edge of the row its piece is on,
+    and its column's letter above and below it."""
+    app = BoardApp()
+    async with app.run_test(size=size):
+        board = app.board
+        layout = board.board_layout
+        text = [board.render_line(y).text for y in range(board.size.height)]
+        x0 = board.hex_region(0).x - layout.cells[0].x  # where the board's drawing starts (it is centred)
+        y0 = board.hex_region(0).y - layout.cells[0].y
+        read = set()
+        for h in HEXES:
+            region = board.hex_region(h)
+            row = text[region.y + layout.piece_row]
+            edges = (row[x0 : x0 + 2], row[x0 + layout.width - 2 : x0 + layout.width])
+            numbers = {int(edge) for edge in edges if edge.strip()}
+            assert LINE[h] in numbers, (HEX_NAMES[h], edges)
+            read |= numbers
+            centre = region.x + region.width // 2
+            assert text[y0][centre] == text[y0 + layout.height - 1][centre] == HEX_NAMES[h][0], HEX_NAMES[h]
+        assert read == set(range(29))
+
+
+async def test_the_apps_layout_message_names_the_layout_drawn_next():
+    """``L`` cycles the layouts; the message said "auto (compact now)" from a compact board in a roomy terminal."""
+    from cescacs_tui.app import CescacsApp
+    from tests.helpers.app import message
+
+    app = CescacsApp()
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        said = []
+        for _ in range(4):
+            await pilot.press("L")
+            await pilot.pause()
+            said.append(message(app))
+            assert app.board.mode == said[-1].rpartition("(")[2].split()[0]  # what is drawn is what it said
+        assert said == [
+            "board layout: full (full now)",
+            "board layout: compact (compact now)",
+            "board layout: large (full now)",  # does not fit in 120x40: the board falls back
+            "board layout: auto (full now)",
+        ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 
@@ -104,6 +105,49 @@ def test_tolerated_pdtl_prints_a_warning(capsys):
     assert "warning" in err
 
 
+@pytest.mark.parametrize("depth", ["1000", "-5", "11", "\u0663", "2.5", "two"])
+def test_perft_depth_out_of_range_is_a_usage_error(depth, capsys):
+    # 1000 used to end in a RecursionError, -5 printed 1
+    with pytest.raises(SystemExit) as caught:
+        main(["perft", depth])
+    out, err = capsys.readouterr()
+    assert caught.value.code == 2
+    assert out == ""
+    assert "depth must be a whole number from 0 to 10" in err and "Traceback" not in err
+
+
+def test_perft_0_counts_the_empty_sequence_and_divide_needs_a_move(capsys):
+    assert main(["perft", "0"]) == 0
+    assert capsys.readouterr().out.split() == ["1"]
+    assert main(["perft", "0", "--divide"]) == 2
+    assert "at least 1" in capsys.readouterr().err
+
+
+def test_perft_1000_in_a_subprocess_exits_2_without_a_traceback():
+    bad = subprocess.run(
+        [sys.executable, "-m", "cescacs_tui.cli", "perft", "1000"], capture_output=True, text=True, timeout=120
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert "depth" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_errors_echoing_the_input_are_printable(capsys):
+    assert main(["moves", "--pdtl", "/27:1k/1:1K/ \x1b]52;c;eA==\x07 -- - 0 1"]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err
+    assert "\\x1b" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX FIFOs")
+def test_a_fifo_as_the_record_is_refused_at_once(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CESCACS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("CESCACS_CONFIG_DIR", str(tmp_path / "config"))
+    fifo = tmp_path / "game.ctl-pgn"
+    os.mkfifo(fifo)
+    assert main([str(fifo)]) == 2
+    assert "not a regular file" in capsys.readouterr().err
+
+
 def test_module_entry_point_in_a_subprocess():
     ok = subprocess.run(
         [sys.executable, "-m", "cescacs_tui.cli", "perft", "1"], capture_output=True, text=True, timeout=120
@@ -144,7 +188,7 @@ def started(monkeypatch, tmp_path):
 def test_cescacs_alone_starts_a_new_game_with_the_autosave_and_settings_in_place(started, tmp_path):
     app, frozen = started()
     assert app.game.position.to_pdtl() == INITIAL_PDTL
-    assert app.autosave == tmp_path / "data" / "autosave.json"
+    assert app.session.store.path == tmp_path / "data" / "autosave.json"
     assert app.settings_path is not None and app.settings_path.parent == tmp_path / "config"
     assert frozen > 0  # the start-up objects are kept out of garbage collection before the app runs
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from cescacs_tui.core import BLACK, WHITE, Position
+from cescacs_tui.core import BLACK, WHITE, Ending, Position
 from cescacs_tui.core.clock import ClockKind, TimeControl
-from cescacs_tui.core.game import Ending, Game, GameError
+from cescacs_tui.core.game import Game, GameError
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, play
 

@@ -138,7 +138,6 @@ def _pdtl_and_moves(name: str) -> tuple[str, str]:
     return lines[0], "\n".join(lines[1:])
 
 
-@pytest.mark.filterwarnings("ignore::cescacs_tui.core.PDTLWarning")  # the saved PDTL uses legacy forms
 def test_the_closed_castling_position_is_reached_from_the_start() -> None:
     target, moves = _pdtl_and_moves("ts-savedGames_castling-closed-position.txt")
     (game,) = read_pgn(moves)
@@ -155,7 +154,6 @@ def test_the_awaiting_pawn_must_promote_after_the_illustrative_move() -> None:
     assert [str(m) for m in game.position.legal_moves()] == ["P21=J"]
 
 
-@pytest.mark.filterwarnings("ignore::cescacs_tui.core.PDTLWarning")  # several are in legacy forms
 def test_saved_positions_valid_ones_load_and_the_others_fail_precisely() -> None:
     loaded, rejected = [], []
     for line in record("ts-savedGames_positions.txt").splitlines():

@@ -335,3 +335,44 @@ async def test_the_ansi_theme_uses_only_ansi_colours_and_reverse_video() -> None
         assert all(c.type in (ColorType.DEFAULT, ColorType.STANDARD) for c in colours), colours
         marked = next(s.style for s in moves.render_line(2) if MARKER in s.text)
         assert marked is not None and marked.reverse and marked.bold
+
+
+async def test_a_longer_game_shown_later_scrolls_to_its_current_move() -> None:
+    """As when a game is opened or resumed: the list was empty, the new game is long."""
+    app = MoveListApp(Game.new(), height=5)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        moves = app.query_one(MoveList)
+        app.game = game_with(FOOLS_MATE)
+        app.show()
+        await pilot.pause()
+        visible = moves.size.height - moves.HEADER_ROWS
+        assert moves.scroll_offset.y == moves.row_count - visible > 0
+        assert MARKER in lines(moves)[-1]
+        moves.scroll_to(y=0, animate=False, immediate=True)
+        moves.scroll_to_current()
+        assert moves.scroll_offset.y == moves.row_count - visible
+
+
+async def test_the_app_shows_the_current_move_after_resume_and_open(tmp_path) -> None:
+    from cescacs_tui.app import CescacsApp
+    from cescacs_tui.core.pgn import write_pgn
+    from cescacs_tui.data.autosave import SavedGame
+    from scripts.screenshots import middlegame
+
+    app = CescacsApp(Game.new(), resume=SavedGame(game=middlegame(), saved_at="2026-01-01T00:00:00+00:00"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("y")  # resume
+        await pilot.pause()
+        moves = app.query_one(MoveList)
+        assert moves.row_count == 16 and moves.scroll_offset.y == moves.max_scroll_y > 0
+        assert MARKER in lines(moves)[-1]
+        screen = app.game_screen
+        screen.apply(app.session.start_game(Game.new()))
+        await pilot.pause()
+        record = tmp_path / "game.ctl-pgn"
+        record.write_text(write_pgn(middlegame()), encoding="utf-8")
+        screen.apply(app.session.open_record(record))
+        await pilot.pause()
+        assert moves.scroll_offset.y == moves.max_scroll_y > 0 and MARKER in lines(moves)[-1]

@@ -7,8 +7,6 @@ it can be played; the reader is tested on every alternative form NOTATION.md
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 
 from cescacs_tui.core import (
@@ -16,9 +14,11 @@ from cescacs_tui.core import (
     IllegalMoveError,
     InvalidMoveError,
     MoveError,
-    NotationWarning,
+    PGNError,
+    PieceType,
     Position,
     notation,
+    read_pgn,
 )
 from tests.helpers.builders import position
 
@@ -30,11 +30,10 @@ def by_name(pos: Position, name: str):
 
 
 def quietly(pos: Position, text: str, strict: bool = False):
-    """Parse ``text`` and return the move with the warnings it raised."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        move = pos.parse_move(text, strict=strict)
-    return move, [w for w in caught if issubclass(w.category, NotationWarning)]
+    """Parse ``text`` and return the move with the warnings the reader reported."""
+    found: list[str] = []
+    move = pos.parse_move(text, strict=strict, warnings=found)
+    return move, found
 
 
 COURT = "KG1 DE1 VF0 RC3 RI3 GD2 GH2 NE3 NG3 JF2 JF4 JF6"  # White's court pieces on their initial hexes
@@ -173,6 +172,63 @@ def test_castling_token_with_typographic_hyphen():
     assert pos.parse_move("KRK\u2013HIOO").castling == "KRK-HIOO"
 
 
+# --- castling under [Redefine "T@R"] (NOTATION.md 3.2, 4.3) ---------------------------------------------
+
+AUDIT_CASTLING = "/27:1k/3:R2R/1:1K/ w RKR- - 0 1"
+"""The audit's position (issue 9): White's King and both Rooks unmoved."""
+T_FOR_R = {"T": PieceType.ROOK}
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [("KTT-HIH", "KRR-HIH"), ("KTK-II", "KRK-II"), ("KTK-HIO", "KRK-HIO"), ("KTD-DD", "KRD-DD")],
+)
+def test_castling_prefixes_use_the_declared_rook_letter(text, canonical):
+    parsed = notation.parse_move(Position.from_pdtl(AUDIT_CASTLING), text, aliases=T_FOR_R, canonical=False)
+    assert parsed.move.castling == canonical
+    assert parsed.warnings == []
+
+
+def test_standard_castling_prefix_under_redefine_is_tolerated_but_not_strictly():
+    pos = Position.from_pdtl(AUDIT_CASTLING)
+    parsed = notation.parse_move(pos, "KRR-HIH", aliases=T_FOR_R, canonical=False)  # as a record is read
+    assert parsed.move.castling == "KRR-HIH" and parsed.warnings
+    with pytest.raises(InvalidMoveError):
+        notation.parse_move(pos, "KRR-HIH", aliases=T_FOR_R, canonical=False, strict=True)
+
+
+@pytest.mark.parametrize("text", ["KTQ-HIH", "KTN-HIH", "KTX-HIH"])
+def test_a_castling_side_letter_must_be_k_d_or_the_rook(text):
+    with pytest.raises(InvalidMoveError):
+        notation.parse_move(Position.from_pdtl(AUDIT_CASTLING), text, aliases=T_FOR_R)
+
+
+def test_a_redefined_record_castles_with_ktt():
+    for pdtl in (AUDIT_CASTLING, "/27:1k/3:T2T/1:1K/ w TKT- - 0 1"):  # standard letters are tolerated in its PDTL
+        record = f'[Variant "C\'escacs"]\n[Redefine "T@R"]\n[PDTL "{pdtl}"]\n\n1. KTT-HIH :\n*\n'
+        (game,) = read_pgn(record)
+        assert game.nodes[0].san == "KRR-HIH"
+        assert str(game.nodes[0].move) == "KRR-HIH"
+    with pytest.raises(PGNError):  # a strict reader refuses the standard letters a Redefine replaced
+        read_pgn(record.replace("T2T/1:1K/ w TKT-", "R2R/1:1K/ w RKR-"), strict=True)
+
+
+# --- digits are ASCII ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["E\u0667-E13", "E7-E\u0661\u0663", "E7-E1\u00b3", "NE\uff13-D8", "P2\u0661=J"])
+def test_only_ascii_digits_make_a_hex(text):
+    with pytest.raises(InvalidMoveError):
+        Position.initial().parse_move(text)
+
+
+def test_move_errors_are_printable_even_for_control_characters():
+    with pytest.raises(MoveError) as caught:
+        Position.initial().parse_move("E7-E13\x1b]0;pwned\x07")
+    assert str(caught.value).isprintable() and caught.value.reason.isprintable()
+    assert "\x1b" in caught.value.token
+
+
 def test_asterisk_is_read_as_capture():
     pos = position("KP11 kZ11 PE13 pF16")
     move, found = quietly(pos, "E13*F16")
@@ -215,7 +271,7 @@ def test_letter_aliases_are_read_with_a_warning(text, alias_spec):
     pos = position(f"KP11 kZ19 {alias_spec}")
     move, found = quietly(pos, text)
     assert str(move) == text[1:]
-    assert found, "an undeclared alias is accepted only with a NotationWarning"
+    assert found, "an undeclared alias is accepted only with a warning"
 
 
 @pytest.mark.parametrize(

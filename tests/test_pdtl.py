@@ -8,12 +8,11 @@ and the token at fault.
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 
-from cescacs_tui.core import BLACK, WHITE, EnPassant, PDTLError, PDTLWarning, PieceType, Position, parse_hex
+from cescacs_tui.core import BLACK, WHITE, EnPassant, PDTLError, PieceType, Position, parse_hex
 from cescacs_tui.core.pdtl import FAN_LETTERS, letters_with_aliases
+from tests.helpers.builders import pdtl
 
 START = (
     "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/8:3P3/7:3PP3/6:2PJP2/5:PPEEPP"
@@ -29,15 +28,18 @@ def played(*moves: str) -> Position:
 
 
 def read_cleanly(text: str, **options) -> Position:
-    """Read a PDTL that must not raise any warning."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        return Position.from_pdtl(text, **options)
+    """Read a PDTL that must not give any warning."""
+    found: list[str] = []
+    position = Position.from_pdtl(text, warnings=found, **options)
+    assert found == []
+    return position
 
 
 def read_with_warning(text: str, **options) -> Position:
-    with pytest.warns(PDTLWarning):
-        return Position.from_pdtl(text, **options)
+    found: list[str] = []
+    position = Position.from_pdtl(text, warnings=found, **options)
+    assert found, "a tolerated irregularity is reported"
+    return position
 
 
 def rights(pos: Position, colour) -> tuple[bool, bool, bool]:
@@ -205,8 +207,153 @@ def test_bare_scornful_form_with_two_candidates_allows_either_capture():
 def test_named_scornful_form_allows_only_the_named_pawn():
     pos = read_cleanly(EXAMPLE_5)
     assert {str(m) for m in pos.legal_moves() if str(m).endswith("-F14")} == {"E15-F14"}
-    pos = read_cleanly(EXAMPLE_5.replace("E15@F14", "G15@F14"))
+    # the same pawns, the scornful pawn having come from G13 (E13 is still occupied)
+    other = played("E7-E13", "E21-E15", "G7-G13", "G21-G15", "G13-F14")
+    assert other.to_pdtl().split()[3] == "G15@F14"
+    pos = read_cleanly(other.to_pdtl())
     assert {str(m) for m in pos.legal_moves() if str(m).endswith("-F14")} == {"G15-F14"}
+
+
+def test_named_scornful_form_is_refused_when_the_pawn_cannot_have_come_from_the_faced_pawns_side():
+    # example 5 names G15: the scornful pawn would have come from G13, which holds a White pawn
+    with pytest.raises(PDTLError, match="cannot have just left G13") as caught:
+        Position.from_pdtl(EXAMPLE_5.replace("E15@F14", "G15@F14"))
+    assert caught.value.field == "special"
+
+
+def test_bare_scornful_form_is_refused_when_no_origin_is_free():
+    # White F14 faced Black E15 (from E13) or G15 (from G13): both origins are occupied
+    text = pdtl("KG1 kG27 PE13 PG13 PF14 pE15 pG15", turn="b", special="F14")
+    with pytest.raises(PDTLError, match="cannot have just left E13 or G13"):
+        Position.from_pdtl(text)
+    assert Position.from_pdtl(text.replace(" b -- F14", " b -- -"))  # the same pieces without the field are fine
+
+
+# --- 5.4 / 5.7: the special field names a pawn that may be taken that way -------------------------------
+
+
+def test_en_passant_field_naming_a_king_is_refused():
+    # the audit's position: it used to offer a Black move capturing the White King "en passant"
+    text = "/27:1k/24:p4/23:K5/ b -- A23@21 0 30"
+    with pytest.raises(PDTLError, match="White King") as caught:
+        Position.from_pdtl(text)
+    assert caught.value.field == "special"
+
+
+@pytest.mark.parametrize(
+    ("spec", "special", "piece"),
+    [
+        ("KG1 kG27 NG15", "G15@13", "Knight"),  # not a promotion hex: only a pawn
+        ("KG1 kG27 EA23 pB24", "A23@21", "Elephant"),  # a promotion hex, but a pawn never becomes an Elephant
+        ("KG1 kG27 RF14 pE15", "F14", "Rook"),  # scornful field, not a promotion hex
+        ("KA23 kG27 pB24", "A23", "King"),  # scornful field on a promotion hex
+    ],
+)
+def test_special_field_naming_a_piece_that_no_pawn_step_leaves_is_refused(spec, special, piece):
+    with pytest.raises(PDTLError, match=piece) as caught:
+        Position.from_pdtl(pdtl(spec, turn="b", special=special))
+    assert caught.value.field == "special"
+
+
+def test_en_passant_field_naming_the_side_to_move_is_refused():
+    with pytest.raises(PDTLError, match="has just moved"):
+        Position.from_pdtl(pdtl("KG1 kG27 pG15", turn="b", special="G15@13"))
+
+
+def test_en_passant_on_a_promotion_hex_may_name_the_promoted_piece():
+    # A19-A23 promoting to a Queen: it may be taken en passant on A21 (RULES.md 6.4)
+    pos = read_cleanly(pdtl("KG1 kG27 DA23 pB24", turn="b", special="A23@21"))
+    assert "B24-A21" in {str(m) for m in pos.legal_moves()}
+
+
+def test_en_passant_field_with_an_occupied_origin_is_refused():
+    # G15@13: a White pawn that came from G11 over G13, but G11 holds a White Knight
+    with pytest.raises(PDTLError, match="cannot have just left G11") as caught:
+        Position.from_pdtl(pdtl("KG1 kG27 PG15 NG11 pH16", turn="b", special="G15@13"))
+    assert caught.value.field == "special"
+    assert Position.from_pdtl(pdtl("KG1 kG27 PG15 pH16", turn="b", special="G15@13"))
+
+
+def test_en_passant_field_with_an_occupied_crossed_hex_is_refused():
+    with pytest.raises(PDTLError, match="crossed hex G13 is not empty"):
+        Position.from_pdtl(pdtl("KG1 kG27 PG15 NG13", turn="b", special="G15@13"))
+
+
+def test_legacy_en_passant_form_must_name_a_passed_hex_in_the_pawns_column():
+    # P@C9[E11]: the pawn is on E11 but the passed hex C9 is in column C
+    with pytest.raises(PDTLError, match="C9 is not in the column") as caught:
+        Position.from_pdtl(pdtl("KG1 kG27 PE11 pF12", turn="b", special="P@C9[E11]"))
+    assert caught.value.field == "special"
+    legacy = read_with_warning(pdtl("KG1 kG27 PE11 pF12", turn="b", special="P@E9[E11]"))
+    assert legacy.to_pdtl().split()[3] == "E11@9"
+
+
+@pytest.mark.parametrize(("number", "field"), [("01", "move number"), ("007", "move number")])
+def test_move_number_with_a_leading_zero_is_refused_strictly_and_tolerated_otherwise(number, field):
+    text = pdtl("KG1 kG27").rsplit(" ", 1)[0] + f" {number}"
+    with pytest.raises(PDTLError) as caught:
+        Position.from_pdtl(text, strict=True)
+    assert caught.value.field == field
+    assert read_with_warning(text).fullmove_number == int(number)
+
+
+def test_half_move_clock_with_a_leading_zero_is_refused_strictly():
+    text = pdtl("KG1 kG27").replace(" - 0 1", " - 00 1")
+    with pytest.raises(PDTLError) as caught:
+        Position.from_pdtl(text, strict=True)
+    assert caught.value.field == "half-move clock"
+    assert read_with_warning(text).halfmove_clock == 0
+
+
+# --- digits are ASCII, numbers are bounded ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:\u00b3p3/8:3P3/7:3PP3/6:2PJP2"
+        "/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ w RKRrkr - 0 1",  # a superscript three (the audit's crash)
+        "/\u0662\u0667:1k/1:1K/ w -- - 0 1",  # line "27" in Arabic-Indic digits
+        "/27:1k/1:1K/ w -- - \u0660 1",  # an Arabic-Indic zero as the half-move clock
+        "/27:1k/1:1K/ w -- - 0 \uff11",  # a full-width one as the move number
+        "/27:1k/15:6P1/1:1K/ b -- G15@\u0661\u0663 0 1",  # en passant line 13 in Arabic-Indic digits
+        "/27:1k/15:6P1/1:1K/ b -- G\u0661\u0665@13 0 1",  # hex G15 in Arabic-Indic digits
+    ],
+)
+def test_only_ascii_digits_are_digits(text):
+    with pytest.raises(PDTLError):
+        Position.from_pdtl(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("/27:1k/1:1K/ w -- - " + "9" * 5001 + " 1", "half-move clock"),
+        ("/27:1k/1:1K/ w -- - 0 " + "9" * 5001, "move number"),
+        ("/27:1k/1:1K/ w -- - 0 1234567", "move number"),
+        ("/" + "9" * 5001 + ":1k/1:1K/ w -- - 0 1", "placement"),
+        ("/27:1k/15:6P1/1:1K/ b -- G15@" + "1" * 5001 + " 0 1", "special"),
+        ("/27:1k/15:6P1/1:1K/ b -- G" + "1" * 5001 + "@13 0 1", "special"),
+        ("/27:1k/15:6P1/1:1K/ b -- P@G" + "1" * 5001 + "[G15] 0 1", "special"),
+    ],
+)
+def test_huge_numbers_are_a_pdtl_error(text, field):
+    with pytest.raises(PDTLError) as caught:
+        Position.from_pdtl(text)
+    assert caught.value.field == field
+
+
+def test_a_six_digit_move_number_is_read():
+    assert Position.from_pdtl("/27:1k/1:1K/ w -- - 99 999999").fullmove_number == 999999
+
+
+def test_error_messages_never_carry_control_characters():
+    with pytest.raises(PDTLError) as caught:
+        Position.from_pdtl("/27:1k/1:1K/ w -- \x1b]52;c;Y3VybA==\x07 0 1")
+    message = str(caught.value)
+    assert message.isprintable() and caught.value.reason.isprintable()
+    assert "\\x1b]52" in message  # the token is shown escaped
+    assert "\x1b" in caught.value.token  # the attribute keeps the input for programs
 
 
 def test_scornful_named_form_is_written_only_when_needed():

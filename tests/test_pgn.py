@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cescacs_tui.core import WHITE
+from cescacs_tui.core import WHITE, Position
 from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Game, Node
-from cescacs_tui.core.pgn import PGNError, read_pgn, write_pgn
+from cescacs_tui.core.pgn import MAX_VARIATION_DEPTH, PGNError, count_games, iter_pgn, read_pgn, write_pgn
 from cescacs_tui.data.records import MAX_FILE_BYTES, load_pgn_file, save_pgn_file
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, play
@@ -106,6 +106,19 @@ def test_no_castling_option_is_recorded_and_read_back() -> None:
     assert '[Castling "No"]' in text and "{ Played without castling. }" in text
     again = read_pgn(text)[0]
     assert again.castling_enabled is False
+
+
+def test_a_game_without_castling_from_a_pdtl_records_it_in_a_tag() -> None:
+    # the audit's case: only a comment was written, so the record read back as a game with castling
+    pdtl = "/27:1k/3:R2R/1:1K/ w RKR- - 0 1"
+    for game in (Game.new(pdtl=pdtl, castling=False), Game(Position.from_pdtl(pdtl, castling=False))):
+        text = write_pgn(game)
+        assert '[Castling "No"]' in text
+        (again,) = read_pgn(text)
+        assert again.castling_enabled is False
+        assert "KRR-HIH" not in {str(m) for m in again.position.legal_moves()}
+    with_castling = Game(Position.from_pdtl(pdtl), tags={"Castling": "No"})  # a tag that contradicts the game
+    assert "Castling" not in write_pgn(with_castling)
 
 
 def test_clock_times_round_trip_as_clk_comments() -> None:
@@ -268,3 +281,154 @@ def test_reader_only_raises_its_documented_error(text: str) -> None:
 def test_reader_on_plausible_token_soup_only_raises_its_documented_error(tokens: list[str]) -> None:
     with contextlib.suppress(PGNError):
         read_pgn('[Variant "C\'escacs"]\n' + " ".join(tokens))
+
+
+# --- total: bounded nesting and numbers, ASCII digits, lazy reading ----------------------------------------
+
+FIRST_MOVES = sorted(Position.initial().ctl_an(m) for m in Position.initial().legal_moves())
+
+
+def nested(depth: int) -> str:
+    """A record whose first move has a variation, with a variation inside it, ``depth`` levels deep."""
+    opening = "".join(f"(1. {FIRST_MOVES[level % len(FIRST_MOVES)]} " for level in range(depth))
+    return f'[Variant "C\'escacs"]\n\n1. H6-H12 {opening}{")" * depth} *\n'
+
+
+def test_variations_nested_up_to_the_limit_are_read_and_written_back() -> None:
+    (game,) = read_pgn(nested(MAX_VARIATION_DEPTH))
+    depth, line = 0, game.nodes
+    while line[0].variations:
+        depth, line = depth + 1, line[0].variations[0]
+    assert depth == MAX_VARIATION_DEPTH
+    assert shape(read_pgn(write_pgn(game))[0].nodes) == shape(game.nodes)
+
+
+@pytest.mark.parametrize("depth", [MAX_VARIATION_DEPTH + 1, 986, 5000])
+def test_variations_nested_deeper_are_a_clear_error(depth: int) -> None:
+    # 986 levels used to exhaust the stack (RecursionError)
+    with pytest.raises(PGNError, match=f"nested more than {MAX_VARIATION_DEPTH} deep") as caught:
+        read_pgn(nested(depth))
+    assert caught.value.line == 3 and caught.value.column is not None
+
+
+def test_the_writer_refuses_a_tree_deeper_than_a_record_can_hold() -> None:
+    # 497 levels used to exhaust the writer's stack, and with it every autosave
+    game = Game.new()
+    play(game, "H6-H12")
+    start, move = Position.initial(), Position.initial().parse_move("E7-E13")
+    line = [Node.before(start, move, 1)]
+    for _ in range(600):
+        node = Node.before(start, move, 1)
+        node.variations = [line]
+        line = [node]
+    game.nodes[0].variations = [line]
+    with pytest.raises(PGNError, match="nested more than"):
+        write_pgn(game)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[Variant "C\'escacs"]\n\n' + "9" * 5001 + ". H6-H12 *\n",  # a move number
+        '[Variant "C\'escacs"]\n\n1234567. H6-H12 *\n',
+        '[Variant "C\'escacs"]\n\n1. H6-H12 $' + "9" * 5001 + " *\n",  # a NAG
+    ],
+)
+def test_huge_numbers_in_the_move_text_are_a_clear_error(text: str) -> None:
+    with pytest.raises(PGNError, match="too large"):
+        read_pgn(text)
+
+
+def test_a_clk_with_huge_hours_is_not_a_clock_time() -> None:
+    # 5,001-digit hours used to crash the reader; the comment is kept as written
+    comment = " [%clk " + "9" * 5001 + ":00:00] "
+    (game,) = read_pgn(f'[Variant "C\'escacs"]\n\n1. H6-H12 {{{comment}}} *\n')
+    assert game.nodes[0].clock is None and game.nodes[0].comments == [comment]
+    assert write_pgn(game)
+
+
+@pytest.mark.parametrize("value", ["9" * 5001, "1" * 7, "900+" + "9" * 400, "*" + "9" * 5001, "1e300"])
+def test_a_huge_time_control_is_ignored_with_a_warning(value: str) -> None:
+    (game,) = read_pgn(f'[Variant "C\'escacs"]\n[TimeControl "{value}"]\n\n1. H6-H12 *\n')
+    assert game.clock is None
+    assert any("TimeControl" in warning for warning in game.warnings)
+
+
+@pytest.mark.parametrize(
+    "moves",
+    ["\u0661. H6-H12 *", "1. H6-H\u0661\u0662 *", "1. H6-H12 $\u0661 *", "1. H6-H12 (\u0661. E7-E13) *"],
+)
+def test_only_ascii_digits_are_digits_in_a_record(moves: str) -> None:
+    with pytest.raises(PGNError):
+        read_pgn(f'[Variant "C\'escacs"]\n\n{moves}\n')
+
+
+def test_a_result_tag_that_is_no_result_is_tolerated_not_a_crash() -> None:
+    text = '[Variant "C\'escacs"]\n[Result "White won"]\n\n1. H6-H12\n'
+    (game,) = read_pgn(text)
+    assert game.outcome is None and any("not a result" in warning for warning in game.warnings)
+    with pytest.raises(PGNError, match="not a result"):
+        read_pgn(text, strict=True)
+    (spaced,) = read_pgn('[Variant "C\'escacs"]\n[Result "0 - 3"]\n\n1. H6-H12 :\n')
+    assert spaced.result == "0-3"
+
+
+def test_warnings_and_errors_from_a_record_are_printable() -> None:
+    (game,) = read_pgn('[Variant "C\'escacs"]\n[Result "3-0\x1b]52;c;eA==\x07"]\n\n' + " ".join(FOOLS_MATE) + "\n")
+    assert game.warnings and all(warning.isprintable() for warning in game.warnings)
+    with pytest.raises(PGNError) as caught:
+        read_pgn('[Variant "C\'escacs"]\n\n1. H6-H12\x1b7\x9b2J *\n')
+    assert str(caught.value).isprintable() and "\\x1b" in str(caught.value)
+
+
+def test_a_lone_surrogate_is_written_as_a_replacement_character() -> None:
+    game = Game.new(white="Ros\ud800")
+    game.intro_comments.append("bad \udfff")
+    text = write_pgn(game)
+    assert text.encode("utf-8") and "Ros\ufffd" in text and "bad \ufffd" in text
+
+
+TWO_GOOD_THEN_BROKEN = (
+    '[Variant "C\'escacs"]\n[Round "1"]\n\n1. H6-H12 *\n\n'
+    '[Variant "C\'escacs"]\n[Round "2"]\n\n1. E7-E13 *\n\n'
+    '[Variant "C\'escacs"]\n[Round "3"]\n\n1. E7-E15 *\n'
+)
+
+
+def test_games_are_read_lazily_and_can_be_capped() -> None:
+    with pytest.raises(PGNError, match="line 14"):
+        read_pgn(TWO_GOOD_THEN_BROKEN)
+    assert [g.tags["Round"] for g in read_pgn(TWO_GOOD_THEN_BROKEN, max_games=2)] == ["1", "2"]
+    assert read_pgn(TWO_GOOD_THEN_BROKEN, max_games=0) == []
+    games = iter_pgn(TWO_GOOD_THEN_BROKEN)
+    assert next(games).tags["Round"] == "1"
+    assert next(games).tags["Round"] == "2"
+    with pytest.raises(PGNError):
+        next(games)
+
+
+def test_the_rest_of_a_capped_text_is_not_even_scanned() -> None:
+    # after the first game, text the scanner refuses at once ("}" without "{"): never reached
+    assert len(read_pgn('[Variant "C\'escacs"]\n\n1. H6-H12 *\n\n[Round "2"]\n\n}}}', max_games=1)) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("", 0),
+        ("   \n", 0),
+        ("1. H6-H12 *\n", 1),  # a record without tags
+        (TWO_GOOD_THEN_BROKEN, 3),
+        ("1. H6-H12 *\n\n" + TWO_GOOD_THEN_BROKEN, 4),
+        ('[Variant "C\'escacs"]\n{ a comment\n[Not "a tag"]\n}\n1. H6-H12 *\n', 1),
+    ],
+)
+def test_count_games_agrees_with_reading(text: str, count: int) -> None:
+    assert count_games(text) == count
+    with contextlib.suppress(PGNError):
+        assert len(read_pgn(text)) == count
+
+
+def test_count_games_of_many_records() -> None:
+    text = "".join(f'[Variant "C\'escacs"]\n[Round "{n}"]\n\n1. H6-H12 *\n\n' for n in range(1000))
+    assert count_games(text) == 1000 == len(read_pgn(text))

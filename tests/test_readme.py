@@ -31,3 +31,16 @@ def test_the_core_example_prints_what_its_comments_say() -> None:
     assert lines[2] == "68 None None"  # Black has the mirror of White's 68 first moves
     assert lines[3] == "340385"
     assert lines[4] == "True"
+
+
+def test_the_session_example_prints_what_its_comments_say() -> None:
+    code = next(block for block in re.findall(r"```python\n(.*?)\n```", README, re.S) if "GameSession" in block)
+    out = io.StringIO()
+    scope: dict[str, object] = {}
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), scope)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("ee5-e11: the Elephant on E5 cannot go to E11")
+    assert lines[1] == "White played H6-H12"
+    feedback = scope["feedback"]
+    assert feedback.question.answer(True).text.startswith("Black resigns")  # type: ignore[attr-defined]

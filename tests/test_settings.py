@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import stat
+import sys
 import tomllib
 from pathlib import Path
 
@@ -12,15 +14,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cescacs_tui.core.clock import ClockKind, TimeControl
-from cescacs_tui.data.settings import SETTINGS_NAME, Settings, known_themes, settings_path
-from cescacs_tui.tui.board_layout import LAYOUT_CHOICES, PIECE_SETS
-from cescacs_tui.tui.themes import DEFAULT_THEME, THEMES
+from cescacs_tui.data.choices import DEFAULT_THEME, LAYOUT_CHOICES, PIECE_SETS
+from cescacs_tui.data.settings import SETTINGS_NAME, Settings, settings_path
+from cescacs_tui.tui.themes import THEMES, known_themes
 
 CHOSEN = Settings(
     theme="cescacs-ansi",
     piece_set="fan",
     board_layout="compact",
     auto_flip=True,
+    vim_keys=True,
     white="Ann Example",
     black='Bob "the Rook" O\'Hara',
     time_control="900+10",
@@ -32,6 +35,7 @@ def test_defaults():
     settings = Settings()
     assert settings.theme == DEFAULT_THEME
     assert (settings.piece_set, settings.board_layout, settings.auto_flip) == ("letters", "auto", False)
+    assert settings.vim_keys is False
     assert (settings.white, settings.black) == ("?", "?")
     assert settings.time_control == "-" and not settings.parsed_time_control.enabled
     assert settings.castling is True
@@ -46,7 +50,7 @@ def test_a_missing_file_gives_the_defaults_without_problems(tmp_path: Path):
 def test_round_trip(tmp_path: Path):
     path = tmp_path / SETTINGS_NAME
     assert CHOSEN.save(path) == path
-    loaded = Settings.load(path)
+    loaded = Settings.load(path, themes=THEMES)
     assert loaded == CHOSEN and loaded.problems == []
     assert loaded.parsed_time_control == TimeControl(ClockKind.FISCHER, 900, increment=10)
 
@@ -62,6 +66,7 @@ def test_the_file_is_plain_toml_with_one_key_per_setting(tmp_path: Path):
         "piece_set",
         "board_layout",
         "auto_flip",
+        "vim_keys",
         "white",
         "black",
         "time_control",
@@ -75,7 +80,7 @@ def test_the_config_dir_can_be_moved_by_the_environment(tmp_path: Path, monkeypa
     assert Settings.load() == Settings()
     written = CHOSEN.save()
     assert written == tmp_path / "config" / SETTINGS_NAME and written.is_file()
-    assert Settings.load() == CHOSEN
+    assert Settings.load(themes=THEMES) == CHOSEN
 
 
 def test_saving_is_atomic_and_leaves_no_temporary_file(tmp_path: Path):
@@ -83,7 +88,7 @@ def test_saving_is_atomic_and_leaves_no_temporary_file(tmp_path: Path):
     Settings().save(path)
     CHOSEN.save(path)
     assert [p.name for p in tmp_path.iterdir()] == [SETTINGS_NAME]
-    assert Settings.load(path) == CHOSEN
+    assert Settings.load(path, themes=THEMES) == CHOSEN
 
 
 def test_a_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -209,16 +214,24 @@ def test_every_choice_is_accepted():
     for layout in LAYOUT_CHOICES:
         assert Settings.from_dict({"board_layout": layout}).board_layout == layout
     for theme in known_themes():
-        settings = Settings.from_dict({"theme": theme})
+        settings = Settings.from_dict({"theme": theme}, themes=known_themes())
         assert settings.theme == theme and settings.problems == []
 
 
 def test_themes_known_to_the_app_are_accepted():
     assert {*THEMES, "textual-dark", "nord", "ansi-dark"} <= known_themes()
-    assert Settings.from_dict({"theme": "my-own"}).problems
-    settings = Settings.from_dict({"theme": "my-own"}, themes=["my-own"])
+    assert DEFAULT_THEME in THEMES
+    assert Settings.from_dict({"theme": "my-own"}, themes=known_themes()).problems
+    settings = Settings.from_dict({"theme": "my-own"}, themes=known_themes(["my-own"]))
     assert settings.theme == "my-own" and settings.problems == []
-    assert Settings.from_dict({"theme": "cescacs-light"}, themes=["my-own"]).theme == "cescacs-light"
+    assert Settings.from_dict({"theme": "cescacs-light"}, themes=known_themes(["my-own"])).theme == "cescacs-light"
+
+
+def test_the_theme_names_are_the_front_ends_to_offer():
+    """The settings layer knows no UI: without the app's list only the default theme is accepted."""
+    assert Settings.from_dict({"theme": DEFAULT_THEME}).problems == []
+    assert Settings.from_dict({"theme": "cescacs-light"}).problems
+    assert Settings.from_dict({"theme": "cescacs-light"}, themes=THEMES).theme == "cescacs-light"
 
 
 def test_problems_do_not_count_in_equality():
@@ -243,3 +256,74 @@ def test_any_table_gives_valid_settings(data: dict[str, object]):
     again = Settings.from_dict(tomllib.loads(tomli_w.dumps(settings.to_dict())))
     assert again == settings and again.problems == []
     assert len(settings.problems) <= len(data)
+
+
+# --- files that are not settings at all: kept aside, never fatal, never hanging -------------------------------
+
+
+def _kept_copies(path: Path) -> list[Path]:
+    return sorted(path.parent.glob(f"{path.name}.damaged-*"))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(b'theme = "cescacs-light"\npiece_set = \n', id="not-toml"),
+        pytest.param(b'white = "Jos\xe9"\n', id="not-utf8"),
+        pytest.param(b"a = " + b"[" * 5000 + b"]" * 5000 + b"\n", id="nested-arrays"),
+        pytest.param(b"a = " + b"{b = " * 5000 + b"1" + b"}" * 5000 + b"\n", id="nested-tables"),
+        pytest.param(b"# " + b"x" * (65 * 1024) + b"\n", id="huge"),
+    ],
+)
+def test_a_damaged_settings_file_is_kept_aside_and_the_defaults_used(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / SETTINGS_NAME
+    path.write_bytes(content)
+    settings = Settings.load(path)
+    assert settings == Settings() and len(settings.problems) == 1
+    [kept] = _kept_copies(path)
+    assert kept.read_bytes() == content  # the player's file, untouched
+    assert not path.exists()
+    assert str(kept) in settings.problems[0] and "using the default" in settings.problems[0]
+    CHOSEN.save(path)  # a later save writes a fresh file and leaves the kept one alone
+    assert kept.read_bytes() == content and Settings.load(path, themes=THEMES) == CHOSEN
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX FIFOs")
+def test_a_fifo_in_place_of_the_settings_neither_hangs_nor_stays(tmp_path: Path) -> None:
+    path = tmp_path / SETTINGS_NAME
+    os.mkfifo(path)
+    settings = Settings.load(path)  # without read_limited this open would block for ever
+    assert settings == Settings() and "not a regular file" in settings.problems[0]
+    [kept] = _kept_copies(path)
+    assert stat.S_ISFIFO(kept.lstat().st_mode) and not path.exists()
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_a_link_to_dev_zero_in_place_of_the_settings_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / SETTINGS_NAME
+    path.symlink_to("/dev/zero")
+    settings = Settings.load(path)
+    assert settings == Settings() and "not a regular file" in settings.problems[0]
+    [kept] = _kept_copies(path)
+    assert kept.is_symlink() and os.readlink(kept) == "/dev/zero"  # the link is moved, not what it points to
+
+
+def test_an_unreadable_file_is_reported_but_left_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / SETTINGS_NAME
+    path.write_text("auto_flip = true\n", encoding="utf-8")
+
+    def denied(*args: object, **kwargs: object) -> int:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "open", denied)
+    settings = Settings.load(path)
+    monkeypatch.undo()
+    assert settings == Settings() and "Permission denied" in settings.problems[0]
+    assert path.exists() and _kept_copies(path) == []  # not damaged: nothing to keep aside
+
+
+def test_a_lone_surrogate_in_a_name_never_stops_a_save(tmp_path: Path) -> None:
+    path = tmp_path / SETTINGS_NAME
+    Settings(white="Jos\udce9", black="Ann").save(path)
+    loaded = Settings.load(path)
+    assert loaded.problems == [] and loaded.white == "Jos\ufffd" and loaded.black == "Ann"

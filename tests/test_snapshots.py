@@ -2,7 +2,7 @@
 
 The scenes are those of ``scripts/screenshots.py`` (the README's pictures):
 start and middlegame with highlights at 80x24, 120x40 and 160x50, each theme,
-the castling chooser and the help page.  After an intended change of look,
+a 16-colour terminal and NO_COLOR, the castling chooser and the help page.  After an intended change of look,
 refresh them with ``pytest tests/test_snapshots.py --snapshot-update`` and
 ``python scripts/screenshots.py``.
 """
@@ -23,7 +23,14 @@ def test_scene_looks_as_before(name: str, snap_compare: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "mode"), [("start-80x24", "compact"), ("middlegame-80x24", "compact"), ("middlegame-120x40", "full")]
+    ("name", "mode"),
+    [
+        ("start-80x24", "compact"),
+        ("middlegame-80x24", "compact"),
+        ("middlegame-120x40", "full"),
+        ("middlegame-160x50", "large"),
+        ("colours-16", "full"),
+    ],
 )
 async def test_the_whole_board_is_visible(name: str, mode: str) -> None:
     scene = SCENES[name]

@@ -7,87 +7,35 @@ input parser and the command's own start-up path (settings, autosave, resume).
 
 from __future__ import annotations
 
-import os
-import select
-import subprocess
-import sys
-import time
-from collections.abc import Callable
+from collections import Counter
 from pathlib import Path
 
+import pyte
 import pytest
 
-from cescacs_tui.core import parse_hex
-from cescacs_tui.data.autosave import load_autosave
+from cescacs_tui.core import Position, parse_hex
+from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.app import key_path
+from tests.helpers.terminal import ARROW_BYTES, POSIX_ONLY, Terminal, terminal_environment
 
-ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
-
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
-
-PATIENCE = 20.0
-"""Seconds to wait for any one thing: generous, for a loaded CI machine."""
-
-
-class Terminal:
-    """``python -m cescacs_tui`` running in a 120x40 pseudo-terminal."""
-
-    def __init__(self, env: dict[str, str]) -> None:
-        import fcntl
-        import pty
-        import struct
-        import termios
-
-        self.controller, terminal = pty.openpty()
-        fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "cescacs_tui"], stdin=terminal, stdout=terminal, stderr=terminal, env=env
-        )
-        os.close(terminal)
-        self.output = b""
-
-    def read_until(self, done: Callable[[], bool], what: str) -> None:
-        """Keep reading the screen output until ``done()``; fail with ``what`` after :data:`PATIENCE`."""
-        deadline = time.monotonic() + PATIENCE
-        while not done():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"waited {PATIENCE} s for {what}; the terminal shows: {self.output[-600:]!r}")
-            if select.select([self.controller], [], [], 0.05)[0]:
-                try:
-                    self.output += os.read(self.controller, 1 << 16)
-                except OSError:  # the process has closed the terminal
-                    return
-
-    def wait_for(self, text: str) -> None:
-        self.read_until(lambda: text.encode() in self.output, repr(text))
-
-    def type(self, keys: str, settle: float = 0.3) -> None:
-        """Type ``keys``, then keep reading the screen for ``settle`` seconds while the app handles them."""
-        os.write(self.controller, keys.encode())
-        until = time.monotonic() + settle
-        self.read_until(lambda: time.monotonic() > until, "the app to settle")
-
-    def close(self) -> int | None:
-        if self.process.poll() is None:
-            self.process.kill()
-        code = self.process.wait(timeout=PATIENCE)
-        os.close(self.controller)
-        return code
+pytestmark = POSIX_ONLY
 
 
 @pytest.fixture
 def environment(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-    return env | {
-        "TERM": "xterm-256color",
-        "CESCACS_DATA_DIR": str(tmp_path / "data"),
-        "CESCACS_CONFIG_DIR": str(tmp_path / "config"),
-        "PYTHONPATH": str(Path(__file__).parent.parent),
-    }
+    return terminal_environment(tmp_path)
+
+
+def bishop_targets() -> tuple[int, ...]:
+    """Where the Bishop on F6 may go after H6-H12 I23-I19: the hexes the arrows jump among once it is selected."""
+    position = Position.initial()
+    for text in ("H6-H12", "I23-I19"):
+        position.push(position.parse_move(text))
+    return tuple(move.target for move in position.legal_moves() if move.origin == parse_hex("F6"))
 
 
 def saved_moves(data: Path) -> list[str]:
-    session = load_autosave(data / "autosave.json")
+    session = read_autosave(data / "autosave.json")
     return [] if session is None else [node.san for node in session.game.nodes]
 
 
@@ -102,10 +50,10 @@ def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_off
         terminal.type("i23-i19\r")
         terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the second move in the autosave")
         terminal.type("\x1b")  # Esc: from the move box back to the board, its cursor still on the King (G1)
-        cursor = parse_hex("G1")
-        for name in ("F6", "C15"):  # the Bishop's move by arrow keys and Enter
-            terminal.type("".join(ARROW_BYTES[key] for key in key_path(cursor, parse_hex(name))) + "\r")
-            cursor = parse_hex(name)
+        cursor, targets = parse_hex("G1"), ()
+        for name in ("F6", "C15"):  # the Bishop's move by arrow keys and Enter (once selected, among its targets)
+            terminal.type("".join(ARROW_BYTES[key] for key in key_path(cursor, parse_hex(name), False, targets)) + "\r")
+            cursor, targets = parse_hex(name), bishop_targets()
         terminal.read_until(lambda: len(saved_moves(data)) == 3, "the move made with the arrow keys")
         assert saved_moves(data)[2] == "JF6-C15"
         terminal.type("\x11")  # Ctrl+Q, from the move box
@@ -121,3 +69,34 @@ def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_off
         again.wait_for("JF6-C15")  # the move list shows the resumed game
     finally:
         again.close()
+
+
+def screen_of(output: bytes, columns: int = 120, lines: int = 40) -> pyte.Screen:
+    """What a VT terminal shows after ``output``: cells with their colours (pyte, a terminal emulator)."""
+    screen = pyte.Screen(columns, lines)
+    pyte.ByteStream(screen).feed(output)
+    return screen
+
+
+def backgrounds(screen: pyte.Screen, columns: range, lines: range) -> Counter[str]:
+    return Counter(screen.buffer[y][x].bg for y in lines for x in columns)
+
+
+def test_a_16_colour_terminal_shows_three_tile_colours_of_equal_area(environment):
+    """TERM=xterm without COLORTERM: 16 colours.  The board keeps its three tile colours, in the default theme."""
+    env = {name: value for name, value in environment.items() if name not in ("COLORTERM", "NO_COLOR")}
+    terminal = Terminal({**env, "TERM": "xterm"})
+    try:
+        terminal.wait_for("Move:")
+        terminal.type("", settle=1.0)
+    finally:
+        terminal.close()
+    assert b"\x1b[38;2;" not in terminal.output and b"\x1b[48;2;" not in terminal.output  # no true colour sent
+    screen = screen_of(terminal.output)
+    board = backgrounds(screen, range(79), range(38))  # the full board, 79 cells wide, at the left
+    tiles = {colour: board[colour] for colour in ("brightblack", "red", "blue")}  # ANSI_BOARD's three tiles
+    assert min(tiles.values()) > 400, board
+    assert max(tiles.values()) / min(tiles.values()) < 1.2, tiles  # 57, 57 and 55 hexes, a few pieces each
+    assert sum(tiles.values()) > 0.8 * sum(count for colour, count in board.items() if colour != "black"), board
+    # The rest of the screen is the default theme (cescacs-dark) as 16 colours: a black screen.
+    assert backgrounds(screen, range(80, 120), range(38)).most_common(1)[0][0] == "black"

@@ -7,9 +7,12 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+from rich._palettes import STANDARD_PALETTE, WINDOWS_PALETTE
 from rich.color import Color as RichColor
-from rich.color import ColorType
+from rich.color import ColorSystem, ColorType
 from rich.style import Style
+from rich.terminal_theme import DEFAULT_TERMINAL_THEME
+from textual._ansi_theme import ALABASTER
 from textual.app import ComposeResult
 from textual.color import Color
 from textual.theme import BUILTIN_THEMES, Theme
@@ -29,7 +32,9 @@ from cescacs_tui.tui.themes import (
     LIGHT_BOARD,
     THEMES,
     BoardHostApp,
+    as_standard_colour,
     board_variables,
+    colour_depth,
     contrast_ratio,
     parse_colour,
     register_themes,
@@ -252,29 +257,219 @@ def test_dark_tiles_are_mid_tones_that_both_sides_read_on(tile, luminance, again
     assert min(contrasts(DARK_BOARD, background)) >= 3
 
 
-@pytest.mark.parametrize(("board", "minimum"), [(DARK_BOARD, 3.0), (LIGHT_BOARD, 4.5)], ids=["dark", "light"])
-def test_every_highlight_keeps_both_sides_readable(board, minimum):
+def as_256(colour: Color) -> Color:
+    """The colour a 256-colour terminal shows for ``colour``: Rich's downgrade to xterm's 6x6x6 cube or grey ramp."""
+    shown = RichColor.from_rgb(colour.r, colour.g, colour.b).downgrade(ColorSystem.EIGHT_BIT)
+    return Color(*shown.get_truecolor())
+
+
+DEPTHS = {"truecolor": lambda colour: colour, "256": as_256}
+
+# The contrast floors, WCAG 2 ratios of a piece's letter (bold for White) against the hex under it.  Dark
+# theme 3:1, WCAG's floor for large or bold text and for the parts of a graphic (1.4.3, 1.4.11): one
+# letter on a coloured hex is read as a shape, and 3:1 is the most that mid-tone tiles keep against both a
+# white and a black letter.  Light theme 4.5:1, WCAG AA for text, which pale tiles allow.  At 256 colours
+# Rich rounds every colour to xterm's cube (steps of 40 per channel), which takes the light theme to 3.9:1:
+# the floor there is 3:1 for both.
+FLOORS = {("dark", "truecolor"): 3.0, ("light", "truecolor"): 4.5, ("dark", "256"): 3.0, ("light", "256"): 3.0}
+
+
+@pytest.mark.parametrize(("board", "name"), [(DARK_BOARD, "dark"), (LIGHT_BOARD, "light")], ids=["dark", "light"])
+@pytest.mark.parametrize("depth", list(DEPTHS))
+def test_every_highlight_keeps_both_sides_readable(board, name, depth):
+    minimum, shown = FLOORS[name, depth], DEPTHS[depth]
+    pieces = [shown(parse_colour(board[f"board-piece-{side}"])) for side in ("white", "black")]
+
+    def worst(background: Color) -> float:
+        return min(contrast_ratio(shown(background), piece) for piece in pieces)
+
     for tile in TILES:
-        assert min(contrasts(board, blended(board, tile))) >= minimum, tile
-        for name in HIGHLIGHTS:
-            background = blended(board, tile, name)
-            assert min(contrasts(board, background)) >= minimum, (tile, name)
-            assert contrast_ratio(background, parse_colour(board[f"board-{name}-text"])) >= 3, (tile, name, "marker")
+        assert worst(blended(board, tile)) >= minimum, tile
+        assert contrast_ratio(shown(blended(board, tile)), shown(parse_colour(board["board-name"]))) >= 3, tile
+        for highlight in HIGHLIGHTS:
+            background = blended(board, tile, highlight)
+            assert worst(background) >= minimum, (tile, highlight)
+            marker = shown(parse_colour(board[f"board-{highlight}-text"]))
+            assert contrast_ratio(shown(background), marker) >= 3, (tile, highlight, "marker")
         for pair in combinations(HIGHLIGHTS, 2):
-            assert min(contrasts(board, blended(board, tile, *pair))) >= minimum, (tile, pair)
+            assert worst(blended(board, tile, *pair)) >= minimum, (tile, pair)
 
 
 @pytest.mark.parametrize("board", [DARK_BOARD, LIGHT_BOARD], ids=["dark", "light"])
-def test_the_three_tiles_are_clearly_distinct(board):
-    tiles = [parse_colour(board[f"board-tile-{tile}"]) for tile in TILES]
+@pytest.mark.parametrize("depth", list(DEPTHS))
+def test_the_three_tiles_are_clearly_distinct(board, depth):
+    tiles = [DEPTHS[depth](parse_colour(board[f"board-tile-{tile}"])) for tile in TILES]
     for first, second in combinations(tiles, 2):
         assert delta_e(first, second) >= 20, (first.hex, second.hex)
 
 
-def test_white_and_black_differ_by_more_than_colour_in_every_theme():
-    assert "board-piece-white" in DARK_BOARD  # weight and case come from the board's CSS and the letters
-    for theme in THEMES.values():
-        assert theme.variables["board-piece-white"] != theme.variables["board-piece-black"]
+TILE_ORDER = ("white", "colour", "black")
+
+
+@pytest.mark.parametrize("board", [DARK_BOARD, LIGHT_BOARD], ids=["dark", "light"])
+def test_tiles_go_from_light_to_dark_as_the_bishop_words_say(board):
+    """The material panel names a Bishop's hexes light (white), mid (colour) and dark (black)."""
+    white, colour, black = (
+        relative_luminance(parse_colour(board[f"board-tile-{t}"])) for t in ("white", "colour", "black")
+    )
+    assert white > colour > black
+
+
+# --- 16 colours: the terminal's own palette ------------------------------------------------------------
+
+
+def _palette(text: str) -> tuple[Color, ...]:
+    colours = tuple(Color.parse(value) for value in text.split())
+    assert len(colours) == 16
+    return colours
+
+
+REAL_TERMINALS: dict[str, tuple[Color, ...]] = {
+    "VGA (Linux console; Rich's standard palette)": tuple(Color(*c) for c in STANDARD_PALETTE._colors),
+    "xterm": _palette(
+        "#000000 #cd0000 #00cd00 #cdcd00 #0000ee #cd00cd #00cdcd #e5e5e5"
+        " #7f7f7f #ff0000 #00ff00 #ffff00 #5c5cff #ff00ff #00ffff #ffffff"
+    ),
+    "PuTTY": _palette(
+        "#000000 #bb0000 #00bb00 #bbbb00 #0000bb #bb00bb #00bbbb #bbbbbb"
+        " #555555 #ff5555 #55ff55 #ffff55 #5555ff #ff55ff #55ffff #ffffff"
+    ),
+    "Windows Terminal (Campbell)": tuple(Color(*c) for c in WINDOWS_PALETTE._colors),
+    "GNOME (Tango)": _palette(
+        "#2e3436 #cc0000 #4e9a06 #c4a000 #3465a4 #75507b #06989a #d3d7cf"
+        " #555753 #ef2929 #8ae234 #fce94f #729fcf #ad7fa8 #34e2e2 #eeeeec"
+    ),
+    "macOS Terminal": _palette(
+        "#000000 #990000 #00a600 #999900 #0000b2 #b200b2 #00a6b2 #bfbfbf"
+        " #666666 #e50000 #00d900 #e5e500 #0000ff #e500e5 #00e5e5 #e5e5e5"
+    ),
+}
+"""The 16 colours of common terminals as they ship."""
+OTHER_PALETTES: dict[str, tuple[Color, ...]] = {
+    "Rich's default (SVG export)": tuple(Color(*c) for c in DEFAULT_TERMINAL_THEME.ansi_colors._colors),
+    "Textual's Alabaster (light)": tuple(Color(*c) for c in ALABASTER.ansi_colors._colors),
+}
+"""Palettes of the tools around the app.  (Textual's Monokai is left out: it gives red, magenta and their
+bright forms one colour, so no four of them can differ there; it only renders ANSI colours for Textual's
+own conversions, which the ANSI board avoids.)"""
+
+ALL_PALETTES = {**REAL_TERMINALS, **OTHER_PALETTES}
+
+
+def in_palette(palette: tuple[Color, ...], value: str) -> Color:
+    colour = parse_colour(value)
+    assert colour.ansi is not None and 0 <= colour.ansi < 16, value
+    return palette[colour.ansi]
+
+
+@pytest.mark.parametrize("palette", ALL_PALETTES, ids=list(ALL_PALETTES))
+def test_16_colour_pieces_are_chips_that_read_on_any_palette(palette):
+    """At least 7:1 (WCAG AAA): a chip is black and bright white whatever the tile, and those two always differ."""
+    colours = ALL_PALETTES[palette]
+    for side in ("white", "black"):
+        letter = in_palette(colours, ANSI_BOARD[f"board-piece-{side}"])
+        chip = in_palette(colours, ANSI_BOARD[f"board-piece-{side}-chip"])
+        assert contrast_ratio(letter, chip) >= 7, side
+    white_chip, black_chip = (in_palette(colours, ANSI_BOARD[f"board-piece-{s}-chip"]) for s in ("white", "black"))
+    assert delta_e(white_chip, black_chip) >= 50
+
+
+@pytest.mark.parametrize("palette", ALL_PALETTES, ids=list(ALL_PALETTES))
+def test_16_colour_tiles_and_markers_on_each_palette(palette):
+    """Tiles apart by dE >= 40; markers and names at 3:1 (WCAG's floor for graphics) on real terminals, 2:1 else.
+
+    Highlights that replace the tile stay apart from every tile (dE >= 10), so a target is seen as one.
+    """
+    colours = ALL_PALETTES[palette]
+    floor = 3.0 if palette in REAL_TERMINALS else 2.0
+    tiles = [in_palette(colours, ANSI_BOARD[f"board-tile-{t}"]) for t in TILES]
+    for first, second in combinations(tiles, 2):
+        assert delta_e(first, second) >= 40
+    name = in_palette(colours, ANSI_BOARD["board-name"])
+    assert all(contrast_ratio(tile, name) >= floor for tile in tiles)
+    for highlight in HIGHLIGHTS:
+        value = ANSI_BOARD[f"board-{highlight}"]
+        marker = in_palette(colours, ANSI_BOARD[f"board-{highlight}-text"])
+        backgrounds = tiles if value == "transparent" else [in_palette(colours, value)]
+        for background in backgrounds:
+            assert contrast_ratio(background, marker) >= floor, highlight
+        if value != "transparent":
+            assert all(delta_e(backgrounds[0], tile) >= 10 for tile in tiles), highlight
+
+
+def test_standard_colours_reach_the_terminal_as_their_ansi_numbers():
+    """Under a true-colour theme at 16 colours, Rich downgrades each board colour to the very ANSI colour meant."""
+    for name, value in ANSI_BOARD.items():
+        if value == "transparent":
+            assert as_standard_colour(value) == value
+            continue
+        downgraded = RichColor.parse(as_standard_colour(value)).downgrade(ColorSystem.STANDARD)
+        assert downgraded.number == parse_colour(value).ansi, name
+
+
+def test_colour_depth_as_rich_names_it():
+    assert colour_depth("truecolor") == "truecolor"
+    assert colour_depth("256") == "256"
+    assert colour_depth("standard") == colour_depth("windows") == colour_depth(None) == "16"
+
+
+@pytest.mark.parametrize(
+    ("environment", "system", "depth"),
+    [
+        ({"COLORTERM": "truecolor", "TERM": "xterm"}, "auto", "truecolor"),
+        ({"COLORTERM": "", "TERM": "xterm-256color"}, "auto", "256"),
+        ({"COLORTERM": "", "TERM": "xterm"}, "auto", "16"),
+        ({"COLORTERM": "", "TERM": "linux"}, "auto", "16"),
+        ({"COLORTERM": "truecolor", "TERM": "xterm-256color"}, "standard", "16"),  # $TEXTUAL_COLOR_SYSTEM
+    ],
+)
+async def test_the_app_knows_the_terminals_colours(monkeypatch, environment, system, depth):
+    import textual.constants
+
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", system)  # read from $TEXTUAL_COLOR_SYSTEM at import
+    app = ThemedBoardApp()
+    async with app.run_test(size=SIZE):
+        assert app.colour_depth == depth
+        expected = ANSI_BOARD if depth == "16" else DARK_BOARD
+        colours = tuple(parse_colour(as_standard_colour(expected[f"board-tile-{t}"])).rich_color for t in TILES)
+        assert app.theme == DEFAULT_THEME  # the player's theme stays; only the board's colours change
+        assert tile_backgrounds(app.board) == colours
+
+
+async def test_a_16_colour_terminal_draws_pieces_as_chips_under_every_theme(monkeypatch):
+    monkeypatch.setenv("COLORTERM", "")
+    monkeypatch.setenv("TERM", "xterm")
+    app = ThemedBoardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        for name in (*THEMES, "nord"):
+            app.theme = name
+            await pilot.pause()
+            white = next(s for text, s in cell_segments(app.board, parse_hex("G1")) if text == "K")
+            black = next(s for text, s in cell_segments(app.board, parse_hex("G27")) if text == "k")
+            bright_white, black_colour = (Color(*STANDARD_PALETTE[n]).rich_color for n in (15, 0))
+            if THEMES.get(name) is not None and THEMES[name].ansi:
+                bright_white, black_colour = RichColor.from_ansi(15), RichColor.from_ansi(0)
+            assert (white.bgcolor, white.color, black.bgcolor, black.color) == (
+                bright_white,
+                black_colour,
+                black_colour,
+                bright_white,
+            ), name
+            assert len(set(tile_backgrounds(app.board))) == 3, name
+
+
+@pytest.mark.parametrize("name", [*THEMES, "nord", "textual-light", "ansi-dark"])
+async def test_white_and_black_differ_by_case_weight_and_colour_in_every_theme(name):
+    """Not by brightness alone: White's pieces are upper-case and bold, Black's lower-case and plain."""
+    app = ThemedBoardApp(theme=name)
+    async with app.run_test(size=SIZE):
+        white = next((t, s) for t, s in cell_segments(app.board, parse_hex("G1")) if t.strip())
+        black = next((t, s) for t, s in cell_segments(app.board, parse_hex("G27")) if t.strip())
+        assert white[0] == "K" and black[0] == "k"
+        assert white[1].bold and not black[1].bold
+        assert (white[1].color, white[1].bgcolor) != (black[1].color, black[1].bgcolor)
 
 
 def piece_hexes() -> list[int]:

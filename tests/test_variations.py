@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from textual.binding import Binding
 from textual.widgets import Static
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game, GameError
+from cescacs_tui.session.variations import VariationStack
 from cescacs_tui.tui.annotations import AnnotationPanel
-from cescacs_tui.tui.variations import VariationStack
 from tests.helpers.games import FOOLS_MATE, annotated
 
 I5_I9 = 8
@@ -126,15 +125,15 @@ async def test_i_follows_a_variation_on_the_board_and_esc_returns_to_the_game():
         game_pdtl = app.game.reviewed_position().to_pdtl()
         await pilot.press("i")
         await pilot.pause()
-        assert app.shown is not app.game
+        assert app.session.shown is not app.game
         assert "Variation 1 of 2 instead of 5. I5-I9" in status(app)
-        assert app.shown.reviewed_position().to_pdtl() != game_pdtl  # GD2-F6 is on the board
+        assert app.session.shown.reviewed_position().to_pdtl() != game_pdtl  # GD2-F6 is on the board
         await pilot.press("i", "]", "]")  # the second line, two half-moves on
         await pilot.pause()
-        assert app.shown.nodes[app.shown.cursor - 1].san == "KG1-H4"
+        assert app.session.shown.nodes[app.session.shown.cursor - 1].san == "KG1-H4"
         await pilot.press("escape")
         await pilot.pause()
-        assert app.shown is app.game and app.game.cursor == I5_I9 + 1
+        assert app.session.shown is app.game and app.game.cursor == I5_I9 + 1
         assert app.game.reviewed_position().to_pdtl() == game_pdtl
         assert "Variation" not in status(app)
 
@@ -148,7 +147,7 @@ async def test_a_click_on_instead_follows_that_variation():
         row = next(y for y, line in enumerate(rows) if line.lstrip().startswith("Instead: 5. K4-K10"))
         await pilot.click(text, offset=(2, row))
         await pilot.pause()
-        top = app.variations.top
+        top = app.session.variations.top
         assert top is not None and top.index == 1
 
 
@@ -158,12 +157,12 @@ async def test_inside_a_variation_the_game_cannot_be_changed():
         await reviewing_i5_i9(pilot)
         await pilot.press("}", "[", "i")  # the last move, 6. K4-K10, has two variations
         await pilot.pause()
-        assert app.variations
+        assert app.session.variations
         before = sans(app.game)
         await pilot.press("u")  # takeback: not for the game hidden behind the variation
         await pilot.pause()
         assert sans(app.game) == before
-        assert app.check_action("takeback", ()) is False
+        assert app.session.available("takeback") is False
         await pilot.press("enter")  # a pick on the board is refused with a reason
         await pilot.pause()
         assert "Esc returns to the game" in str(app.query_one("#message").render())
@@ -179,9 +178,9 @@ async def test_a_new_game_leaves_every_variation():
         game = Game.new()
         for text in FOOLS_MATE[:2]:
             game.play(game.position.parse_move(text))
-        app.start_game(game)
+        app.game_screen.apply(app.session.start_game(game))
         await pilot.pause()
-        assert not app.variations and app.shown is game
+        assert not app.session.variations and app.session.shown is game
 
 
 async def test_esc_steps_back_one_level_at_a_time_and_first_leaves_the_move_box():
@@ -190,23 +189,16 @@ async def test_esc_steps_back_one_level_at_a_time_and_first_leaves_the_move_box(
         await reviewing_i5_i9(pilot)
         await pilot.press("i", "i", *"]]]", "i")  # the second line, then the one given inside it
         await pilot.pause()
-        assert len(app.variations) == 2
+        assert len(app.session.variations) == 2
         await pilot.press("slash", "escape")  # from the move box: back to the board only
         await pilot.pause()
-        assert app.focused is app.board and len(app.variations) == 2
+        assert app.focused is app.board and len(app.session.variations) == 2
         await pilot.press("escape")
         await pilot.pause()
-        assert len(app.variations) == 1
+        assert len(app.session.variations) == 1
         await pilot.press("tab", "escape")  # from the move list too
         await pilot.pause()
-        assert not app.variations
-
-
-def test_every_key_of_the_app_is_also_in_the_command_palette():
-    listed = {action for action, _, _ in CescacsApp.COMMANDS_LIST}
-    bound = {binding.action for binding in CescacsApp.BINDINGS if isinstance(binding, Binding)}
-    assert bound <= listed
-    assert "leave_variation" in listed  # Esc, which the board binds
+        assert not app.session.variations
 
 
 async def test_a_move_typed_inside_a_variation_is_refused_and_the_game_is_unchanged():
@@ -217,7 +209,7 @@ async def test_a_move_typed_inside_a_variation_is_refused_and_the_game_is_unchan
         await pilot.pause()
         await pilot.press("}", "i")  # 6. K4-K10 ??: the record gives two other moves
         await pilot.pause()
-        assert app.variations
+        assert app.session.variations
         before = sans(app.game)
         await pilot.press("slash", *"gl5-h6", "enter")
         await pilot.pause()
@@ -235,5 +227,5 @@ async def test_a_variation_the_game_refuses_is_reported_not_a_crash(monkeypatch)
         monkeypatch.setattr(Game, "branch", refuse)
         await pilot.press("i")
         await pilot.pause()
-        assert app.is_running and not app.variations
+        assert app.is_running and not app.session.variations
         assert "cannot be followed" in str(app.query_one("#message").render())

@@ -2,7 +2,7 @@
 
 Everything a front end or an engine needs: the board geometry, positions and
 their legal moves with every special rule, CTL-AN/CTL-FAN, PDTL, perft, and
-the game model with its results, clocks and CTL-PGN records.
+the game model with its typed outcomes, clocks and CTL-PGN records.
 """
 
 from typing import TYPE_CHECKING
@@ -11,27 +11,25 @@ from .clock import ChessClock, ClockError, TimeControl
 from .errors import (
     AmbiguousMoveError,
     CescacsError,
-    CescacsWarning,
     IllegalMoveError,
     InvalidMoveError,
     MoveError,
-    NotationWarning,
     PDTLError,
-    PDTLWarning,
     PGNError,
 )
-from .game import Game, GameError, Outcome
+from .game import Game, GameError
 from .geometry import HEX_COLOUR, HEX_NAMES, HEXES, find_hex, parse_hex
 from .move import Move
+from .outcome import ClaimStatus, Ending, Outcome
 from .perft import divide, perft
 from .pieces import BLACK, WHITE, Colour, Piece, PieceType
 from .position import INITIAL_PDTL, CastlingRights, CheckKind, Position, RegainablePiece
 from .state import EnPassant, Scornful
 
 if TYPE_CHECKING:
-    from .pgn import read_pgn, write_pgn
+    from .pgn import count_games, iter_pgn, read_pgn, write_pgn
 
-_PGN_FUNCTIONS = frozenset({"read_pgn", "write_pgn"})
+_PGN_FUNCTIONS = frozenset({"count_games", "iter_pgn", "read_pgn", "write_pgn"})
 
 
 def __getattr__(name: str) -> object:
@@ -56,22 +54,21 @@ __all__ = [
     "AmbiguousMoveError",
     "CastlingRights",
     "CescacsError",
-    "CescacsWarning",
     "CheckKind",
     "ChessClock",
+    "ClaimStatus",
     "ClockError",
     "Colour",
     "EnPassant",
+    "Ending",
     "Game",
     "GameError",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
     "MoveError",
-    "NotationWarning",
     "Outcome",
     "PDTLError",
-    "PDTLWarning",
     "PGNError",
     "Piece",
     "PieceType",
@@ -79,8 +76,10 @@ __all__ = [
     "RegainablePiece",
     "Scornful",
     "TimeControl",
+    "count_games",
     "divide",
     "find_hex",
+    "iter_pgn",
     "parse_hex",
     "perft",
     "read_pgn",

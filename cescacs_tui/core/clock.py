@@ -1,6 +1,6 @@
 """Chess clocks: time controls, their CTL-PGN ``TimeControl`` tag, and a drift-free two-sided clock.
 
-A side whose flag falls loses the game, the opponent scoring 3-0 / 0-3 (RULES.md 10.1).
+A side whose flag falls loses the game: the opponent wins (RULES.md 10.1).
 
 The clock never counts ticks.  It keeps, per side, the time left at the start of the current
 *segment* (a stretch of uninterrupted running) and the time-source reading when that segment
@@ -52,12 +52,14 @@ _SEPARATOR_KIND: Final = {
     "b": ClockKind.BRONSTEIN,
 }
 _KIND_SEPARATOR: Final = {kind: sep for sep, kind in _SEPARATOR_KIND.items()}
-_TAG_RE: Final = re.compile(r"(?P<base>[0-9]+)(?:(?P<sep>[+db])(?P<extra>[0-9]+))?")
-_PER_MOVE_TAG_RE: Final = re.compile(r"\*(?P<base>[0-9]+)")
+MAX_CONTROL_SECONDS: Final = 999_999
+"""The largest base, increment or delay (11.5 days): six digits in a tag, and clock faces that stay readable."""
+_TAG_RE: Final = re.compile(r"(?P<base>[0-9]{1,6})(?:(?P<sep>[+db])(?P<extra>[0-9]{1,6}))?")
+_PER_MOVE_TAG_RE: Final = re.compile(r"\*(?P<base>[0-9]{1,6})")
 TAG_FORMS: Final = (
     "'?' (unknown) or '-' (no clock), '<base>' (sudden death), '<base>+<increment>' (Fischer), "
     "'<base>d<delay>' (simple delay), '<base>b<delay>' (Bronstein delay) or '*<seconds>' (per move), "
-    "all in whole seconds"
+    f"all in whole seconds (at most {MAX_CONTROL_SECONDS})"
 )
 """The accepted ``TimeControl`` tag values, for error messages and help texts."""
 
@@ -88,6 +90,8 @@ class TimeControl:
         for name, value in (("base", self.base), ("increment", self.increment), ("delay", self.delay)):
             if not (math.isfinite(value) and value >= 0 and float(value).is_integer()):
                 raise ClockError(f"{name} must be a whole number of seconds, not {value!r}")
+            if value > MAX_CONTROL_SECONDS:
+                raise ClockError(f"{name} must be at most {MAX_CONTROL_SECONDS:,} seconds, not {value:,.0f}")
         if self.kind is ClockKind.NONE and self.base:
             raise ClockError("a control without clock has no base time")
         if self.enabled and not self.base:
@@ -423,6 +427,22 @@ class ChessClock:
         self._stored = [white, black]
         if self._to_move is not None:
             self._turn_start = self._stored[self._to_move]
+
+    def begin_turn_from(self, colour: Colour, white: float, black: float) -> None:
+        """Time ``colour``'s turn afresh from these times, as after a takeback of a move with no snapshot.
+
+        A move read from a record has no :class:`ClockState` of its own, only
+        its ``[%clk]`` times; taking it back must still leave the clock timing
+        the side now to move.  A paused clock stays paused (and will resume
+        ``colour``); a clock never started stays unstarted.
+        """
+        if not self._control.enabled:
+            return
+        self.set_remaining(white, black)
+        if self._to_move is None:
+            return
+        delay = self._control.delay if self._control.kind is ClockKind.SIMPLE_DELAY else 0.0
+        self.restore(ClockState((white, black), colour, self._stored[colour], delay, None))
 
     def stop(self) -> None:
         """Game over: freeze both clocks where they are (a later :meth:`start` or :meth:`restore` may go on)."""

@@ -1,15 +1,39 @@
-"""The exceptions and warnings of the rules core.
+"""The exceptions of the rules core.
 
 Every error is a :class:`ValueError`, so callers that only want "bad input"
 can catch that; the subclasses say which kind of input was bad, and their
 attributes say where, so a front end can point at the offending character.
+What a tolerant reader accepts but reports (a legacy form, a wrong check
+mark) is not an exception nor a :mod:`warnings` warning: the readers append
+sentences to a list the caller passes, or keep them on the game they return.
+
+Messages often quote the input they refuse, and that input may come from a
+file crafted to attack a terminal.  So every message (and ``reason``) is made
+printable when the error is created: a character that is not printable (C0
+and C1 controls, DEL, bidi overrides, lone surrogates, line separators) is
+written as its Python escape (``\\x1b``, ``\\u202e``).  The ``token``
+attributes keep the input as it was, for programs.
 """
 
 from __future__ import annotations
 
 
+def printable(text: str) -> str:
+    """``text`` with every non-printable character written as its Python escape (``\\x1b``).
+
+    The result holds only characters :meth:`str.isprintable` accepts (plain spaces included), so it
+    can be shown on a terminal or in a one-line message without doing anything but show itself.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 class CescacsError(ValueError):
-    """Base class of every error about C'escacs text or moves."""
+    """Base class of every error about C'escacs text or moves; its message is always printable."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(printable(message))
 
 
 class PDTLError(CescacsError):
@@ -24,7 +48,7 @@ class PDTLError(CescacsError):
     def __init__(self, message: str, *, field: str, column: int | None = None, token: str | None = None):
         where = f" (column {column})" if column is not None else ""
         super().__init__(f"PDTL {field}{where}: {message}")
-        self.reason = message
+        self.reason = printable(message)
         self.field = field
         self.column = column
         self.token = token
@@ -35,7 +59,7 @@ class MoveError(CescacsError):
 
     def __init__(self, message: str, *, token: str):
         super().__init__(f"{token!r}: {message}")
-        self.reason = message
+        self.reason = printable(message)
         self.token = token
 
 
@@ -70,20 +94,8 @@ class PGNError(CescacsError):
         where = f"line {line}, column {column}: " if line is not None else ""
         detail = f" (expected {expected})" if expected else ""
         super().__init__(f"{where}{message}{detail}")
-        self.reason = message
+        self.reason = printable(message)
         self.line = line
         self.column = column
         self.token = token
         self.expected = expected
-
-
-class CescacsWarning(UserWarning):
-    """Input that a tolerant reader accepts, but that is not in canonical form."""
-
-
-class PDTLWarning(CescacsWarning):
-    """A tolerated irregularity in a PDTL string."""
-
-
-class NotationWarning(CescacsWarning):
-    """A tolerated irregularity in a CTL-AN move (wrong check mark, legacy separator...)."""

@@ -12,11 +12,11 @@ import datetime
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from .clock import NO_CLOCK, ChessClock, ClockState, TimeControl
 from .errors import CescacsError, IllegalMoveError
 from .move import Move
+from .outcome import FIVEFOLD_REPETITIONS, THREEFOLD_REPETITIONS, UNFINISHED, ClaimStatus, Ending, Outcome
 from .pieces import BLACK, WHITE, Colour, Piece
 from .position import Position, StateKey
 
@@ -26,40 +26,6 @@ ANNOTATOR = "cescacs-tui"
 
 class GameError(CescacsError):
     """An action the game does not allow now (a claim without grounds, a move after the end...)."""
-
-
-class Ending(StrEnum):
-    """How a game ended (RULES.md 10)."""
-
-    CHECKMATE = "checkmate"
-    STALEMATE = "stalemate"
-    FIVEFOLD_REPETITION = "fivefold repetition"
-    SEVENTY_FIVE_MOVES = "seventy-five-move rule"
-    INSUFFICIENT_MATERIAL = "insufficient material"
-    THREEFOLD_REPETITION = "threefold repetition"
-    FIFTY_MOVES = "fifty-move rule"
-    AGREEMENT = "agreement"
-    RESIGNATION = "resignation"
-    TIME_FORFEIT = "time forfeit"
-    RECORDED = "recorded result"
-    """A result read from a record whose final position does not decide it."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: the result (White–Black points), how, and a sentence for people."""
-
-    result: str
-    ending: Ending
-    reason: str
-
-    @property
-    def winner(self) -> Colour | None:
-        if self.result in ("3-0", "2-1"):
-            return WHITE
-        if self.result in ("0-3", "1-2"):
-            return BLACK
-        return None
 
 
 @dataclass
@@ -183,15 +149,18 @@ class Game:
             self.tags["TimeControl"] = time_control.to_tag()
             self._restore_recorded_times()
 
-    def _restore_recorded_times(self) -> None:
-        """Set both clocks from the last ``[%clk]`` time of each side (or the base time)."""
-        if self.clock is None:
-            return
+    def _recorded_times(self) -> tuple[float, float]:
+        """White's and Black's times after their last recorded move (``[%clk]``), else the base time."""
         times = {WHITE: self.time_control.base, BLACK: self.time_control.base}
         for node in self.nodes:
             if node.clock is not None:
                 times[node.colour] = node.clock
-        self.clock.set_remaining(times[WHITE], times[BLACK])
+        return times[WHITE], times[BLACK]
+
+    def _restore_recorded_times(self) -> None:
+        """Set both clocks from the last ``[%clk]`` time of each side (or the base time)."""
+        if self.clock is not None:
+            self.clock.set_remaining(*self._recorded_times())
 
     # --- the main line -----------------------------------------------------------
 
@@ -316,8 +285,8 @@ class Game:
         if self.clock is not None:
             if node.clock_before is not None:
                 self.clock.restore(node.clock_before)
-            else:  # a move read from a record: fall back on the times it recorded
-                self._restore_recorded_times()
+            else:  # a move read from a record (a resumed game): its recorded times, and the mover's turn again
+                self.clock.begin_turn_from(self._position.turn, *self._recorded_times())
         self.outcome = None
         self._update_outcome()
         return node
@@ -343,8 +312,8 @@ class Game:
 
     @property
     def result(self) -> str:
-        """``"3-0"``, ``"2-1"``, ``"1-1"``, ``"1-2"``, ``"0-3"``, or ``"*"`` while the game goes on."""
-        return self.outcome.result if self.outcome else "*"
+        """The outcome's result (:attr:`Outcome.result`), or ``"*"`` while the game goes on."""
+        return self.outcome.result if self.outcome else UNFINISHED
 
     @property
     def termination(self) -> str:
@@ -359,29 +328,39 @@ class Game:
         """How many times the current position has occurred (the current occurrence included)."""
         return self._keys.count(self._keys[-1])
 
+    def is_fivefold_repetition(self) -> bool:
+        """The current position has occurred five times: the game is drawn by itself (RULES.md 10.3-4)."""
+        return self.repetitions() >= FIVEFOLD_REPETITIONS
+
+    def can_claim_threefold_repetition(self) -> bool:
+        """The game goes on and the current position has occurred at least three times (RULES.md 10.3-4)."""
+        return self.outcome is None and self.repetitions() >= THREEFOLD_REPETITIONS
+
+    def can_claim_fifty_moves(self) -> bool:
+        """The game goes on and the half-move clock is at least 100 (RULES.md 10.3-3)."""
+        return self.outcome is None and self._position.can_claim_fifty_moves()
+
+    def claim_status(self) -> ClaimStatus:
+        """What the player to move may claim now, and how far each draw claim is, to explain a refusal."""
+        position = self._position
+        return ClaimStatus(position.turn, self.repetitions(), position.halfmove_clock, game_over=self.is_over)
+
     def _update_outcome(self) -> None:
-        """Endings the rules decide by themselves, in their order of precedence (RULES.md 10.2)."""
+        """Endings the rules decide by themselves, in their order of precedence (RULES.md 10.2).
+
+        The position decides mate, stalemate, the seventy-five-move rule and
+        insufficient material; only the history knows a fivefold repetition,
+        which comes after mate and stalemate but before the other draws.
+        """
         if self.outcome is not None:
             return
-        position = self._position
-        mover = position.turn
-        if not position.has_legal_moves():
-            winner = mover.opponent
-            if position.is_check():
-                points = "3-0" if winner == WHITE else "0-3"
-                self._finish(Outcome(points, Ending.CHECKMATE, f"{winner.title} mates"))
-            else:
-                points = "2-1" if winner == WHITE else "1-2"
-                reason = f"{mover.title} is stalemated: a minimum win for {winner.title}"
-                self._finish(Outcome(points, Ending.STALEMATE, reason))
-        elif self.repetitions() >= 5:
-            self._finish(Outcome("1-1", Ending.FIVEFOLD_REPETITION, "draw by fivefold repetition"))
-        elif position.halfmove_clock >= 150:
-            self._finish(Outcome("1-1", Ending.SEVENTY_FIVE_MOVES, "draw by the seventy-five-move rule"))
-        elif position.is_insufficient_material():
-            self._finish(Outcome("1-1", Ending.INSUFFICIENT_MATERIAL, "draw: insufficient material to mate"))
+        outcome = self._position.outcome()
+        if (outcome is None or outcome.winner is None) and self.is_fivefold_repetition():
+            outcome = Outcome.draw(Ending.FIVEFOLD_REPETITION)
+        if outcome is not None:
+            self._finish(outcome)
 
-    def _finish(self, outcome: Outcome) -> None:
+    def _finish(self, outcome: Outcome) -> Outcome:
         self.outcome = outcome
         self.tags["Result"] = outcome.result
         if outcome.ending is Ending.TIME_FORFEIT:
@@ -390,26 +369,22 @@ class Game:
             self.tags.pop("Termination", None)
         if self.clock is not None:
             self.clock.stop()
+        return outcome
 
     def claimable_draw(self) -> Ending | None:
         """The draw the player to move may claim now (RULES.md 10.3), if any."""
-        if self.outcome is not None:
-            return None
-        if self.repetitions() >= 3:
-            return Ending.THREEFOLD_REPETITION
-        if self._position.halfmove_clock >= 100:
-            return Ending.FIFTY_MOVES
-        return None
+        return self.claim_status().claimable
 
     def claim_draw(self) -> Outcome:
-        """The player to move claims a draw by threefold repetition or the fifty-move rule."""
-        ending = self.claimable_draw()
+        """The player to move claims a draw by threefold repetition or the fifty-move rule.
+
+        Raises :class:`GameError` without grounds; its message is :meth:`ClaimStatus.explain`.
+        """
+        status = self.claim_status()
+        ending = status.claimable
         if ending is None:
-            raise GameError("no draw can be claimed: the position has not occurred three times and the "
-                            "half-move clock is under 100")  # fmt: skip
-        who = self._position.turn.title
-        self._finish(Outcome("1-1", ending, f"draw by {ending.value} (claimed by {who})"))
-        return self.outcome  # type: ignore[return-value]
+            raise GameError(status.explain())
+        return self._finish(Outcome.draw(ending, claimed_by=self._position.turn))
 
     def offer_draw(self) -> None:
         """The player who has just moved offers a draw (RULES.md 10.3-1; CTL-AN ``(=)``)."""
@@ -424,19 +399,19 @@ class Game:
         """The player to move accepts the pending offer."""
         if self.draw_offered_by is None or self.draw_offered_by == self._position.turn:
             raise GameError("there is no draw offer to accept")
-        self._finish(Outcome("1-1", Ending.AGREEMENT, "draw by agreement"))
-        return self.outcome  # type: ignore[return-value]
+        return self._finish(Outcome.draw(Ending.AGREEMENT))
 
     def decline_draw(self) -> None:
+        """The player to move declines the pending offer: it leaves no ``(=)`` in the record."""
+        if self.draw_offered_by is not None and self.nodes:
+            self.nodes[-1].draw_offer = False
         self.draw_offered_by = None
 
     def resign(self, colour: Colour) -> Outcome:
-        """``colour`` resigns: the opponent wins 3-0 / 0-3."""
+        """``colour`` resigns: the opponent wins."""
         if self.outcome is not None:
             raise GameError("the game is over")
-        points = "0-3" if colour == WHITE else "3-0"
-        self._finish(Outcome(points, Ending.RESIGNATION, f"{colour.title} resigns"))
-        return self.outcome  # type: ignore[return-value]
+        return self._finish(Outcome.resignation(colour))
 
     def check_time(self) -> Outcome | None:
         """End the game if the running clock's flag has fallen (RULES.md 10.6)."""
@@ -445,22 +420,12 @@ class Game:
         flagged = self.clock.check_flag()
         if flagged is None:
             return None
-        points = "0-3" if flagged == WHITE else "3-0"
-        self._finish(Outcome(points, Ending.TIME_FORFEIT, f"{flagged.opponent.title} wins on time"))
-        return self.outcome
+        return self._finish(Outcome.time_forfeit(flagged))
 
-    def set_recorded_outcome(self, result: str, reason: str | None = None, ending: Ending = Ending.RECORDED) -> None:
-        """Adopt a result a record states for a position that does not decide it (a resignation...)."""
-        if self.outcome is not None or result == "*":
-            return
-        words = {
-            "3-0": "White wins",
-            "0-3": "Black wins",
-            "1-1": "draw",
-            "2-1": "White wins by stalemate",
-            "1-2": "Black wins by stalemate",
-        }
-        self._finish(Outcome(result, ending, reason or f"{words[result]} (as recorded)"))
+    def set_recorded_outcome(self, outcome: Outcome) -> None:
+        """Adopt the outcome a record states for a position that does not decide it (a resignation...)."""
+        if self.outcome is None:
+            self._finish(outcome)
 
     # --- material ----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, printable
 from .geometry import HEX_NAMES, IS_PROMOTION, find_hex
 from .move import (
     CASTLING_TOKENS,
@@ -95,13 +95,15 @@ def write_move(position: Position, move: Move, *, fan: bool = False, mark: bool 
 # --- reading -------------------------------------------------------------------
 
 _MARK = r"(?P<mark>\+\u221e|\+\^|\^\+|\+\+|\+|#)?"
-_CASTLING_RE: Final = re.compile(r"K(?P<rook>[A-Z])(?P<side>[KDR])-(?P<columns>[A-Z]+)" + _MARK)
-_IN_PLACE_RE: Final = re.compile(r"(?P<hex>[A-Z]\d+)=(?P<promotion>[A-Z])" + _MARK)
+# Digits are ASCII only ([0-9]): "\d" would also take Arabic-Indic and other Unicode digits.
+_CASTLING_RE: Final = re.compile(r"K(?P<rook>[A-Z])(?P<side>[A-Z])-(?P<columns>[A-Z]+)" + _MARK)
+"""``KRK-HIO``; under ``[Redefine "T@R"]`` ``KTK``, ``KTD`` and ``KTT`` (the side letter of ``KRR`` is the Rook's)."""
+_IN_PLACE_RE: Final = re.compile(r"(?P<hex>[A-Z][0-9]+)=(?P<promotion>[A-Z])" + _MARK)
 _DISPLACEMENT_RE: Final = re.compile(
-    r"(?P<piece>[A-Z])?(?P<origin>[A-Z]\d+)(?P<sep>-|\u00d7|@@|@)(?P<captured>[A-Z])?(?P<target>[A-Z]\d+)"
+    r"(?P<piece>[A-Z])?(?P<origin>[A-Z][0-9]+)(?P<sep>-|\u00d7|@@|@)(?P<captured>[A-Z])?(?P<target>[A-Z][0-9]+)"
     r"(?:=(?P<promotion>[A-Z&]))?" + _MARK
 )
-_CANONICAL_RE: Final = re.compile(r"[A-Z]\d+-[A-Z]\d+(?:=[DVRGNJ])?|[A-Z]\d+=[DVRGNJ]|KR[KDR]-[A-Z]+")
+_CANONICAL_RE: Final = re.compile(r"[A-Z][0-9]+-[A-Z][0-9]+(?:=[DVRGNJ])?|[A-Z][0-9]+=[DVRGNJ]|KR[KDR]-[A-Z]+")
 _TRAILER_RE: Final = re.compile(r"\s*(?:\?\?|\?!|!\?|!!|\?|!|\u25c7)?\s*(?:\(=\):|\(=\)|:)?\s*$")
 
 
@@ -131,7 +133,7 @@ def normalise_typed(text: str) -> str:
     lower case and an ``x`` between two hexes for a capture: ``e13xnf14`` is
     read as ``E13×NF14``.
     """
-    text = re.sub(r"(?<=\d)[xX](?=[A-Za-z])", CAPTURE, text.strip())
+    text = re.sub(r"(?<=[0-9])[xX](?=[A-Za-z])", CAPTURE, text.strip())
     return text.upper()
 
 
@@ -167,7 +169,7 @@ class _Letters:
     def tolerate(self, message: str, token: str) -> None:
         if self.strict:
             raise InvalidMoveError(message, token=token)
-        self.warnings.append(f"{token}: {message}")
+        self.warnings.append(printable(f"{token}: {message}"))
 
 
 def parse_move(
@@ -221,11 +223,11 @@ def _hex(name: str, token: str) -> int:
 
 
 def _describe_malformed(body: str) -> str:
-    if re.match(r"/\d+:", body):
+    if re.match(r"/[0-9]+:", body):
         return 'this is a PDTL position, not a move; a record gives its start position as [PDTL "..."]'
-    if re.search(r"\d[xX]", body):
+    if re.search(r"[0-9][xX]", body):
         return "'x' is not a capture sign in CTL-AN: write × (or *)"
-    if re.fullmatch(r"[A-Z]?\d+.*", body) and not re.match(r"[A-Z]", body):
+    if re.fullmatch(r"[A-Z]?[0-9]+.*", body) and not re.match(r"[A-Z]", body):
         return "a move starts with a piece letter or a hex such as E7"
     return "not a CTL-AN move (expected e.g. E7-E13, NE3-D8, E13×F16, KRK-HIO or P21=J)"
 
@@ -236,7 +238,12 @@ def _resolve_castling(
     rook_letter = match.group("rook")
     if letters.resolve(rook_letter, token) != PieceType.ROOK:
         raise InvalidMoveError(f"{rook_letter!r} does not name the Rook in a castling token", token=token)
-    canonical = f"KR{match.group('side')}-{match.group('columns')}"
+    side = match.group("side")
+    if side not in "KD":  # KRR: both Rooks, written with the record's Rook letter (KTT under T@R)
+        if side != rook_letter and letters.resolve(side, token) != PieceType.ROOK:
+            raise InvalidMoveError(f"{side!r} names no side in a castling token (K, D or the Rook)", token=token)
+        side = "R"
+    canonical = f"KR{side}-{match.group('columns')}"
     if canonical not in CASTLING_TOKENS:
         hint = " (write KRK-HIO or KRK-HIOO)" if canonical == "KRK-HI" else ""
         raise InvalidMoveError(f"{canonical} is not one of the 24 castling tokens{hint}", token=token)
@@ -294,7 +301,7 @@ def _resolve_displacement(
     def tolerate(message: str) -> None:
         if strict:
             raise IllegalMoveError(message, token=token)
-        warnings.append(f"{token}: {message}")
+        warnings.append(printable(f"{token}: {message}"))
 
     written_piece = match.group("piece")
     if written_piece is None:
@@ -405,7 +412,7 @@ def _check_mark_coherence(
         message = f"{written} written where {actual} is right"
     if strict:
         raise IllegalMoveError(message, token=token)
-    warnings.append(f"{token}: {message}")
+    warnings.append(printable(f"{token}: {message}"))
 
 
 __all__ = [

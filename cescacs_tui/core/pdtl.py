@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
-from .errors import PDTLError
+from .errors import PDTLError, printable
 from .geometry import (
     COLUMN,
     COLUMNS,
@@ -48,6 +48,7 @@ from .pieces import (
     PAWN,
     PIECE_BY_GLYPH,
     PIECE_BY_LETTER,
+    REGAINABLE,
     ROOK,
     Colour,
     PieceType,
@@ -64,6 +65,12 @@ STANDARD_LETTERS: Final[dict[str, tuple[PieceType, Colour]]] = {
 FAN_LETTERS: Final[dict[str, tuple[PieceType, Colour]]] = dict(PIECE_BY_GLYPH)
 
 _HYPHENS: Final = "-\u2010"
+_DIGITS: Final = "0123456789"
+"""The digits of PDTL: ASCII only (``str.isdigit`` and ``\\d`` also take ``³`` and Arabic-Indic digits)."""
+MAX_NUMBER_DIGITS: Final = 6
+"""The half-move clock and the move number have at most six digits: no game comes near a million moves."""
+_NUMBER_RE: Final = re.compile(r"[0-9]+")
+_HEX_NAME_RE: Final = re.compile(r"[A-Z][0-9]{1,2}")
 _NUMBER_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                         "ten", "eleven", "twelve")  # fmt: skip
 
@@ -108,7 +115,7 @@ class _Reader:
         """An irregularity a tolerant reader accepts: an error only in strict mode."""
         if self.strict:
             raise self.fail(field, f"{message} (not canonical)", column)
-        self.warnings.append(f"PDTL {field}: {message}")
+        self.warnings.append(printable(f"PDTL {field}: {message}"))
 
     # --- the whole string -----------------------------------------------------
 
@@ -156,7 +163,7 @@ class _Reader:
         return board
 
     def line_entry(self, board: list[int], start: int, entry: str) -> int:
-        match = re.fullmatch(r"(\d+):(.*)", entry)
+        match = re.fullmatch(r"([0-9]+):(.*)", entry)
         if not match:
             if not entry:
                 raise self.fail("placement", 'empty line entry ("//")', start)
@@ -164,9 +171,9 @@ class _Reader:
         number, cells = match.groups()
         if len(number) > 1 and number.startswith("0"):
             raise self.fail("placement", f"line number {number!r} has a leading zero", start, number)
-        line = int(number)
+        line = int(number) if len(number) <= 2 else 29
         if line > 28:
-            raise self.fail("placement", f"line {line} does not exist (lines are 0-28)", start, number)
+            raise self.fail("placement", f"line {number} does not exist (lines are 0-28)", start, number)
         if not cells:
             raise self.fail("placement", f"the entry of line {line} is empty", start, entry)
         hexes = LINE_HEXES[line]
@@ -175,7 +182,7 @@ class _Reader:
         column = start + len(number) + 1
         for i, ch in enumerate(cells):
             at = column + i
-            if ch.isdigit():
+            if ch in _DIGITS:
                 run = int(ch)
                 if run == 0 or run > 8:
                     raise self.fail("placement", f"empty run {ch!r} on line {line} (runs are 1-8)", at, ch)
@@ -207,6 +214,11 @@ class _Reader:
 
     def piece_code(self, ch: str, at: int) -> int:
         found = self.letters.get(ch)
+        if found is None and STANDARD_LETTERS.get(ch) in self.symbols:
+            found = STANDARD_LETTERS[ch]
+            self.tolerate(
+                "placement", f"{ch!r} is used although the record writes this piece {self.symbols[found]!r}", at
+            )
         if found is not None:
             kind, colour = found
             return int(kind) if colour == Colour.WHITE else -int(kind)
@@ -274,6 +286,11 @@ class _Reader:
             for colour in Colour
         )
         white_symbols, black_symbols = white_rook + white_king, black_rook + black_king
+        redefined = {std: own for std, own in zip("RKrk", white_symbols + black_symbols, strict=True) if std != own}
+        declared = str.maketrans(redefined)
+        if text.translate(declared) != text and not any(ch in text for ch in redefined.values()):
+            self.tolerate("castling", f"{text!r} uses the standard letters although the record redefines them", start)
+            text = text.translate(declared)
 
         def error(reason: str) -> PDTLError:
             return self.fail(
@@ -344,17 +361,24 @@ class _Reader:
         if text in ("-", "\u2010"):
             return None
         mover = 1 - turn  # the side that just moved owns the pawn named here
-        legacy = re.fullmatch(r"P@([A-Z]\d+)(?:,(\d+))?\[([A-Z]\d+)\]", text)
+        legacy = re.fullmatch(r"P@([A-Z][0-9]+)(?:,([0-9]+))?\[([A-Z][0-9]+)\]", text)
         if legacy:
             first, second, pawn_name = legacy.groups()
             self.tolerate("special", f"legacy en passant form {text!r}", start)
             pawn = self.hex_named(pawn_name, start, text)
             crossed = self.hex_named(first, start, text)
-            lines = [LINE[crossed]] + ([int(second)] if second else [])
+            if COLUMN[crossed] != COLUMN[pawn]:
+                raise self.fail(
+                    "special",
+                    f"{text!r}: the passed hex {first} is not in the column of the pawn on {pawn_name}",
+                    start,
+                    text,
+                )
+            lines = [str(LINE[crossed])] + ([second] if second else [])
             return self.en_passant(board, mover, pawn, lines, start, text)
         if text.startswith("P@"):
             raise self.fail("special", f"malformed legacy en passant field {text!r}", start, text)
-        match = re.fullmatch(r"([A-Za-z]\d*)(?:@(.*))?", text)
+        match = re.fullmatch(r"([A-Za-z][0-9]*)(?:@(.*))?", text)
         if not match:
             raise self.fail("special", f"{text!r} is not '-', an en passant or a scornful field", start, text)
         first_name, after = match.groups()
@@ -363,10 +387,9 @@ class _Reader:
         first = self.hex_named(first_name, start, text)
         if after is None:
             return self.scornful(board, mover, first, None, start, text)
-        if re.fullmatch(r"\d+(?:-\d+)?", after):
-            lines = [int(n) for n in after.split("-")]
-            return self.en_passant(board, mover, first, lines, start, text)
-        if re.fullmatch(r"[A-Z]\d+", after):
+        if re.fullmatch(r"[0-9]+(?:-[0-9]+)?", after):
+            return self.en_passant(board, mover, first, after.split("-"), start, text)
+        if re.fullmatch(r"[A-Z][0-9]+", after):
             return self.scornful(board, mover, self.hex_named(after, start, text), first, start, text)
         if not after:
             raise self.fail("special", f"no line number after '@' in {text!r}", start, text)
@@ -375,7 +398,7 @@ class _Reader:
     def hex_named(self, name: str, start: int, text: str) -> int:
         h = find_hex(name)
         if h is None:
-            if re.fullmatch(r"[A-Z]\d+", name) and name[0] in COLUMNS and int(name[1:]) <= 28:
+            if _HEX_NAME_RE.fullmatch(name) and name[0] in COLUMNS and int(name[1:]) <= 28:
                 raise self.fail(
                     "special",
                     f"hex {name} does not exist (column {name[0]} carries "
@@ -386,29 +409,48 @@ class _Reader:
             raise self.fail("special", f"hex {name} does not exist", start, text)
         return h
 
-    def en_passant(
-        self, board: list[int], mover: int, pawn: int, lines: Sequence[int], start: int, text: str
-    ) -> EnPassant:
+    def stepped_piece(self, board: list[int], mover: int, pawn: int, what: str, start: int, text: str) -> None:
+        """The piece named by the special field must be a pawn of the side that just moved that may be taken
+        en passant or scornfully: a pawn, or on that side's promotion hex the piece it has just become
+        (RULES.md 6.4, 6.5).  A King, or any other piece, never is."""
         sign = 1 - 2 * mover
         name = HEX_NAMES[pawn]
         code = board[pawn]
-        if code * sign <= 0:
-            whose = "of the side to move" if code else "at all"
+        title = Colour(mover).title
+        if not code:
+            raise self.fail("special", f"{what} names {name}, but there is no piece there", start, text)
+        if code * sign < 0:
             raise self.fail(
                 "special",
-                f"en passant names {name}, but there is no {Colour(mover).title} piece there "
-                f"({'it belongs to the side that just moved' if code else 'no piece ' + whose})",
+                f"{what} names {name}, but the piece there is {Colour(1 - mover).title}'s, and {title} has just moved",
                 start,
                 text,
             )
-        if abs(code) != PAWN and not IS_PROMOTION[mover][pawn]:
-            raise self.fail("special", f"en passant names {name}, which holds no pawn", start, text)
+        kind = abs(code)
+        if kind != PAWN and not (IS_PROMOTION[mover][pawn] and kind in REGAINABLE):
+            promoted = " (or the piece it has just promoted to)" if IS_PROMOTION[mover][pawn] else ""
+            raise self.fail(
+                "special",
+                f"{what} names {name}, which holds the {title} {NAMES[kind]}: only a {title} pawn{promoted} "
+                "can be taken that way",
+                start,
+                text,
+            )
+
+    def en_passant(
+        self, board: list[int], mover: int, pawn: int, written: Sequence[str], start: int, text: str
+    ) -> EnPassant:
+        name = HEX_NAMES[pawn]
+        self.stepped_piece(board, mover, pawn, "en passant", start, text)
         crossed = []
-        for line in lines:
-            h = hex_at(COLUMN[pawn], line)
+        for number in written:
+            h = hex_at(COLUMN[pawn], int(number)) if len(number) <= 2 else None
             if h is None:
-                raise self.fail("special", f"en passant: hex {COLUMNS[COLUMN[pawn]]}{line} does not exist", start, text)
+                raise self.fail(
+                    "special", f"en passant: hex {COLUMNS[COLUMN[pawn]]}{number} does not exist", start, text
+                )
             crossed.append(h)
+        lines = [LINE[h] for h in crossed]
         # The pawn came from the hex two or three steps behind: find the step that fits.
         for origin in range(HEX_COUNT):
             forward = PAWN_FORWARD[mover][origin]
@@ -421,13 +463,20 @@ class _Reader:
                         raise self.fail(
                             "special", f"en passant: the crossed hex {HEX_NAMES[h]} is not empty", start, text
                         )
+                if board[origin]:
+                    raise self.fail(
+                        "special",
+                        f"en passant: the pawn on {name} cannot have just left {HEX_NAMES[origin]}, which is occupied",
+                        start,
+                        text,
+                    )
                 if len(lines) == 2 and lines != sorted(lines):
                     self.tolerate("special", "en passant lines are not in ascending order", start)
                 return EnPassant(pawn, passed)
         raise self.fail(
             "special",
             f"en passant: a {Colour(mover).title} pawn on {name} cannot have crossed "
-            f"{'-'.join(str(n) for n in lines)} in one double or triple step",
+            f"{'-'.join(written)} in one double or triple step",
             start,
             text,
         )
@@ -437,12 +486,8 @@ class _Reader:
     ) -> Scornful:
         sign = 1 - 2 * mover
         name = HEX_NAMES[pawn]
-        code = board[pawn]
-        if code * sign <= 0 or (abs(code) != PAWN and not IS_PROMOTION[mover][pawn]):
-            raise self.fail(
-                "special", f"scornful field names {name}, but no {Colour(mover).title} pawn stands there", start, text
-            )
-        candidates = []
+        self.stepped_piece(board, mover, pawn, "the scornful field", start, text)
+        faced_pawns: dict[int, int] = {}  # faced pawn -> the hex the scornful pawn came from
         c, line = COLUMN[pawn], LINE[pawn]
         back = -1 if mover == 0 else 1
         for dc in (-1, 1):
@@ -454,34 +499,62 @@ class _Reader:
                 and FACING[mover][origin] == faced
                 and board[faced] == -sign * PAWN
             ):
-                candidates.append(faced)
+                faced_pawns[faced] = origin
+        possible = [faced for faced, origin in faced_pawns.items() if not board[origin]]
         if capturer is not None:
-            if capturer not in candidates:
+            if capturer in possible:
+                return Scornful(pawn, (capturer,))
+            if capturer in faced_pawns:
                 raise self.fail(
                     "special",
-                    f"the pawn on {HEX_NAMES[capturer]} cannot have faced the scornful pawn on {name}",
+                    f"the scornful pawn on {name} cannot have just left {HEX_NAMES[faced_pawns[capturer]]}, "
+                    "which is occupied",
                     start,
                     text,
                 )
-            return Scornful(pawn, (capturer,))
-        if not candidates:
+            raise self.fail(
+                "special",
+                f"the pawn on {HEX_NAMES[capturer]} cannot have faced the scornful pawn on {name}",
+                start,
+                text,
+            )
+        if not faced_pawns:
             raise self.fail(
                 "special",
                 f"no {Colour(1 - mover).title} pawn faces the scornful pawn on {name}",
                 start,
                 text,
             )
-        return Scornful(pawn, tuple(candidates))
+        if not possible:
+            origins = " or ".join(HEX_NAMES[origin] for origin in faced_pawns.values())
+            raise self.fail(
+                "special",
+                f"the scornful pawn on {name} cannot have just left {origins}: occupied",
+                start,
+                text,
+            )
+        # Two faced pawns: the bare form lost which one was faced, so either may capture (NOTATION.md 5.4).
+        return Scornful(pawn, tuple(faced_pawns))
 
     # --- fields 5 and 6 --------------------------------------------------------
+
+    def number(self, field: str, start: int, text: str, expected: str) -> int:
+        """A decimal number of ASCII digits, at most :data:`MAX_NUMBER_DIGITS` long, without leading zeros."""
+        if not _NUMBER_RE.fullmatch(text):
+            raise self.fail(field, f"{text!r} is not {expected}", start, text)
+        if len(text) > MAX_NUMBER_DIGITS:
+            raise self.fail(
+                field, f"a number of {len(text)} digits is too large (at most {MAX_NUMBER_DIGITS})", start, text
+            )
+        if len(text) > 1 and text.startswith("0"):
+            self.tolerate(field, f"{text!r} has a leading zero", start)
+        return int(text)
 
     def halfmove(self, start: int, text: str) -> int:
         if text == "-":
             self.tolerate("half-move clock", "'-' read as 0 (legacy form)", start)
             return 0
-        if not text.isdigit() or not text.isascii():
-            raise self.fail("half-move clock", f"{text!r} is not a whole number >= 0", start, text)
-        return int(text)
+        return self.number("half-move clock", start, text, "a whole number >= 0")
 
     def fullmove(self, start: int, text: str) -> int | None:
         if text == "?":
@@ -489,9 +562,11 @@ class _Reader:
         if text == "-":
             self.tolerate("move number", "'-' read as '?' (legacy form)", start)
             return None
-        if not text.isdigit() or not text.isascii() or int(text) < 1:
-            raise self.fail("move number", f"{text!r} is not a whole number >= 1 or '?'", start, text)
-        return int(text)
+        expected = "a whole number >= 1 or '?'"
+        number = self.number("move number", start, text, expected)
+        if number < 1:
+            raise self.fail("move number", f"{text!r} is not {expected}", start, text)
+        return number
 
 
 def parse_pdtl(text: str, *, strict: bool = False, letters: Letters | None = None) -> Setup:

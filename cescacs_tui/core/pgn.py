@@ -8,24 +8,35 @@ CTL-FAN.  It replays the main line and every variation through the rules
 core; the first illegal move is reported with its move number, side, line,
 column and the reason.  What it tolerates or finds contradictory (a result
 that the moves contradict, a wrong check mark) goes into ``game.warnings``.
+
+It is a total reader: for any text it returns games or raises
+:class:`PGNError`, nothing else, and never more than it is asked for.
+:func:`iter_pgn` replays the games one at a time as they are asked for,
+``read_pgn(..., max_games=n)`` stops after ``n``, and :func:`count_games`
+counts the records of a text without replaying any, so a file of thirty
+thousand games opens as fast as a file of one.  What a record may hold is
+bounded (:data:`~.pgn_syntax.MAX_VARIATION_DEPTH`, numbers of at most six
+digits); the writer refuses variations nested deeper than the reader reads.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Final
 
 from . import notation
 from .clock import NO_CLOCK, ClockError, TimeControl
-from .errors import MoveError, PDTLError, PGNError
-from .game import VARIANT, Ending, Game, Node
+from .errors import MoveError, PDTLError, PGNError, printable
+from .game import VARIANT, Game, Node
+from .outcome import UNFINISHED, Ending, Outcome
 from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
 from .pgn_clock import format_clk, parse_clk
-from .pgn_syntax import HalfMove, Record, Variation, parse_records
+from .pgn_syntax import MAX_VARIATION_DEPTH, HalfMove, Record, Variation, count_records, iter_records
 from .pieces import ALIASES, PIECE_BY_LETTER, WHITE, PieceType
 from .position import INITIAL_PDTL, Position
 
-__all__ = ["PGNError", "read_pgn", "write_pgn"]
+__all__ = ["MAX_VARIATION_DEPTH", "PGNError", "count_games", "iter_pgn", "read_pgn", "write_pgn"]
 
 _ROSTER: Final = ("Variant", "Event", "Site", "Date", "Round", "White", "Black", "Result")
 _ENDING_WORDS: Final = (
@@ -35,15 +46,54 @@ _ENDING_WORDS: Final = (
     ("threefold", Ending.THREEFOLD_REPETITION),
     ("fifty-move", Ending.FIFTY_MOVES),
 )
+_RESULT_HYPHEN: Final = re.compile(r"[ \t]*[-\u2010\u2013][ \t]*")
+_LONE_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _CLOCK_ONLY: Final = re.compile(r"\s*:?\s*(?:@[WB]\s*)?\[%clk [^\]]*\]\s*")
 
 
 # --- reading ---------------------------------------------------------------------
 
 
-def read_pgn(text: str, *, strict: bool = False) -> list[Game]:
-    """Every game in a CTL-PGN text.  Raises :class:`PGNError` at the first problem."""
-    return [_GameReader(record, strict).read() for record in parse_records(text)]
+def iter_pgn(text: str, *, strict: bool = False) -> Iterator[Game]:
+    """The games of a CTL-PGN text, each parsed and replayed only when it is asked for.
+
+    Raises :class:`PGNError` at the first problem of the game being read; the
+    games before it have been yielded.
+    """
+    for record in iter_records(text):
+        yield _GameReader(record, strict).read()
+
+
+def read_pgn(text: str, *, strict: bool = False, max_games: int | None = None) -> list[Game]:
+    """The games in a CTL-PGN text: all of them, or the first ``max_games``.
+
+    Raises :class:`PGNError` at the first problem; with ``max_games`` the
+    text after the last game read is not looked at.
+    """
+    if max_games is None:
+        return list(iter_pgn(text, strict=strict))
+    games: list[Game] = []
+    if max_games > 0:
+        for game in iter_pgn(text, strict=strict):
+            games.append(game)
+            if len(games) == max_games:
+                break
+    return games
+
+
+def count_games(text: str) -> int:
+    """How many games a CTL-PGN text holds, by a fast scan that replays none of them.
+
+    Exact for well-formed records (every record after the first starts with
+    its tags); for a damaged text an estimate, as only reading it says what
+    is wrong.  A few milliseconds for a 4 MB file.
+    """
+    return count_records(text)
+
+
+def _result_value(value: str) -> str:
+    """A ``Result`` tag value as the result line writes it: no spaces around the hyphen, ``‐`` and ``–`` as ``-``."""
+    return _RESULT_HYPHEN.sub("-", value.strip())
 
 
 def _parse_redefine(value: str, line: int, column: int) -> tuple[dict[str, PieceType], bool]:
@@ -77,7 +127,7 @@ class _GameReader:
         self.letters: Letters | None = None
 
     def warn(self, message: str, line: int | None = None) -> None:
-        self.warnings.append(f"line {line}: {message}" if line is not None else message)
+        self.warnings.append(printable(f"line {line}: {message}" if line is not None else message))
 
     def tolerate(self, message: str, line: int, column: int, token: str | None = None) -> None:
         if self.strict:
@@ -104,7 +154,7 @@ class _GameReader:
         game.final_comments = list(record.final_comments)
         if not castling:
             game.tags["Castling"] = "No"
-        recorded_tag = tags.get("Result")
+        recorded_tag = _result_value(tags["Result"]) if "Result" in tags else None
         self.replay_main_line(game)
         self.settle_result(game, recorded_tag)
         if time_control.enabled:
@@ -145,8 +195,9 @@ class _GameReader:
             self.tolerate("the tag is spelled DPTL: read as PDTL", line, column, "DPTL")
             tags["PDTL"] = tags.pop("DPTL")
         try:
-            position, found = Position._from_pdtl(
-                tags["PDTL"], strict=self.strict, castling=castling, letters=self.letters
+            found: list[str] = []
+            position = Position.from_pdtl(
+                tags["PDTL"], strict=self.strict, castling=castling, letters=self.letters, warnings=found
             )
         except PDTLError as error:
             raise PGNError(f"PDTL tag: {error}", line=line, column=column, token=tags["PDTL"]) from None
@@ -259,10 +310,10 @@ class _GameReader:
             self.warn(f"the result line says {written} but the Result tag says {tag}")
         stated = written if written is not None else tag
         if game.outcome is not None:
-            if stated is not None and stated not in ("*", game.outcome.result):
+            if stated is not None and stated not in (UNFINISHED, game.outcome.result):
                 self.warn(f"the record says {stated}, but the moves end in {game.outcome.result} ({game.termination})")
             return
-        if stated is None or stated == "*":
+        if stated is None or stated == UNFINISHED:
             return
         reason = None
         ending = Ending.RECORDED
@@ -274,7 +325,13 @@ class _GameReader:
                         reason, ending = text[1:].strip(), kind
         if game.tags.get("Termination") == "time forfeit":
             ending = Ending.TIME_FORFEIT
-        game.set_recorded_outcome(stated, reason, ending)
+        try:
+            outcome = Outcome.recorded(stated, ending, note=reason)
+        except ValueError:  # a Result tag that is not a result
+            line, column = next(((ln, col) for n, _, ln, col in record.tags if n == "Result"), (record.line, 1))
+            self.tolerate(f"the Result tag {stated!r} is not a result: ignored", line, column, stated)
+            return
+        game.set_recorded_outcome(outcome)
         if reason is not None:
             game.final_comments = [c for c in game.final_comments if c.strip()[1:].strip() != reason]
 
@@ -286,8 +343,13 @@ def write_pgn(game: Game, *, fan: bool = False) -> str:
     """The game as a CTL-PGN record in the canonical layout (NOTATION.md 7, 8.3).
 
     ``fan`` writes the moves and the ``PDTL`` tag in CTL-FAN glyphs, declared
-    with ``[Redefine "FAN"]``.
+    with ``[Redefine "FAN"]``.  A game played without castling gets
+    ``[Castling "No"]``, whatever its tags say.  The text can always be
+    encoded as UTF-8: a lone surrogate in a tag or comment becomes U+FFFD.
+    Raises :class:`PGNError` (and nothing else) for variations nested deeper
+    than :data:`MAX_VARIATION_DEPTH`, which no record read here can hold.
     """
+    _check_depth(game.nodes)
     lines = _tag_lines(game, fan)
     lines.append("")
     lines.extend(_comment_lines(game.intro_comments, 0))
@@ -300,7 +362,18 @@ def write_pgn(game: Game, *, fan: bool = False) -> str:
     if game.outcome is not None and game.outcome.ending not in (Ending.CHECKMATE, Ending.STALEMATE, Ending.RECORDED):
         lines.append(f"{{: {game.termination} }}")
     lines.extend(_comment_lines(game.final_comments, 0))
-    return "\n".join(lines) + "\n"
+    return _LONE_SURROGATE.sub("\ufffd", "\n".join(lines) + "\n")
+
+
+def _check_depth(nodes: list[Node]) -> None:
+    """Refuse a variation tree deeper than :data:`MAX_VARIATION_DEPTH`, looking at it without recursion."""
+    pending = [(nodes, 0)]
+    while pending:
+        line, depth = pending.pop()
+        for node in line:
+            if node.variations and depth == MAX_VARIATION_DEPTH:
+                raise PGNError(f"variations are nested more than {MAX_VARIATION_DEPTH} deep: a record cannot hold them")
+            pending.extend((variation, depth + 1) for variation in node.variations)
 
 
 def _tag_value(value: str) -> str:
@@ -323,6 +396,10 @@ def _tag_lines(game: Game, fan: bool) -> list[str]:
         redefine = None  # moves are written with standard letters
     if game.time_control.enabled:
         tags["TimeControl"] = game.time_control.to_tag()
+    if game.castling_enabled:
+        tags.pop("Castling", None)
+    else:
+        tags["Castling"] = "No"  # without it the record would read back as a game with castling
     ordered = [name for name in _ROSTER if name in tags] + [name for name in tags if name not in _ROSTER]
     repeated = getattr(game, "repeated_tags", [])
     out = []

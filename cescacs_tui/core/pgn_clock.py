@@ -29,13 +29,15 @@ def format_clk(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}"
 
 
-_CLK_RE: Final = re.compile(r"\[%clk\s+([0-9]+):([0-5][0-9]):([0-5][0-9](?:\.[0-9]+)?)\s*\]")
+_CLK_RE: Final = re.compile(r"\[%clk\s+([0-9]{1,6}):([0-5][0-9]):([0-5][0-9](?:\.[0-9]{1,9})?)\s*\]")
+"""ASCII digits only, and bounded: at most six digits of hours (114 years), nine of fractions."""
 
 
 def parse_clk(comment: str) -> float | None:
     """The seconds of the first well-formed ``[%clk h:mm:ss(.f)]`` command in ``comment``, or ``None``.
 
-    Minutes and seconds need two digits below 60 (``h:mm:ss`` as in PGN); anything else is ignored.
+    Minutes and seconds need two digits below 60 (``h:mm:ss`` as in PGN), hours at most six digits;
+    anything else is ignored (the comment is kept as it is).
     """
     match = _CLK_RE.search(comment)
     if match is None:

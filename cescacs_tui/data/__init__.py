@@ -1,5 +1,16 @@
-"""What the app keeps on disk: settings, the autosave, game records, and where they live.
+"""What the app keeps on disk, and where: nothing a player has on disk is ever lost or can stop the app.
+
+* :mod:`.storage`: the data and config directories, atomic writes (the
+  directory fsynced too), :func:`~.storage.read_limited` for files from
+  outside, :func:`~.storage.keep_aside` for files that cannot be used;
+* :mod:`.settings` (with the vocabularies of :mod:`.choices`): the player's
+  preferences;
+* :mod:`.autosave`: the game in progress; :mod:`.slots` and :mod:`.lock`:
+  which autosave file a process owns, so two instances never write the same;
+* :mod:`.archive`: every finished game, one record each, under ``games/``;
+* :mod:`.records`: ``.ctl-pgn`` files opened and saved by the player.
 
 The rules core (:mod:`cescacs_tui.core`) reads and writes text; this package
-owns files, paths and crash safety.  It has no user-interface imports.
+owns files, paths and crash safety.  It has no user-interface imports (a test
+enforces it, relative imports included).
 """

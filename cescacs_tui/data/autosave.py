@@ -5,6 +5,17 @@ the same, tested reader), the exact clock times when it was written, and the
 app's options.  It is written atomically, so a process killed at any moment
 leaves the previous save or the new one, never a broken file.
 
+Nothing in the file can stop the app: :func:`load_autosave` never raises;
+a damaged file is renamed aside (so the next save cannot destroy it) and
+the problem returned for the player to read.  A finished game is not kept here: it goes to
+the archive (:mod:`cescacs_tui.data.archive`) first, and the autosave is
+cleared only once the archive holds it (:func:`finish_game`).  A failed write
+raises :class:`AutosaveWriteError`, which the app keeps visible: the player
+must know when his moves are not on disk.
+
+Which autosave file a process writes, and that no other process writes the
+same one, is :mod:`cescacs_tui.data.slots`' business.
+
 The JSON and CTL-PGN modules are imported when a file is written or found,
 not with this module: a first start of the app has neither to do.
 """
@@ -12,21 +23,79 @@ not with this module: a first start of the app has neither to do.
 from __future__ import annotations
 
 import datetime
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..core.errors import CescacsError
 from ..core.game import Game
 from ..core.pieces import Colour
-from .storage import data_dir, write_atomic
+from .storage import RefusedFile, data_dir, keep_aside, read_limited, write_atomic
 
-AUTOSAVE_NAME = "autosave.json"
-FORMAT_VERSION = 1
+__all__ = [
+    "AUTOSAVE_NAME",
+    "FORMAT_VERSION",
+    "MAX_AUTOSAVE_BYTES",
+    "AutosaveWriteError",
+    "DamagedAutosave",
+    "LoadedAutosave",
+    "SavedGame",
+    "autosave_path",
+    "clear_autosave",
+    "finish_game",
+    "load_autosave",
+    "read_autosave",
+    "save_autosave",
+]
+
+AUTOSAVE_NAME: Final = "autosave.json"
+FORMAT: Final = "cescacs-tui autosave"
+FORMAT_VERSION: Final = 1
+"""Version 1 is the only format so far; a reader accepts every version up to its own (and files without one)."""
+MAX_AUTOSAVE_BYTES: Final = 16 * 1024 * 1024
+"""Larger files are refused: four times the largest record the app opens, with JSON's escapes."""
 
 
 def autosave_path() -> Path:
+    """The main autosave, ``autosave.json`` in :func:`~cescacs_tui.data.storage.data_dir`."""
     return data_dir() / AUTOSAVE_NAME
+
+
+class DamagedAutosave(CescacsError):
+    """The autosave exists but cannot be used.  The message says why and where the file was kept.
+
+    ``path`` is the autosave, ``reason`` what is wrong with it, ``kept`` where
+    :func:`load_autosave` moved it (``None`` before that, or if the rename failed).
+    """
+
+    def __init__(self, path: Path, reason: str, kept: Path | None = None, *, unmoved: str | None = None) -> None:
+        if kept is not None:
+            where = f"; it was kept as {kept}"
+        elif unmoved is not None:
+            where = f"; it could not be kept aside ({unmoved})"
+        else:
+            where = ""
+        super().__init__(f"the autosave {path} is damaged ({reason}){where}")
+        self.path = path
+        self.reason = reason
+        self.kept = kept
+
+
+class AutosaveWriteError(OSError):
+    """The game could not be written to disk (a read-only directory, a full disk...).
+
+    ``str()`` is one sentence for the player; ``path`` is the file that
+    could not be written.  It is an ``OSError``, so code that already
+    handles those handles this too.
+    """
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 @dataclass
@@ -38,16 +107,58 @@ class SavedGame:
     saved_at: str = ""
 
 
-def save_autosave(game: Game, options: dict[str, Any] | None = None, path: Path | None = None) -> None:
-    """Write the autosave (atomically).  A finished game clears it instead: nothing to resume."""
+def save_autosave(game: Game, options: dict[str, Any] | None = None, path: Path | None = None) -> Path | None:
+    """Write the game in progress to the autosave (atomically).
+
+    A finished game is archived instead and the autosave cleared
+    (:func:`finish_game`); the archived file is returned then, ``None``
+    otherwise.  Raises :class:`AutosaveWriteError` if the game is not on
+    disk afterwards.
+    """
+    target = path or autosave_path()
+    if game.is_over:
+        return finish_game(game, target)
+    _write(game, options, target)
+    return None
+
+
+def finish_game(game: Game, path: Path | None = None) -> Path:
+    """Archive the finished ``game``, then clear the autosave ``path``; return the archived file.
+
+    The archive is ``games/`` next to the autosave.  The autosave is only
+    cleared once the archive holds the game: if archiving fails, the
+    finished game is written to the autosave instead (archived at the next
+    start, see :mod:`cescacs_tui.data.slots`) and :class:`AutosaveWriteError`
+    says so.
+    """
+    from .archive import archive_dir, archive_game
+
+    target = path or autosave_path()
+    try:
+        archived = archive_game(game, archive_dir(target.parent))
+    except OSError as error:
+        reason = error.strerror or str(error)
+        try:
+            _write(game, None, target)
+        except AutosaveWriteError as also:
+            message = f"the finished game could not be archived ({reason}) nor saved: {also}"
+            raise AutosaveWriteError(message, target) from error
+        raise AutosaveWriteError(
+            f"the finished game could not be archived ({reason}); it stays in the autosave {target}", target
+        ) from error
+    clear_autosave(target)
+    return archived
+
+
+def _write(game: Game, options: dict[str, Any] | None, target: Path) -> None:
     import json
 
     from ..core.pgn import write_pgn
 
-    target = path or autosave_path()
-    if game.is_over:
-        clear_autosave(target)
-        return
+    try:
+        pgn = write_pgn(game)
+    except Exception as error:  # a game the writer cannot handle (variations nested beyond its depth...)
+        raise AutosaveWriteError(f"the game could not be written for the autosave: {error!r}", target) from error
     clock = None
     if game.clock is not None:
         clock = {
@@ -57,51 +168,148 @@ def save_autosave(game: Game, options: dict[str, Any] | None = None, path: Path 
             "paused": game.clock.paused,
         }
     document = {
-        "format": "cescacs-tui autosave",
+        "format": FORMAT,
         "version": FORMAT_VERSION,
         "saved_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "pgn": write_pgn(game),
+        "pgn": pgn,
         "clock": clock,
         "options": options or {},
     }
-    write_atomic(target, json.dumps(document, ensure_ascii=False, indent=1))
+    try:
+        write_atomic(target, json.dumps(document, ensure_ascii=False, indent=1))
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise AutosaveWriteError(f"the game could not be saved to {target}: {reason}", target) from error
 
 
-def load_autosave(path: Path | None = None) -> SavedGame | None:
-    """The autosaved game, or ``None`` if there is none.
+def read_autosave(path: Path) -> SavedGame | None:
+    """The game in the autosave ``path``, or ``None`` if there is no such file.  Changes nothing on disk.
 
-    A damaged autosave raises :class:`CescacsError` with the reason, so the
-    app can say so instead of silently starting afresh.
+    Whatever the file holds, the only error is :class:`DamagedAutosave`
+    (with ``kept`` ``None``): not JSON, not an object, no CTL-PGN text, a
+    game the reader refuses, nesting too deep for any reader, a FIFO, a
+    device, a huge file...
+    """
+    try:
+        return _parse(path)
+    except FileNotFoundError:
+        return None
+    except DamagedAutosave:
+        raise
+    except Exception as error:
+        raise DamagedAutosave(path, _describe(error)) from None
+
+
+@dataclass(frozen=True)
+class LoadedAutosave:
+    """What :func:`load_autosave` found: the game to offer, and what the player must be told.
+
+    ``saved`` is the unfinished game (``None``: nothing to resume).
+    ``problems`` are sentences for the player; ``kept`` is where a damaged
+    autosave was moved, ``archived`` where a finished game found in the
+    autosave went.
+    """
+
+    saved: SavedGame | None = None
+    problems: tuple[str, ...] = ()
+    kept: Path | None = None
+    archived: Path | None = None
+
+
+def load_autosave(path: Path | None = None) -> LoadedAutosave:
+    """The autosaved game in progress, if any; never raises, whatever the file holds.
+
+    A damaged autosave is renamed aside at once (see
+    :func:`~cescacs_tui.data.storage.keep_aside`), so that no later save can
+    overwrite it, and reported in ``problems`` with where it was kept; the
+    app tells the player and starts afresh.  A finished game found there
+    (its archiving failed when it ended) is archived now.
     """
     source = path or autosave_path()
     try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as error:
-        raise CescacsError(f"the autosave {source} cannot be read: {error}") from None
-    import json
-
-    from ..core.pgn import read_pgn
-
-    try:
-        document = json.loads(text)
-        if document.get("format") != "cescacs-tui autosave":
-            raise ValueError("not a cescacs-tui autosave")
-        games = read_pgn(document["pgn"])
-        if len(games) != 1:
-            raise ValueError("it does not hold exactly one game")
-        game = games[0]
-        clock = document.get("clock")
-        if clock and game.clock is not None:
-            game.clock.set_remaining(float(clock["white"]), float(clock["black"]))
-            if clock.get("started") and not game.is_over:
-                game.clock.start(game.position.turn)
-                game.clock.pause()  # the players resume it when they are back at the board
-        return SavedGame(game, dict(document.get("options") or {}), str(document.get("saved_at", "")))
-    except (ValueError, KeyError, TypeError) as error:
-        raise CescacsError(f"the autosave {source} is damaged: {error}") from None
+        saved = read_autosave(source)
+    except DamagedAutosave as damaged:
+        try:
+            kept = keep_aside(source)
+        except FileNotFoundError:
+            return LoadedAutosave()  # moved by someone else meanwhile
+        except OSError as error:
+            unmoved = DamagedAutosave(source, damaged.reason, unmoved=error.strerror or str(error))
+            return LoadedAutosave(problems=(str(unmoved),))
+        return LoadedAutosave(problems=(str(DamagedAutosave(source, damaged.reason, kept)),), kept=kept)
+    if saved is not None and saved.game.is_over:
+        game = saved.game
+        try:
+            archived = finish_game(game, source)
+        except AutosaveWriteError as error:
+            return LoadedAutosave(problems=(str(error),))
+        players = f"{game.tags.get('White', '?')}–{game.tags.get('Black', '?')}, {game.result}"
+        return LoadedAutosave(
+            problems=(f"the finished game found in {source} ({players}) was archived as {archived}",),
+            archived=archived,
+        )
+    return LoadedAutosave(saved)
 
 
 def clear_autosave(path: Path | None = None) -> None:
     (path or autosave_path()).unlink(missing_ok=True)
+
+
+def _parse(source: Path) -> SavedGame:
+    import json
+
+    from ..core.pgn import read_pgn
+
+    document = json.loads(read_limited(source, MAX_AUTOSAVE_BYTES).decode("utf-8"))
+    if not isinstance(document, dict):
+        raise DamagedAutosave(source, f"it holds a JSON {type(document).__name__}, not an object")
+    if document.get("format") != FORMAT:
+        raise DamagedAutosave(source, "not a cescacs-tui autosave")
+    version = document.get("version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise DamagedAutosave(source, f"its format version {version!r} is not a positive whole number")
+    if version > FORMAT_VERSION:
+        raise DamagedAutosave(source, f"written by a newer cescacs-tui (format version {version})")
+    pgn = document.get("pgn")
+    if not isinstance(pgn, str):
+        raise DamagedAutosave(source, "its game is not CTL-PGN text")
+    games = read_pgn(pgn)
+    if len(games) != 1:
+        raise DamagedAutosave(source, f"it holds {len(games)} games instead of one")
+    game = games[0]
+    clock = document.get("clock")
+    if clock is not None and game.clock is not None:
+        if not isinstance(clock, dict):
+            raise DamagedAutosave(source, "its clock is not an object")
+        white, black = _seconds(source, clock.get("white")), _seconds(source, clock.get("black"))
+        game.clock.set_remaining(white, black)
+        if clock.get("started") is True and not game.is_over:
+            game.clock.start(game.position.turn)
+            game.clock.pause()  # the players resume it when they are back at the board
+    options = document.get("options")
+    return SavedGame(game, dict(options) if isinstance(options, dict) else {}, str(document.get("saved_at", "")))
+
+
+def _seconds(source: Path, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        raise DamagedAutosave(source, f"its clock time {value!r} is not a number of seconds")
+    return float(value)
+
+
+def _describe(error: Exception) -> str:
+    """What is wrong with the file, in words for the player."""
+    if isinstance(error, RecursionError):
+        return "it is nested too deeply to read"
+    if isinstance(error, UnicodeDecodeError):
+        return "it is not UTF-8 text"
+    if isinstance(error, RefusedFile):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"it cannot be read: {error.strerror or error}"
+    if isinstance(error, CescacsError):
+        return f"its game cannot be read: {error}"
+    import json
+
+    if isinstance(error, json.JSONDecodeError):
+        return f"it is not JSON: {error}"
+    return f"it cannot be read: {error!r}"

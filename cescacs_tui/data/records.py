@@ -1,41 +1,78 @@
 """Game record files: ``.ctl-pgn`` files read and written safely.
 
 The core reads and writes CTL-PGN *text* (:mod:`cescacs_tui.core.pgn`); this
-module owns the files: it refuses what is not a reasonably sized UTF-8 text
-file, and writes atomically so a crash never leaves half a record.
+module owns the files.  It reads only through
+:func:`~cescacs_tui.data.storage.read_limited`: a regular file of at most
+:data:`MAX_FILE_BYTES`, so a FIFO, a device such as ``/dev/zero`` (or a link
+to one) or a huge file is refused at once instead of blocking or filling the
+memory; it refuses what is not UTF-8 text; and it writes atomically so a crash
+never leaves half a record.  :func:`open_pgn_file` is how a front end opens a
+record: it replays only the first game and counts the others, so a file of
+thousands of games opens at once.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..core.errors import PGNError
 from ..core.game import Game
-from ..core.pgn import read_pgn, write_pgn
-from .storage import write_atomic
+from ..core.pgn import count_games, read_pgn, write_pgn
+from .storage import RefusedFile, read_limited, write_atomic
 
-__all__ = ["MAX_FILE_BYTES", "load_pgn_file", "save_pgn_file"]
+__all__ = ["MAX_FILE_BYTES", "OpenedRecord", "load_pgn_file", "open_pgn_file", "read_record_text", "save_pgn_file"]
 
 MAX_FILE_BYTES: Final = 4 * 1024 * 1024
 """Larger files are refused: no C'escacs record comes near this size."""
 
 
-def load_pgn_file(path: str | os.PathLike[str], *, strict: bool = False) -> list[Game]:
-    """Read a ``.ctl-pgn`` file, refusing anything that is not a reasonably sized text file."""
+class OpenedRecord(NamedTuple):
+    """The first game of a record file, and how many games the file holds."""
+
+    game: Game
+    games_in_file: int
+
+
+def read_record_text(path: str | os.PathLike[str]) -> str:
+    """The text of a record file.
+
+    Raises :class:`PGNError` for a file that is not a regular file of at most
+    :data:`MAX_FILE_BYTES` UTF-8 text, without blocking; other ``OSError`` s
+    (no such file, no permission) pass through.
+    """
     file = Path(path)
-    size = file.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise PGNError(f"{file.name} is {size:,} bytes; game records are refused above {MAX_FILE_BYTES:,} bytes")
-    data = file.read_bytes()
+    try:
+        data = read_limited(file, MAX_FILE_BYTES)
+    except RefusedFile as error:
+        raise PGNError(
+            f"{error}: refused (game records are regular files of at most {MAX_FILE_BYTES:,} bytes)"
+        ) from None
     if b"\0" in data:
         raise PGNError(f"{file.name} is not a text file (it contains NUL bytes)")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise PGNError(f"{file.name} is not UTF-8 text (byte {error.start} cannot be decoded)") from None
-    return read_pgn(text, strict=strict)
+
+
+def load_pgn_file(path: str | os.PathLike[str], *, strict: bool = False, max_games: int | None = None) -> list[Game]:
+    """The games of a ``.ctl-pgn`` file (at most ``max_games``), as :func:`read_record_text` allows."""
+    return read_pgn(read_record_text(path), strict=strict, max_games=max_games)
+
+
+def open_pgn_file(path: str | os.PathLike[str], *, strict: bool = False) -> OpenedRecord:
+    """The first game of a ``.ctl-pgn`` file and the number of games in it, without replaying the others.
+
+    Raises :class:`PGNError` as :func:`read_record_text` does, when the first
+    game cannot be read, or when the file holds no game.
+    """
+    text = read_record_text(path)
+    games = read_pgn(text, strict=strict, max_games=1)
+    if not games:
+        raise PGNError(f"{Path(path).name} holds no game")
+    return OpenedRecord(games[0], max(1, count_games(text)))
 
 
 def save_pgn_file(game: Game, path: str | os.PathLike[str], *, fan: bool = False) -> None:

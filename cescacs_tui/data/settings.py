@@ -6,6 +6,7 @@ The file is plain TOML with one key per setting, for example::
     piece_set = "letters"
     board_layout = "auto"
     auto_flip = false
+    vim_keys = false
     white = "?"
     black = "?"
     time_control = "900+10"
@@ -13,7 +14,11 @@ The file is plain TOML with one key per setting, for example::
 
 Reading never fails: a missing file gives the defaults; a file that cannot be
 read or is not TOML gives the defaults and one problem; a bad value or an
-unknown key is ignored (its default is used) with one problem each.  The app
+unknown key is ignored (its default is used) with one problem each.  A file
+that is not settings at all (not TOML, not UTF-8, too large, nested too
+deeply, a FIFO or a device) is first renamed aside with a time stamp
+(:func:`~cescacs_tui.data.storage.keep_aside`), so that saving a setting
+later never destroys it.  The app
 shows :attr:`Settings.problems` to the player.  :meth:`Settings.save` writes
 the file atomically (a crash leaves the old file or the new one), with
 ``tomli-w``; unknown keys read earlier are not written back.
@@ -31,18 +36,17 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Final
 
-from textual.theme import BUILTIN_THEMES
-
 from ..core.clock import ClockError, TimeControl
-from ..tui.board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
-from ..tui.themes import DEFAULT_THEME, THEMES
-from .storage import config_dir, write_atomic
+from .choices import DEFAULT_THEME, LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
+from .storage import RefusedFile, config_dir, keep_aside, read_limited, write_atomic
 
-__all__ = ["SETTINGS_NAME", "Settings", "known_themes", "settings_path"]
+__all__ = ["MAX_SETTINGS_BYTES", "SETTINGS_NAME", "Settings", "settings_path"]
 
 SETTINGS_NAME: Final = "settings.toml"
 MAX_NAME_LENGTH: Final = 100
 """The longest player name accepted (it becomes a PGN tag)."""
+MAX_SETTINGS_BYTES: Final = 64 * 1024
+"""Larger settings files are refused (the app writes about 200 bytes)."""
 
 
 def settings_path() -> Path:
@@ -50,19 +54,16 @@ def settings_path() -> Path:
     return config_dir() / SETTINGS_NAME
 
 
-def known_themes(extra: Iterable[str] = ()) -> frozenset[str]:
-    """The theme names a setting may use: the app's three, Textual's built-in themes, and ``extra``."""
-    return frozenset((*THEMES, *BUILTIN_THEMES, *extra))
-
-
 @dataclass
 class Settings:
     """What the player chose last time, and the defaults for a new game.
 
-    ``theme`` is a Textual theme name (one of :data:`~cescacs_tui.tui.themes.THEMES`
-    or any theme the app has registered); ``piece_set`` and ``board_layout``
+    ``theme`` is a theme name: :data:`~cescacs_tui.data.choices.DEFAULT_THEME`
+    or one the front end offers (see :meth:`load`); ``piece_set`` and ``board_layout``
     are the :class:`~cescacs_tui.tui.board.HexBoard` options; ``auto_flip``
-    turns the board towards the side to move after each move.  ``white`` and
+    turns the board towards the side to move after each move; ``vim_keys``
+    adds the board's vim-style cursor keys (hjkl, yubn), which then take
+    those letters from the app's keys while the board has the focus.  ``white`` and
     ``black`` are the default player names (``"?"``: unknown, as in PGN);
     ``time_control`` is a CTL-PGN ``TimeControl`` tag (``"-"``: no clock,
     ``"900+10"``...: see :meth:`~cescacs_tui.core.clock.TimeControl.from_tag`);
@@ -76,6 +77,7 @@ class Settings:
     piece_set: PieceSet = "letters"
     board_layout: LayoutChoice = "auto"
     auto_flip: bool = False
+    vim_keys: bool = False
     white: str = "?"
     black: str = "?"
     time_control: str = "-"
@@ -95,11 +97,11 @@ class Settings:
     def from_dict(cls, data: Mapping[str, Any], *, themes: Iterable[str] = (), source: str = SETTINGS_NAME) -> Settings:
         """Settings from a parsed TOML table: bad values and unknown keys become :attr:`problems`.
 
-        ``themes`` are theme names accepted besides :func:`known_themes`'s;
-        ``source`` names the file in the problems.
+        ``themes`` are the theme names the front end offers (the default
+        theme is always accepted); ``source`` names the file in the problems.
         """
         settings = cls()
-        accepted = known_themes(themes)
+        accepted = frozenset((DEFAULT_THEME, *themes))
         for key, value in data.items():
             check = _CHECKS.get(key)
             if check is None:
@@ -117,23 +119,34 @@ class Settings:
         """Read the settings file (``path``, default :func:`settings_path`); never raises.
 
         A missing file gives the defaults without problems.  ``themes`` are
-        extra theme names to accept (for example ``app.available_themes``).
+        the theme names the front end offers: the settings layer knows no
+        user interface, so the app passes its own and Textual's
+        (:func:`cescacs_tui.tui.themes.known_themes`).  A file that is not
+        settings at all is kept aside (renamed with a time stamp) and named
+        in the one problem.
         """
         target = settings_path() if path is None else path
         try:
-            with target.open("rb") as handle:
-                data = tomllib.load(handle)
+            data = read_limited(target, MAX_SETTINGS_BYTES)
         except FileNotFoundError:
             return cls()
+        except RefusedFile as error:
+            return cls(problems=[f"cannot read the settings in {target}: {error}{_kept(target)}; using the defaults"])
         except OSError as error:
             return cls(
                 problems=[f"cannot read the settings in {target}: {error.strerror or error}; using the defaults"]
             )
+        try:
+            table = tomllib.loads(data.decode("utf-8"))
         except UnicodeDecodeError:
-            return cls(problems=[f"{target} is not UTF-8 text; using the default settings"])
+            return cls(problems=[f"{target} is not UTF-8 text{_kept(target)}; using the default settings"])
         except tomllib.TOMLDecodeError as error:
-            return cls(problems=[f"{target} is not valid TOML ({error}); using the default settings"])
-        return cls.from_dict(data, themes=themes, source=str(target))
+            return cls(problems=[f"{target} is not valid TOML ({error}){_kept(target)}; using the default settings"])
+        except RecursionError:
+            return cls(problems=[f"{target} is nested too deeply to read{_kept(target)}; using the default settings"])
+        except Exception as error:  # whatever else the reader meets, the app must start
+            return cls(problems=[f"{target} cannot be read ({error!r}){_kept(target)}; using the default settings"])
+        return cls.from_dict(table, themes=themes, source=str(target))
 
     def save(self, path: Path | None = None) -> Path:
         """Write the settings atomically to ``path`` (default :func:`settings_path`) and return it.
@@ -146,6 +159,14 @@ class Settings:
         target = settings_path() if path is None else path
         write_atomic(target, tomli_w.dumps(self.to_dict()))
         return target
+
+
+def _kept(path: Path) -> str:
+    """Rename the unusable ``path`` aside; the words that say where it went, for a problem message."""
+    try:
+        return f"; it was kept as {keep_aside(path)}"
+    except OSError as error:
+        return f"; it could not be kept aside ({error.strerror or error})"
 
 
 def _show(value: object) -> str:
@@ -176,7 +197,7 @@ def _theme(value: object, themes: frozenset[str]) -> str:
     if not isinstance(value, str):
         raise ValueError("a theme must be a name in quotes")
     if value not in themes:
-        raise ValueError(f"no theme has that name (the app's are {', '.join(THEMES)})")
+        raise ValueError("no theme has that name")
     return value
 
 
@@ -213,6 +234,7 @@ _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "piece_set": _choice(PIECE_SETS, "the piece set"),
     "board_layout": _choice(LAYOUT_CHOICES, "the board layout"),
     "auto_flip": _flag,
+    "vim_keys": _flag,
     "white": _name,
     "black": _name,
     "time_control": _time_control,

@@ -19,19 +19,11 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..core import Colour
 from ..core.game import Game, Node
+from ..session.words import move_label
 
 COMMENT_STYLE = "italic"
 HINT_STYLE = "dim"
-
-
-def move_label(node: Node, *, first: bool) -> str:
-    """``12. E7-E13`` for White; for Black ``12… E21-E15`` only where a line starts or resumes, else the move alone."""
-    number = "" if node.number is None else str(node.number)
-    if node.colour == Colour.WHITE:
-        return f"{number}. {node.san}" if number else node.san
-    return f"{number}\u2026 {node.san}" if first and number else node.san
 
 
 def append_line(text: Text, nodes: list[Node]) -> None:
@@ -72,7 +64,7 @@ def annotation_text(game: Game) -> Text | None:
                 paragraph(comment.strip(), COMMENT_STYLE)
             for index, variation in enumerate(node.variations):
                 line = Text()
-                follow = Style(bold=True, underline=True, meta={"@click": f"app.follow_variation({index})"})
+                follow = Style(bold=True, underline=True, meta={"@click": f"screen.follow_variation({index})"})
                 line.append("Instead:", style=follow)
                 line.append(" ")
                 append_line(line, variation)

@@ -32,23 +32,31 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from cescacs_tui.core.geometry import HEX_COLOUR, HEX_COUNT, HEX_NAMES, HEXES
+from cescacs_tui.core.pieces import Colour
 from cescacs_tui.tui.board_layout import (
     CURSOR_MOVES,
     LAYOUT_CHOICES,
     PIECE_SETS,
     START_HEX,
+    TILE_FILLS,
     BoardLayout,
     BoardView,
+    CursorMove,
     LayoutChoice,
     LayoutMode,
     Mark,
     PieceSet,
+    cell_blank_text,
     cell_lower_text,
+    cell_name_text,
     cell_text,
     choose_mode,
+    cursor_step,
+    cycle_target,
+    fallback_note,
     layout_for,
-    move_cursor,
     piece_glyph,
+    reading_order,
     view_marks,
 )
 from cescacs_tui.tui.themes import BoardHostApp
@@ -74,7 +82,7 @@ _HIGHLIGHTS: tuple[tuple[Mark, str], ...] = (
 
 
 class _CellStyles(NamedTuple):
-    """A hex's styles: its markers, its piece, and its plain lower row (full mode)."""
+    """A hex's styles: its markers, its piece, and its rows without the piece (the name's colour on them)."""
 
     marker: Style
     piece: Style
@@ -94,9 +102,18 @@ class _Palette:
         self.blank = board.rich_style
         self.label = board.get_component_rich_style("hexboard--label")
         self.tiles = [self._layer(board, name, base) for name in _TILES]
-        self.pieces = [self._layer(board, name, None)[1] for name in ("hexboard--piece-white", "hexboard--piece-black")]
+        self.pieces = [self._chip(board, name) for name in ("hexboard--piece-white", "hexboard--piece-black")]
+        self.name = self._layer(board, "hexboard--name", None)[1].color
         self.highlights = [(mark, *self._layer(board, name, None)) for mark, name in _HIGHLIGHTS]
         self._cells: dict[tuple[int, int, Mark], _CellStyles] = {}
+
+    @classmethod
+    def _chip(cls, board: HexBoard, name: str) -> Style:
+        """A piece's style: its colour and weight, and its own background where the theme gives it one."""
+        background, style = cls._layer(board, name, None)
+        if background is not None and background.a > 0:
+            style += Style(bgcolor=background.rich_color)
+        return style
 
     @staticmethod
     def _layer(board: HexBoard, name: str, base: Color | None) -> tuple[Color | None, Style]:
@@ -120,8 +137,27 @@ class _Palette:
                     style += layer
             marker = Style(bgcolor=background.rich_color) + style
             piece = marker + self.pieces[code < 0] if code else marker
-            styles = self._cells[key] = _CellStyles(marker, piece, Style(bgcolor=marker.bgcolor, color=marker.color))
+            lower = Style(bgcolor=marker.bgcolor, color=marker.color if marks else self.name)
+            styles = self._cells[key] = _CellStyles(marker, piece, lower)
         return styles
+
+
+_DIGITS = "123456789"
+
+_NUMBERED = Binding.Group("Play the numbered target (a piece selected)", compact=True)
+_VIM = Binding.Group("Vim keys, when on: ← ↓ ↑ → ↖ ↗ ↙ ↘", compact=True)
+
+_VIM_KEYS: tuple[tuple[str, CursorMove], ...] = (
+    ("h", "left"),
+    ("j", "down"),
+    ("k", "up"),
+    ("l", "right"),
+    ("y", "up_left"),
+    ("u", "up_right"),
+    ("b", "down_left"),
+    ("n", "down_right"),
+)
+"""The optional vim-style keys (``vim_keys``): hjkl, and yubn for the four oblique steps."""
 
 
 class HexBoard(Widget, can_focus=True):
@@ -129,17 +165,32 @@ class HexBoard(Widget, can_focus=True):
 
     Keys (in screen terms, also when flipped): arrows move along the column
     (up/down) or to the neighbour on the same row (left/right); ``q`` ``e``
-    ``a`` ``d`` step up-left, up-right, down-left, down-right; Home/End jump to
-    the column's ends; Enter/Space post :class:`HexSelected` for the cursor
-    hex and Escape posts :class:`Cancelled`.  A click on a hex moves the
-    cursor there and posts :class:`HexSelected`.
+    ``a`` ``d`` step up-left, up-right, down-left, down-right (with
+    ``vim_keys``, also ``h`` ``j`` ``k`` ``l`` and ``y`` ``u`` ``b`` ``n``); Home/End
+    jump to the column's ends; Enter/Space post :class:`HexSelected` for the
+    cursor hex and Escape posts :class:`Cancelled`.  A click on a hex moves
+    the cursor there and posts :class:`HexSelected`.
 
-    ``layout_mode`` (constructor argument ``layout``) is ``"auto"`` (full when
-    79x32 cells are available, else compact), ``"full"`` or ``"compact"``; it
-    cannot be called ``layout``, which Textual's ``Widget`` already uses.
-    ``piece_set`` is ``"letters"``, ``"fan"`` or ``"fan-safe"``.  ``cursor``
-    starts on the central hex F14.  Its colours are theme variables: the app
-    showing it derives from :class:`~cescacs_tui.tui.themes.BoardHostApp`.
+    While the view has targets (a piece is selected), the cursor plays among
+    them: Tab / Shift+Tab go to the next / previous target in reading order,
+    a direction key jumps to the nearest target that way (and steps freely
+    where there is none), and ``1``-``9`` choose the numbered targets at once
+    (the first nine in reading order show their number).  Without targets,
+    Tab and the digits are left to the app (Tab moves the focus).
+
+    ``layout_mode`` (constructor argument ``layout``) is ``"auto"`` (the
+    largest layout that fits: large from 109x47 cells, full from 79x32, else
+    compact), or a forced ``"large"``, ``"full"`` or ``"compact"``, which
+    falls back to a smaller one that fits (:attr:`layout_note` says why, and
+    :class:`LayoutChanged` is posted); it cannot be called ``layout``, which
+    Textual's ``Widget`` already uses.  ``piece_set`` is ``"letters"``,
+    ``"fan"`` or ``"fan-safe"``; ``wide_glyphs`` are FAN glyphs the terminal
+    draws wider than one cell (drawn as letters).  ``cursor`` starts on the
+    central hex F14; :meth:`switch_cursor` keeps one per side.  Under
+    ``NO_COLOR`` (or with ``patterns=True``) blank cells are filled per tile
+    colour (:data:`~cescacs_tui.tui.board_layout.TILE_FILLS`).  Its colours are
+    theme variables: the app showing it derives from
+    :class:`~cescacs_tui.tui.themes.BoardHostApp`.
     """
 
     ALLOW_SELECT = False
@@ -149,6 +200,7 @@ class HexBoard(Widget, can_focus=True):
         "hexboard--piece-white",
         "hexboard--piece-black",
         "hexboard--label",
+        "hexboard--name",
     }
 
     DEFAULT_CSS = """
@@ -160,9 +212,12 @@ class HexBoard(Widget, can_focus=True):
     HexBoard > .hexboard--tile-white { background: $board-tile-white; }
     HexBoard > .hexboard--tile-colour { background: $board-tile-colour; }
     HexBoard > .hexboard--tile-black { background: $board-tile-black; }
-    HexBoard > .hexboard--piece-white { color: $board-piece-white; text-style: bold; }
-    HexBoard > .hexboard--piece-black { color: $board-piece-black; }
+    HexBoard > .hexboard--piece-white {
+        color: $board-piece-white; background: $board-piece-white-chip; text-style: bold;
+    }
+    HexBoard > .hexboard--piece-black { color: $board-piece-black; background: $board-piece-black-chip; }
     HexBoard > .hexboard--label { color: $text-muted; }
+    HexBoard > .hexboard--name { color: $board-name; }
     HexBoard > .hexboard--attacked { background: $board-attacked; color: $board-attacked-text; }
     HexBoard > .hexboard--threatened { background: $board-threatened; color: $board-threatened-text; text-style: bold; }
     HexBoard > .hexboard--last-move {
@@ -190,12 +245,18 @@ class HexBoard(Widget, can_focus=True):
         Binding("d", "move('down_right')", "Down-right", show=False),
         Binding("home", "move('top')", "Top of column", show=False),
         Binding("end", "move('bottom')", "Bottom of column", show=False),
+        Binding("tab", "cycle_target(1)", "Next target (a piece selected)", show=False),
+        Binding("shift+tab", "cycle_target(-1)", "Previous target", show=False),
+        *(Binding(digit, f"pick_target({digit})", f"Target {digit}", show=False, group=_NUMBERED) for digit in _DIGITS),
+        *(Binding(key, f"vim_move('{move}')", f"Vim {move}", show=False, group=_VIM) for key, move in _VIM_KEYS),
     ]
 
     cursor: reactive[int] = reactive(START_HEX, repaint=False, init=False)
     flipped: reactive[bool] = reactive(False)
     piece_set: reactive[PieceSet] = reactive("letters")
     layout_mode: reactive[LayoutChoice] = reactive("auto", layout=True)
+    vim_keys: reactive[bool] = reactive(False, repaint=False)
+    wide_glyphs: reactive[frozenset[str]] = reactive(frozenset())
 
     class HexSelected(Message):
         """The player chose a hex: Enter/Space on the cursor, or a click on the hex."""
@@ -236,6 +297,19 @@ class HexBoard(Widget, can_focus=True):
         def control(self) -> HexBoard:
             return self.board
 
+    class LayoutChanged(Message):
+        """The layout drawn changed (a new size or choice); ``note`` says why it is not the forced one, if so."""
+
+        def __init__(self, board: HexBoard, mode: LayoutMode, note: str | None) -> None:
+            super().__init__()
+            self.board = board
+            self.mode = mode
+            self.note = note
+
+        @property
+        def control(self) -> HexBoard:
+            return self.board
+
     def __init__(
         self,
         view: BoardView | None = None,
@@ -243,6 +317,7 @@ class HexBoard(Widget, can_focus=True):
         piece_set: PieceSet = "letters",
         layout: LayoutChoice = "auto",
         flipped: bool = False,
+        patterns: bool | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -252,10 +327,17 @@ class HexBoard(Widget, can_focus=True):
         self._view = BoardView() if view is None else view
         self._marks = view_marks(self._view)
         self._strips: dict[int, Strip] = {}
-        self._cells: dict[tuple[int, int, Mark, int, int], list[Segment]] = {}
-        self._cache_key: tuple[BoardLayout, Size, str] | None = None
+        self._cells: dict[tuple[int, int, Mark, int, int, int | None], list[Segment]] = {}
+        self._cache_key: tuple[BoardLayout, Size, str, frozenset[str], bool] | None = None
         self._palette: _Palette | None = None
         self._stale_cursor: tuple[int, ...] = ()
+        self._numbers = self._number_targets(self._view, flipped)
+        self._space = Size(0, 0)
+        """The cells the board may take, from the last layout (its own size, under ``width: auto``, is less)."""
+        self._shown_layout: tuple[LayoutMode, str | None] | None = None
+        self._patterns = patterns
+        self._cursors: dict[Colour, int] = {}
+        self._cursor_side: Colour | None = None
         self.set_reactive(HexBoard.piece_set, self.validate_piece_set(piece_set))
         self.set_reactive(HexBoard.layout_mode, self.validate_layout_mode(layout))
         self.set_reactive(HexBoard.flipped, flipped)
@@ -268,13 +350,54 @@ class HexBoard(Widget, can_focus=True):
         return self._view
 
     def show(self, view: BoardView) -> None:
-        """Display ``view``, repainting only the rows of hexes whose code or marks changed."""
-        old_codes, old_marks = self._view.codes, self._marks
+        """Display ``view``, repainting only the rows of hexes whose code, marks or target number changed."""
+        old_codes, old_marks, old_numbers = self._view.codes, self._marks, self._numbers
         self._view, self._marks = view, view_marks(view)
-        changed = [h for h in HEXES if old_codes[h] != view.codes[h] or old_marks[h] != self._marks[h]]
+        self._numbers = self._number_targets(view, self.flipped)
+        changed = [
+            h
+            for h in HEXES
+            if old_codes[h] != view.codes[h]
+            or old_marks[h] != self._marks[h]
+            or old_numbers.get(h) != self._numbers.get(h)
+        ]
         stale, self._stale_cursor = self._stale_cursor, ()
         if changed or stale:
             self._refresh_hexes((*changed, *stale))
+
+    @property
+    def target_order(self) -> tuple[int, ...]:
+        """The view's targets in reading order (as Tab visits them; the first nine are numbered)."""
+        return reading_order(self._view.targets, flipped=self.flipped)
+
+    @staticmethod
+    def _number_targets(view: BoardView, flipped: bool) -> dict[int, int]:
+        order = reading_order(view.targets, flipped=flipped)
+        return {h: index + 1 for index, h in enumerate(order[: len(_DIGITS)])}
+
+    def switch_cursor(self, side: Colour, default: int) -> None:
+        """Keep a cursor per side: remember where the side that was playing left it, go to ``side``'s.
+
+        Call it when the side to move changes (with auto-flip, say): ``side``
+        is the side now to move; ``default`` is where its cursor starts the
+        first time (its King, say).  :meth:`forget_cursors` starts afresh.
+        """
+        if self._cursor_side is not None:
+            self._cursors[self._cursor_side] = self.cursor
+        self._cursor_side = side
+        self.cursor = self._cursors.get(side, default)
+
+    def forget_cursors(self) -> None:
+        """Drop the remembered cursors (a new game): the next :meth:`switch_cursor` uses its ``default``."""
+        self._cursors.clear()
+        self._cursor_side = None
+
+    @property
+    def patterned(self) -> bool:
+        """Whether blank cells show the tile's fill: under ``NO_COLOR``, unless ``patterns`` said otherwise."""
+        if self._patterns is not None:
+            return self._patterns
+        return self.is_attached and self.app.no_color
 
     def validate_cursor(self, value: int) -> int:
         if not 0 <= value < HEX_COUNT:
@@ -295,12 +418,48 @@ class HexBoard(Widget, can_focus=True):
         self._refresh_hexes((old, new))
         self.post_message(self.CursorMoved(self, new))
 
+    def watch_flipped(self) -> None:
+        self._numbers = self._number_targets(self._view, self.flipped)
+
+    def watch_layout_mode(self) -> None:
+        self.call_later(self._note_layout)
+
     # --- Geometry -----------------------------------------------------------
 
     @property
+    def available(self) -> Size:
+        """The cells the board may use: the space its container offers when it is sized to fit, else its size."""
+        return self._space if self._space.area else self.size
+
+    @property
     def mode(self) -> LayoutMode:
-        """The layout in use: ``layout_mode`` with ``"auto"`` resolved against the current size."""
-        return choose_mode(self.layout_mode, self.size.width, self.size.height)
+        """The layout in use: ``layout_mode`` resolved against the space available (see :func:`choose_mode`).
+
+        It is right as soon as ``layout_mode`` changes, before the next layout.
+        """
+        return choose_mode(self.layout_mode, *self.available)
+
+    @property
+    def layout_note(self) -> str | None:
+        """Why the forced layout is not the one drawn (it does not fit), or ``None``."""
+        return fallback_note(self.layout_mode, *self.available)
+
+    def _note_layout(self) -> None:
+        """Post :class:`LayoutChanged` when the layout drawn, or the reason for it, changes.
+
+        Called from the board's own message loop (``call_later``): a message
+        made while Textual lays out the screen would count the app as its
+        sender, and never bubble up to it.
+        """
+        shown = (self.mode, self.layout_note)
+        if shown != self._shown_layout:
+            first = self._shown_layout is None
+            self._shown_layout = shown
+            if not first or shown[1] is not None:
+                self.post_message(self.LayoutChanged(self, *shown))
+
+    def on_resize(self) -> None:
+        self._note_layout()
 
     @property
     def board_layout(self) -> BoardLayout:
@@ -331,12 +490,13 @@ class HexBoard(Widget, can_focus=True):
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         gutter = self.styles.gutter
-        mode = choose_mode(self.layout_mode, container.width - gutter.width, container.height - gutter.height)
-        return layout_for(mode).width
+        self._space = Size(max(0, container.width - gutter.width), max(0, container.height - gutter.height))
+        self.call_later(self._note_layout)
+        return layout_for(choose_mode(self.layout_mode, *self._space)).width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        mode = choose_mode(self.layout_mode, width, container.height - self.styles.gutter.height)
-        return layout_for(mode).height
+        height = max(0, container.height - self.styles.gutter.height)
+        return layout_for(choose_mode(self.layout_mode, width, height)).height
 
     # --- Painting -----------------------------------------------------------
 
@@ -366,7 +526,7 @@ class HexBoard(Widget, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         layout = self.board_layout
-        key = (layout, self.size, self.piece_set)
+        key = (layout, self.size, self.piece_set, self.wide_glyphs, self.patterned)
         if key != self._cache_key:
             self._cache_key = key
             self._strips.clear()
@@ -393,36 +553,70 @@ class HexBoard(Widget, can_focus=True):
             if span.hex is None:
                 segments.append(Segment(span.text, palette.label))
             else:
-                segments += self._cell_segments(span.hex, span.part, layout.mode, palette)
+                segments += self._cell_segments(span.hex, span.part, layout, palette)
             position = span.x + span.width
         return Strip(segments, ox + position).adjust_cell_length(width, palette.blank)
 
-    def _cell_segments(self, h: int, part: int, mode: LayoutMode, palette: _Palette) -> list[Segment]:
+    def _cell_segments(self, h: int, part: int, layout: BoardLayout, palette: _Palette) -> list[Segment]:
         """One text row of one hex: cached by content, so equal-looking hexes share segments."""
         marks = self._marks[h] | (Mark.CURSOR if h == self.cursor else Mark.NONE)
         code = self._view.codes[h]
-        named = h if part and marks & Mark.CURSOR else -1  # only the cursor's lower row names its hex
-        key = (code, HEX_COLOUR[h], marks, part, named)
+        tile = HEX_COLOUR[h]
+        mode = layout.mode
+        number = self._numbers.get(h)
+        piece_row = part == layout.piece_row
+        # Only rows that show a name depend on the hex itself: the cursor's lower row, a large hex's bottom row.
+        named = h if (mode == "large" and part == 2) or (mode == "full" and part and marks & Mark.CURSOR) else -1
+        key = (code, tile, marks, part, named, number if piece_row else None)
         segments = self._cells.get(key)
         if segments is None:
-            styles = palette.cell(HEX_COLOUR[h], code, marks)
-            if part:
-                segments = [Segment(cell_lower_text(h, marks), styles.lower)]
-            else:
-                glyph = piece_glyph(code, self.piece_set)
-                text = cell_text(glyph, marks, mode)
+            styles = palette.cell(tile, code, marks)
+            fill = TILE_FILLS[tile] if self.patterned else " "
+            if piece_row:
+                glyph = piece_glyph(code, self.piece_set, self.wide_glyphs)
+                text = cell_text(glyph, marks, mode, number=number, fill=fill)
                 middle = len(text) // 2
                 segments = [Segment(text[:middle], styles.marker), Segment(text[middle], styles.piece)]
                 segments.append(Segment(text[middle + 1 :], styles.marker))
+            elif mode == "large":
+                text = cell_name_text(h, fill) if part == 2 else cell_blank_text(mode, fill)
+                segments = [Segment(text, styles.lower)]
+            else:
+                segments = [Segment(cell_lower_text(h, marks, fill), styles.lower)]
             self._cells[key] = segments
         return segments
 
     # --- Input ----------------------------------------------------------------
 
-    def action_move(self, direction: str) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Tab and the digits play among targets only when there are some; vim keys only when asked for.
+
+        Otherwise the key goes on to the app (Tab moves the focus; ``u`` takes back).
+        """
+        if action in ("cycle_target", "pick_target"):
+            return bool(self._view.targets)
+        if action == "vim_move":
+            return self.vim_keys
+        return True
+
+    def action_move(self, direction: CursorMove) -> None:
         if direction not in CURSOR_MOVES:
             raise ValueError(f"unknown cursor move {direction!r}")
-        self.cursor = move_cursor(self.cursor, direction, flipped=self.flipped)
+        self.cursor = cursor_step(self.cursor, direction, self._view.targets, flipped=self.flipped)
+
+    def action_vim_move(self, direction: CursorMove) -> None:
+        self.action_move(direction)
+
+    def action_cycle_target(self, step: int) -> None:
+        self.cursor = cycle_target(self.target_order, self.cursor, step, flipped=self.flipped)
+
+    def action_pick_target(self, number: int) -> None:
+        """Choose the target numbered ``number`` at once (the cursor goes there too)."""
+        target = next((h for h, n in self._numbers.items() if n == number), None)
+        if target is None:
+            return
+        self.cursor = target
+        self.post_message(self.HexSelected(self, target))
 
     def action_select(self) -> None:
         self.post_message(self.HexSelected(self, self.cursor))

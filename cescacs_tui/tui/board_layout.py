@@ -16,17 +16,25 @@ half a hex and edge-neighbours touch on screen.
   a row (row ``(28 - l) // 2`` for White's view), so the wall is sheared rather
   than offset by half a hex.  Content 49x17 with labels, which leaves room for
   a side panel, header and footer in an 80x24 terminal.
+* ``large``: hexes 7x3 cells, the piece on the middle row and the hex's name
+  on the bottom one; a line is one and a half rows (alternately one and two),
+  so neighbouring columns are offset by one row of three.  Content 109x47:
+  a 160x50 terminal.
 
-Column letters run along the top and bottom rows; each text row that carries
-pieces is numbered at the left and right edges with the line of its outermost
-hex.  ``flipped`` (Black at the bottom) rotates the picture 180 degrees: hex
+Column letters run along the top and bottom rows.  Every line number can be
+read at the edges: a row that carries the pieces of one line is numbered with
+it at both edges; a compact row carries two lines, and is numbered with the
+line of the columns drawn at even places from the left (``P A C E G I L Z``
+for White's view, the outermost) at the left edge and with the other line at
+the right edge (``13`` at the left, ``14`` at the right: F14 is on that row).
+``flipped`` (Black at the bottom) rotates the picture 180 degrees: hex
 ``(c, l)`` is drawn where ``(14 - c, 28 - l)`` would be.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntFlag
 from types import MappingProxyType
@@ -36,14 +44,15 @@ from rich.cells import cell_len
 
 from cescacs_tui.core.geometry import COLUMN, COLUMNS, HEX_COUNT, HEX_NAMES, HEXES, LINE, LINES, hex_at, parse_hex
 from cescacs_tui.core.pieces import FAN_GLYPHS, LETTERS, PEGASUS, WYVERN
+from cescacs_tui.data.choices import LAYOUT_CHOICES as LAYOUT_CHOICES  # the settings' vocabularies, UI-free
+from cescacs_tui.data.choices import PIECE_SETS as PIECE_SETS
+from cescacs_tui.data.choices import LayoutChoice as LayoutChoice
+from cescacs_tui.data.choices import PieceSet as PieceSet
 
-LayoutMode = Literal["full", "compact"]
-LayoutChoice = Literal["auto", "full", "compact"]
-PieceSet = Literal["letters", "fan", "fan-safe"]
+LayoutMode = Literal["full", "compact", "large"]
 CursorMove = Literal["up", "down", "left", "right", "up_left", "up_right", "down_left", "down_right", "top", "bottom"]
 
-LAYOUT_CHOICES: Final[tuple[LayoutChoice, ...]] = get_args(LayoutChoice)
-PIECE_SETS: Final[tuple[PieceSet, ...]] = get_args(PieceSet)
+LAYOUT_MODES: Final[tuple[LayoutMode, ...]] = get_args(LayoutMode)
 CURSOR_MOVES: Final[tuple[CursorMove, ...]] = get_args(CursorMove)
 
 START_HEX: Final = parse_hex("F14")
@@ -51,7 +60,11 @@ START_HEX: Final = parse_hex("F14")
 
 LABEL_WIDTH: Final = 2
 """Line numbers have at most two digits; they sit flush against the hexes."""
-_CELL_SIZE: Final[dict[str, tuple[int, int]]] = {"full": (5, 2), "compact": (3, 1)}
+_CELL_SIZE: Final[dict[str, tuple[int, int]]] = {"full": (5, 2), "compact": (3, 1), "large": (7, 3)}
+_PIECE_ROW: Final[dict[str, int]] = {"full": 0, "compact": 0, "large": 1}
+"""Which text row of a hex holds its piece: the middle one of three, else the top one."""
+BY_SIZE: Final[tuple[LayoutMode, ...]] = ("large", "full", "compact")
+"""The layouts from the roomiest down: "auto" takes the first that fits, a forced one falls back along it."""
 _LAST_COLUMN: Final = len(COLUMNS) - 1
 _LAST_LINE: Final = LINES - 1
 
@@ -80,7 +93,8 @@ class Span(NamedTuple):
     """What one text row shows from ``x`` on: a slice of a hex, or a label.
 
     ``hex`` is ``None`` for a label; ``part`` is the text row inside the hex
-    (0 is the piece row), so a painter walks one row's spans left to right.
+    (the layout's ``piece_row`` holds the piece), so a painter walks one
+    row's spans left to right.
     """
 
     x: int
@@ -103,10 +117,16 @@ class BoardLayout:
     labels: tuple[Label, ...]
     rows: tuple[tuple[Span, ...], ...]
     """Per text row, the spans drawn on it, left to right, never overlapping."""
+    piece_row: int = 0
+    """The text row inside each hex that holds the piece and its markers."""
 
     @property
     def cell_width(self) -> int:
         return self.cells[0].width
+
+    def piece_y(self, h: int) -> int:
+        """The text row of hex ``h``'s piece."""
+        return self.cells[h].y + self.piece_row
 
     def hex_at(self, x: int, y: int) -> int | None:
         """The hex drawn at content cell ``(x, y)``, or ``None`` for a label, a gap or outside."""
@@ -136,23 +156,23 @@ def _cell_rect(h: int, mode: LayoutMode, flipped: bool) -> Rect:
     return Rect(LABEL_WIDTH + column * width, 1 + (_LAST_LINE - line) * height // 2, width, height)
 
 
-def _line_labels(cells: tuple[Rect, ...], width: int) -> list[Label]:
-    """Number each piece row, at both edges, with the line of its outermost hex.
+def _line_labels(cells: tuple[Rect, ...], piece_row: int, width: int, flipped: bool) -> list[Label]:
+    """Number each piece row at both edges, so that every line can be read (see the module's docstring).
 
-    In full mode every hex whose piece row is ``y`` is on the same line; in
-    compact mode a row mixes two lines, and the number belongs to the hex at
-    the edge, next to it.
+    A compact row holds the pieces of two lines, one per column parity: the
+    left edge gets the line of the columns at even places on the screen (the
+    outermost ones), the right edge the other one.
     """
-    outermost: dict[int, int] = {}
+    lines: dict[int, dict[int, int]] = {}  # piece row -> view-column parity -> line
     for h, rect in enumerate(cells):
-        current = outermost.get(rect.y)
-        if current is None or rect.x < cells[current].x:
-            outermost[rect.y] = h
+        view_column = _to_view(COLUMN[h], LINE[h], flipped)[0]
+        lines.setdefault(rect.y + piece_row, {})[view_column % 2] = LINE[h]
     labels = []
-    for y, h in outermost.items():
-        number = str(LINE[h])
-        labels.append(Label(0, y, number.rjust(LABEL_WIDTH)))
-        labels.append(Label(width - LABEL_WIDTH, y, number.ljust(LABEL_WIDTH)))
+    for y, by_parity in lines.items():
+        left = by_parity.get(0, by_parity.get(1))
+        right = by_parity.get(1, left)
+        labels.append(Label(0, y, str(left).rjust(LABEL_WIDTH)))
+        labels.append(Label(width - LABEL_WIDTH, y, str(right).ljust(LABEL_WIDTH)))
     return labels
 
 
@@ -162,10 +182,11 @@ def layout_for(mode: LayoutMode, flipped: bool = False) -> BoardLayout:
     if mode not in _CELL_SIZE:
         raise ValueError(f"unknown layout mode {mode!r}")
     cell_width, _ = _CELL_SIZE[mode]
+    piece_row = _PIECE_ROW[mode]
     cells = tuple(_cell_rect(h, mode, flipped) for h in HEXES)
     width = 2 * LABEL_WIDTH + len(COLUMNS) * cell_width
     height = max(rect.y + rect.height for rect in cells) + 1
-    labels = _line_labels(cells, width)
+    labels = _line_labels(cells, piece_row, width, flipped)
     for column, letter in enumerate(COLUMNS):
         x = LABEL_WIDTH + _to_view(column, 0, flipped)[0] * cell_width + cell_width // 2
         labels += [Label(x, 0, letter), Label(x, height - 1, letter)]
@@ -183,17 +204,45 @@ def layout_for(mode: LayoutMode, flipped: bool = False) -> BoardLayout:
         cells=cells,
         labels=tuple(labels),
         rows=tuple(tuple(sorted(row)) for row in rows),
+        piece_row=piece_row,
     )
 
 
+def fits(mode: LayoutMode, width: int, height: int) -> bool:
+    """Whether ``width`` x ``height`` cells hold the whole board in ``mode``."""
+    layout = layout_for(mode)
+    return width >= layout.width and height >= layout.height
+
+
 def choose_mode(choice: LayoutChoice, width: int, height: int) -> LayoutMode:
-    """Resolve ``"auto"``: the full layout when ``width`` x ``height`` cells hold it, else compact."""
-    if choice == "full" or choice == "compact":
-        return choice
-    if choice != "auto":
+    """The layout to draw in ``width`` x ``height`` cells: the roomiest that fits, never more than ``choice``.
+
+    ``"auto"`` is the largest that fits.  A forced layout is used when it
+    fits; when it does not, the next smaller one that fits (compact, the
+    smallest, when none does), so a layout chosen in a big terminal never
+    cuts the board in a smaller one.  :func:`fallback_note` says so.
+    """
+    if choice == "auto":
+        candidates = BY_SIZE
+    elif choice in BY_SIZE:
+        candidates = BY_SIZE[BY_SIZE.index(choice) :]
+    else:
         raise ValueError(f"unknown layout {choice!r}")
-    full = layout_for("full")
-    return "full" if width >= full.width and height >= full.height else "compact"
+    return next((mode for mode in candidates if fits(mode, width, height)), "compact")
+
+
+def fallback_note(choice: LayoutChoice, width: int, height: int) -> str | None:
+    """Why the board is not drawn in the forced layout ``choice`` in that space, or ``None`` when it is."""
+    if choice == "auto":
+        return None
+    shown = choose_mode(choice, width, height)
+    if shown == choice:
+        return None
+    needed = layout_for(choice)
+    return (
+        f"the {choice} board needs {needed.width}x{needed.height} cells and has {max(0, width)}x{max(0, height)}:"
+        f" showing the {shown} board"
+    )
 
 
 # --- Cursor --------------------------------------------------------------------
@@ -244,6 +293,91 @@ def move_cursor(h: int, move: CursorMove, *, flipped: bool = False) -> int:
         if found is not None:
             return found
     return h
+
+
+def _reading_key(h: int, flipped: bool) -> tuple[int, int]:
+    column, line = _to_view(COLUMN[h], LINE[h], flipped)
+    return -line, column
+
+
+def reading_order(hexes: Iterable[int], *, flipped: bool = False) -> tuple[int, ...]:
+    """``hexes`` as the eye reads the screen: from the top line down, each line left to right."""
+    return tuple(sorted(hexes, key=lambda h: _reading_key(h, flipped)))
+
+
+def cycle_target(order: tuple[int, ...], cursor: int, step: int, *, flipped: bool = False) -> int:
+    """The next (``step`` 1) or previous (-1) hex of ``order`` (a :func:`reading_order`) from ``cursor``, wrapping.
+
+    ``cursor`` need not be in ``order``: from the selected piece, Tab goes to
+    the first target after it in reading order, so it goes on from where the
+    eye is.
+    """
+    if not order:
+        return cursor
+    here = _reading_key(cursor, flipped)
+    if step > 0:
+        return next((t for t in order if _reading_key(t, flipped) > here), order[0])
+    return next((t for t in reversed(order) if _reading_key(t, flipped) < here), order[-1])
+
+
+_DIRECTIONS: Final[dict[str, tuple[float, float]]] = {
+    "up": (0.0, 1.0),
+    "down": (0.0, -1.0),
+    "left": (-1.0, 0.0),
+    "right": (1.0, 0.0),
+    "up_left": (-0.866, 0.5),
+    "up_right": (0.866, 0.5),
+    "down_left": (-0.866, -0.5),
+    "down_right": (0.866, -0.5),
+}
+"""Screen-oriented unit vectors of the cursor moves, x to the right and y up."""
+
+
+def _centre(h: int, flipped: bool) -> tuple[float, float]:
+    """A hex's centre in hex widths: columns are 3/4 of a hex apart, lines half a hex's height (sqrt(3)/4)."""
+    column, line = _to_view(COLUMN[h], LINE[h], flipped)
+    return column * 0.75, line * 0.433
+
+
+def target_towards(h: int, move: CursorMove, targets: Iterable[int], *, flipped: bool = False) -> int | None:
+    """The target nearest ``h`` in the screen direction of ``move``, or ``None`` when none lies that way.
+
+    "That way" is within 60 degrees of the direction; nearer and straighter
+    wins (the distance along the direction plus twice the distance across),
+    so repeated presses walk the targets of a line, and a press towards a
+    far target gets there at once.
+    """
+    dx, dy = _DIRECTIONS[move]
+    x0, y0 = _centre(h, flipped)
+    best: tuple[float, int] | None = None
+    for t in targets:
+        if t == h:
+            continue
+        x, y = _centre(t, flipped)
+        along = (x - x0) * dx + (y - y0) * dy
+        across = abs((x - x0) * dy - (y - y0) * dx)
+        if along <= 0 or across > along * 1.733:
+            continue
+        score = along + 2 * across
+        if best is None or score < best[0]:
+            best = (score, t)
+    return None if best is None else best[1]
+
+
+def cursor_step(h: int, move: CursorMove, targets: Iterable[int] = (), *, flipped: bool = False) -> int:
+    """Where a cursor key takes the board's cursor from ``h``: among ``targets`` when there are any.
+
+    With targets (a piece is selected), a direction goes to the nearest
+    target that way (:func:`target_towards`) and steps freely only where
+    there is none; Home/End, and every key without targets, move freely
+    (:func:`move_cursor`).
+    """
+    targets = tuple(targets)
+    if targets and move not in ("top", "bottom"):
+        target = target_towards(h, move, targets, flipped=flipped)
+        if target is not None:
+            return target
+    return move_cursor(h, move, flipped=flipped)
 
 
 # --- What the board shows --------------------------------------------------------
@@ -317,13 +451,25 @@ def view_marks(view: BoardView) -> tuple[Mark, ...]:
     return tuple(marks)
 
 
-def piece_glyph(code: int, piece_set: PieceSet = "letters") -> str:
+CHESS_SYMBOLS: Final = range(0x1FA00, 0x1FA70)
+"""Unicode's Chess Symbols block, home of the CTL-FAN Pegasus and Wyvern: recent, so many fonts lack
+it and many terminals draw it two cells wide whatever Rich's width tables say."""
+
+RISKY_GLYPHS: Final = frozenset(glyph for pair in FAN_GLYPHS.values() for glyph in pair if ord(glyph) in CHESS_SYMBOLS)
+"""The FAN glyphs a terminal may draw wider than one cell (those of :data:`CHESS_SYMBOLS`)."""
+
+
+def piece_glyph(code: int, piece_set: PieceSet = "letters", wide: frozenset[str] = frozenset()) -> str:
     """The one-cell text of a board code: ``""`` for an empty hex.
 
     Letters tell the sides apart by case (White upper, Black lower) as well as
     by colour.  The CTL-FAN glyphs fall back to the letter when a glyph is not
-    one cell wide, and ``"fan-safe"`` always uses letters for the Pegasus and
-    the Wyvern, whose glyphs (U+1FA4F..U+1FA53) many fonts lack.
+    one cell wide: by Rich's measure (which Textual's compositor uses) or in
+    ``wide``, the glyphs the terminal itself was measured to draw wider (see
+    :mod:`cescacs_tui.tui.glyph_width`); a glyph drawn two cells wide would
+    push the rest of its row one cell to the right.  ``"fan-safe"`` always uses
+    letters for the Pegasus and the Wyvern (:data:`RISKY_GLYPHS`), whatever
+    the measures say, for fonts that lack them.
     """
     if code == 0:
         return ""
@@ -332,20 +478,23 @@ def piece_glyph(code: int, piece_set: PieceSet = "letters") -> str:
     if piece_set == "letters" or (piece_set == "fan-safe" and kind in (PEGASUS, WYVERN)):
         return letter
     glyph = FAN_GLYPHS[kind][code < 0]
-    return glyph if cell_len(glyph) == 1 else letter
+    return glyph if cell_len(glyph) == 1 and glyph not in wide else letter
 
+
+TILE_FILLS: Final = (" ", "▒", "░")
+"""Per tile colour (``HEX_COLOUR``: white, black, colour), the character that fills the hex's blank cells
+where colours cannot tell the tiles apart (``NO_COLOR``): white hexes stay blank, black ones are the
+densest, colour hexes (the rules' middle tone) in between."""
 
 # First matching mark wins each one-cell slot beside the piece.
 _LEFT_SLOT: Final = (
     (Mark.CAPTURE, "×"),
     (Mark.CHECK, "!"),
-    (Mark.CURSOR, "["),
     (Mark.SELECTED, ">"),
     (Mark.PREVIEW, "{"),
 )
 _RIGHT_SLOT: Final = (
     (Mark.AWAITING, "?"),
-    (Mark.CURSOR, "]"),
     (Mark.SELECTED, "<"),
     (Mark.PREVIEW, "}"),
     (Mark.THREATENED, "!"),
@@ -361,31 +510,53 @@ def _first(marks: Mark, table: tuple[tuple[Mark, str], ...]) -> str:
     return " "
 
 
-def cell_text(glyph: str, marks: Mark, mode: LayoutMode) -> str:
+def cell_text(glyph: str, marks: Mark, mode: LayoutMode, *, number: int | None = None, fill: str = " ") -> str:
     """The piece row of a hex: a marker, the piece (or an empty-hex marker), a marker.
 
     So that nothing relies on colour alone, every highlight has a character:
     ``[K]`` cursor, ``>K<`` selected, ``·`` empty target, ``×k`` capture
     target, ``!K!`` King in check (left ``!``) and threatened (right ``!``),
     ``P?`` awaiting promotion, ``{P}`` preview, ``°`` attacked; the last move is
-    underlined by its style.  In compact mode (3 cells) the cursor competes for
-    the slots, losing only to capture, check and awaiting markers; in full
-    mode (5 cells) it takes the outer cells and every marker shows.
+    underlined by its style.  ``number`` (1-9) is a target's number key: it
+    replaces an empty target's ``·`` and follows a captured piece (``×k3``).
+    The cursor's brackets are outside the other markers; in compact mode (3
+    cells) there is no outside, so the cursor takes both slots (``[K]``,
+    never ``!K]``) and the markers it hides come back when it leaves.  ``fill``
+    replaces every blank cell (:data:`TILE_FILLS`).
     """
+    number_text = str(number) if number is not None and marks & (Mark.TARGET | Mark.CAPTURE) else ""
     if glyph:
         centre = glyph
         slot_marks = marks
     else:
-        centre = _first(marks, _EMPTY_CENTRE)
+        centre = number_text if number_text and not marks & Mark.CAPTURE else _first(marks, _EMPTY_CENTRE)
         slot_marks = marks & ~(Mark.CAPTURE | Mark.ATTACKED)  # already shown in the centre
+        if centre == number_text:
+            number_text = ""
+    left, right = _first(slot_marks, _LEFT_SLOT), _first(slot_marks, _RIGHT_SLOT)
+    if number_text and not slot_marks & (Mark.AWAITING | Mark.PREVIEW):
+        right = number_text
+    cursor = bool(marks & Mark.CURSOR)
     if mode == "compact":
-        return _first(slot_marks, _LEFT_SLOT) + centre + _first(slot_marks, _RIGHT_SLOT)
-    inner = slot_marks & ~Mark.CURSOR
-    left, right = ("[", "]") if marks & Mark.CURSOR else (" ", " ")
-    return left + _first(inner, _LEFT_SLOT) + centre + _first(inner, _RIGHT_SLOT) + right
+        text = f"[{centre}]" if cursor else left + centre + right
+    else:
+        text = ("[" if cursor else " ") + left + centre + right + ("]" if cursor else " ")
+        if mode == "large":
+            text = f" {text} "
+    return text.replace(" ", fill) if fill != " " else text
 
 
-def cell_lower_text(h: int, marks: Mark) -> str:
+def cell_lower_text(h: int, marks: Mark, fill: str = " ", width: int = _CELL_SIZE["full"][0]) -> str:
     """The second row of a full-mode hex: the cursor hex shows its name, to teach the coordinates."""
-    width = _CELL_SIZE["full"][0]
-    return HEX_NAMES[h].center(width) if marks & Mark.CURSOR else " " * width
+    name = f" {HEX_NAMES[h]} " if marks & Mark.CURSOR else ""
+    return name.center(width, fill)
+
+
+def cell_name_text(h: int, fill: str = " ") -> str:
+    """The bottom row of a large hex: its name, always (there is room for every name)."""
+    return f" {HEX_NAMES[h]} ".center(_CELL_SIZE["large"][0], fill)
+
+
+def cell_blank_text(mode: LayoutMode, fill: str = " ") -> str:
+    """A hex's row without text (the top row of a large hex)."""
+    return fill * _CELL_SIZE[mode][0]

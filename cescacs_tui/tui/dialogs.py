@@ -101,7 +101,11 @@ class ChoiceDialog(ModalScreen[Move | None]):
 
 
 class ConfirmDialog(ModalScreen[bool]):
-    """A yes/no question (resign? accept the draw? abandon this game?)."""
+    """A yes/no question (resign? accept the draw? abandon this game?).
+
+    ``default`` is the answer that is safe to give by accident: its button has
+    the focus, and Esc gives it.
+    """
 
     DEFAULT_CSS = """
     ConfirmDialog {
@@ -122,14 +126,16 @@ class ConfirmDialog(ModalScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("n", "answer(False)", "No"),
+        Binding("escape", "answer_default", "Cancel"),
     ]
 
-    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No") -> None:
+    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No", default: bool = False) -> None:
         super().__init__()
         self._question = question
         self._yes = yes
         self._no = no
+        self._default = default
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -139,13 +145,16 @@ class ConfirmDialog(ModalScreen[bool]):
                 yield Button(f"{self._no} (n)", id="no")
 
     def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
+        self.query_one("#yes" if self._default else "#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
+
+    def action_answer_default(self) -> None:
+        self.dismiss(self._default)
 
 
 class TextDialog(ModalScreen[None]):

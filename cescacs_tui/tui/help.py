@@ -1,13 +1,11 @@
-"""The help page: every key (read from the live bindings, so it never goes stale) and CTL-AN."""
+"""The help page: every key (from the widgets' bindings and the action table, so it never goes stale) and CTL-AN."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
-from textual.app import App
 from textual.binding import Binding
 
+from ..session import ACTIONS
 from .board import HexBoard
 from .move_list import MoveList
 
@@ -30,17 +28,32 @@ E Elephant (aliases such as Q, W, T, C, B, H are understood too).
 Check marks (+^ adjoining, +∞ from afar, ++ double, # mate) are optional.
 The canonical coordinate form also works: E3-A11, F26-F28=D.
 
-On the board: · a move, × a capture, [ ] the cursor, > < the selected piece,
-! a King in check, P? a pawn awaiting promotion, { } a typed move's preview.
+On the board: · a move (1-9 its number key), × a capture, [ ] the cursor,
+> < the selected piece, ! a King in check, P? a pawn awaiting promotion,
+{ } a typed move's preview.  With a piece selected, the arrows jump among its targets.
 """
 
 
-def _keys(bindings: list[Binding]) -> list[tuple[str, str]]:
-    rows = []
+def _binding_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
+    """One row per binding; the bindings of one group share a row (the board's 1 to 9)."""
+    rows: list[tuple[str, str]] = []
+    groups: dict[int, int] = {}  # group id -> its row
     for binding in bindings:
-        keys = ", ".join(key_name(k) for k in binding.key.split(","))
-        rows.append((keys, binding.description or binding.action))
+        keys = keys_label(binding.key)
+        if binding.group is None:
+            rows.append((keys, binding.description or binding.action))
+        elif id(binding.group) in groups:
+            index = groups[id(binding.group)]
+            rows[index] = (rows[index][0] + ("" if binding.group.compact else " ") + keys, rows[index][1])
+        else:
+            groups[id(binding.group)] = len(rows)
+            rows.append((keys, binding.group.description))
     return rows
+
+
+def keys_label(keys: str) -> str:
+    """Textual key names, comma-separated, as a person reads them (``"slash,colon"`` → ``"/, :"``)."""
+    return ", ".join(key_name(k) for k in keys.split(","))
 
 
 def key_name(key: str) -> str:
@@ -48,22 +61,22 @@ def key_name(key: str) -> str:
         "question_mark": "?", "slash": "/", "colon": ":", "left_square_bracket": "[", "right_square_bracket": "]",
         "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "Space", "enter": "Enter",
         "escape": "Esc", "up": "↑", "down": "↓", "left": "←", "right": "→", "home": "Home", "end": "End",
-        "pageup": "PgUp", "pagedown": "PgDn",
+        "pageup": "PgUp", "pagedown": "PgDn", "tab": "Tab", "shift+tab": "Shift+Tab",
     }  # fmt: skip
     return names.get(key, key.replace("ctrl+", "Ctrl+"))
 
 
-def help_text(app: App[Any]) -> Text:
-    """The help page for ``app``: board keys, game keys, then the notation guide."""
+def help_text() -> Text:
+    """The help page: board keys, move-list keys, then every game action, then the notation guide."""
     text = Text()
     sections = (
-        ("On the board", [b for b in HexBoard.BINDINGS if isinstance(b, Binding)]),
-        ("In the move list", [b for b in MoveList.BINDINGS if isinstance(b, Binding)]),
-        ("Game", [b for b in app.BINDINGS if isinstance(b, Binding)]),
+        ("On the board", _binding_rows([b for b in HexBoard.BINDINGS if isinstance(b, Binding)])),
+        ("In the move list", _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)])),
+        ("Game", [(keys_label(a.keys), a.label) for a in ACTIONS.values() if a.keys]),
     )
-    for title, bindings in sections:
+    for title, rows in sections:
         text.append(f"{title}\n", style="bold underline")
-        for keys, description in _keys(bindings):
+        for keys, description in rows:
             text.append(f"  {keys:<14}", style="bold")
             text.append(f"{description}\n")
         text.append("\n")
@@ -71,6 +84,7 @@ def help_text(app: App[Any]) -> Text:
                 "(and the notes beside the move list, when a record comments on a move: ¶;\n"
                 "i follows a variation the record gives there, Esc comes back out of it);\n"
                 "click a hex to pick it, click a move in the list to review it;\n"
+                "type a hex name (f14) in the move box to put the cursor there;\n"
                 "Ctrl+P opens the command palette; Ctrl+Q quits (the game is saved).\n\n")  # fmt: skip
     text.append("CTL-AN\n", style="bold underline")
     text.append(CTL_AN_GUIDE)

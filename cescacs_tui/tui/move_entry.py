@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Label
@@ -16,8 +20,11 @@ class MoveEntry(Horizontal):
 
     The compact board has no room to print hex names, so the hex under the
     cursor is named here.  The app mounts this row lazily, after the board's
-    first paint; :class:`Ready` tells it to fill the row in.
+    first paint; :class:`Ready` tells it to fill the row in.  What is typed
+    goes up as :class:`Changed` and :class:`Submitted`; Esc as :class:`Left`.
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Back to the board", show=False)]
 
     DEFAULT_CSS = """
     MoveEntry { height: 1; }
@@ -34,6 +41,23 @@ class MoveEntry(Horizontal):
             super().__init__()
             self.entry = entry
 
+    class Changed(Message):
+        """The text in the box changed (the board previews the move being typed)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Submitted(Message):
+        """Enter: play what was typed."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Left(Message):
+        """Esc: the player goes back to the board."""
+
     def compose(self) -> ComposeResult:
         yield Label("Move:", id="move-label")
         yield Input(placeholder=PLACEHOLDER, id="move-input")
@@ -48,3 +72,20 @@ class MoveEntry(Horizontal):
 
     def focus_box(self) -> None:
         self.query_one("#move-input", Input).focus()
+
+    def clear(self) -> None:
+        """Empty the box (the move typed was played)."""
+        self.query_one("#move-input", Input).value = ""
+
+    @on(Input.Changed, "#move-input")
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.Changed(event.value))
+
+    @on(Input.Submitted, "#move-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Submitted(event.value))
+
+    def action_leave(self) -> None:
+        self.post_message(self.Left())

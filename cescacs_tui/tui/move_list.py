@@ -190,7 +190,9 @@ class MoveList(ScrollView, can_focus=True):
         self._set_cursor(game.cursor, changed)
         if len(rows) != len(old_rows):
             self.virtual_size = Size(0, len(rows) + self.HEADER_ROWS)
-        self._scroll_to_current()
+            # The new length is only laid out at the next refresh: scroll again then, when it allows it.
+            self.call_after_refresh(self.scroll_to_current)
+        self.scroll_to_current()
 
     @staticmethod
     def _rows_of(game: Game, black_first: bool) -> list[Row]:
@@ -227,8 +229,12 @@ class MoveList(ScrollView, can_focus=True):
         if self.HEADER_ROWS <= y < self.size.height:
             self.refresh_line(row + self.HEADER_ROWS)
 
-    def _scroll_to_current(self) -> None:
-        """Scroll (without animation) so that the highlighted row (the first at ply 0) is in view."""
+    def scroll_to_current(self) -> None:
+        """Scroll (without animation) so that the highlighted row (the first at ply 0) is in view.
+
+        :meth:`show_game` does it (again after the next refresh when the list
+        grew, as when a game is opened or resumed); the list does it on a resize.
+        """
         visible = self.scrollable_content_region.height - self.HEADER_ROWS
         if visible <= 0:
             return
@@ -255,7 +261,7 @@ class MoveList(ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         self._strips.clear()
-        self._scroll_to_current()
+        self.scroll_to_current()
 
     def render_line(self, y: int) -> Strip:
         width = self._content_width()
@@ -336,7 +342,7 @@ class MoveList(ScrollView, can_focus=True):
         ply = max(0, min(ply, self._plies))
         if ply != self._cursor:
             self._set_cursor(ply)
-            self._scroll_to_current()
+            self.scroll_to_current()
             self.post_message(self.PlyChosen(ply))
 
     def action_step(self, plies: int) -> None:

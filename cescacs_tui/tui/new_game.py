@@ -13,7 +13,6 @@ checkbox, the arrow keys choose when the clock starts.
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
@@ -28,7 +27,6 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 
 from ..core import Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
-from ..core.errors import PDTLWarning
 from ..core.game import Game
 
 ClockStart = Literal["first-move", "now"]
@@ -75,12 +73,10 @@ class NewGameOptions:
 def check_pdtl(text: str, *, castling: bool = True) -> str | None:
     """The error message for a PDTL the app could not start from, or ``None`` if it is fine.
 
-    Tolerated irregularities (a :class:`PDTLWarning`) are accepted silently, as the game does.
+    Tolerated irregularities are accepted silently, as the game does.
     """
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PDTLWarning)
-            Position.from_pdtl(text, castling=castling)
+        Position.from_pdtl(text, castling=castling)
     except ValueError as error:  # PDTLError, and anything else the reader refuses
         return str(error)
     return None

@@ -8,16 +8,19 @@ that comes from a record (player names, comments) is always wrapped in
 
 from __future__ import annotations
 
+from typing import Final
+
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
 from ..core import Colour, Piece, PieceType
 from ..core.game import Game
-from ..core.geometry import HEX_COLOUR_NAMES, HEX_NAMES
+from ..core.geometry import HEX_NAMES
 from ..core.pieces import LETTERS
 from .move_list import MoveList
 
-__all__ = ["MaterialPanel", "MoveList", "StatusPanel", "material_text", "status_text"]
+__all__ = ["HEX_TONES", "MaterialPanel", "MoveList", "StatusPanel", "material_rows", "material_table", "status_text"]
 
 _SIDES = (Colour.WHITE, Colour.BLACK)
 
@@ -32,17 +35,20 @@ class StatusPanel(Static):
     }
     """
 
-    def show_game(self, game: Game, *, variation: str | None = None) -> None:
-        self.update(status_text(game, variation=variation))
+    def show_game(self, game: Game, *, variation: str | None = None, warning: str | None = None) -> None:
+        self.update(status_text(game, variation=variation, warning=warning))
 
 
-def status_text(game: Game, *, variation: str | None = None) -> Text:
+def status_text(game: Game, *, variation: str | None = None, warning: str | None = None) -> Text:
     """Turn, check, promotions, draw offers and the result (pure, for tests).
 
-    ``variation`` names the record's variation on the board, when ``game`` is one.
+    ``variation`` names the record's variation on the board, when ``game`` is one;
+    ``warning`` is a problem the players must keep seeing (the game is not being saved).
     """
     position = game.reviewed_position()
     text = Text()
+    if warning is not None:
+        text.append(f"⚠ {warning}\n", style="bold reverse")
     if variation is not None:
         text.append(f"{variation} (Esc: back)\n", style="bold reverse")
     names = {Colour.WHITE: game.tags.get("White", "?"), Colour.BLACK: game.tags.get("Black", "?")}
@@ -78,6 +84,11 @@ def status_text(game: Game, *, variation: str | None = None) -> Text:
     return text
 
 
+HEX_TONES: Final = ("light", "dark", "mid")
+"""The three hex colours in words that cannot be read as a side (indexed like ``HEX_COLOUR``): the rules'
+white, black and colour hexes are the light, dark and middle tones of the board (RULES.md 2.5)."""
+
+
 class MaterialPanel(Static):
     """Per side: the pieces it could regain by promotion, and everything it has lost."""
 
@@ -89,34 +100,43 @@ class MaterialPanel(Static):
     """
 
     def show_game(self, game: Game) -> None:
-        self.update(material_text(game))
+        self.update(material_table(game))
 
 
-def _piece_word(piece: Piece) -> str:
-    return LETTERS[piece.type] if piece.colour == Colour.WHITE else LETTERS[piece.type].lower()
+def _piece_word(kind: PieceType, colour: Colour, hex_colour: int | None = None) -> str:
+    """A piece in its side's letter case (White upper, Black lower); a regainable Bishop with its hexes' tone."""
+    letter = LETTERS[kind] if colour == Colour.WHITE else LETTERS[kind].lower()
+    if kind == PieceType.BISHOP and hex_colour is not None:
+        return f"{letter}({HEX_TONES[hex_colour]})"
+    return letter
 
 
-def material_text(game: Game) -> Text:
-    """Regainable and captured pieces of both sides (pure, for tests)."""
+def material_rows(game: Game) -> list[tuple[str, str, str]]:
+    """Per side, its name, then ``("", "regain:", pieces)`` and ``("", "lost:", pieces)`` (pure, for tests).
+
+    Pieces are words in the side's letter case, ``"nothing"`` when there are none.
+    """
     position = game.reviewed_position()
-    captured_by_ply = game.nodes[: game.cursor]
-    text = Text()
+    captured: list[Piece] = [node.captured for node in game.nodes[: game.cursor] if node.captured is not None]
+    rows = []
     for colour in _SIDES:
-        if colour == Colour.BLACK:
-            text.append("\n")
-        text.append(f"{colour.title}", style="bold")
-        regainable = position.regainable(colour)
-        words = []
-        for piece in regainable:
-            if piece.type == PieceType.BISHOP and piece.hex_colour is not None:
-                words.append(f"J({HEX_COLOUR_NAMES[piece.hex_colour]})")
-            else:
-                words.append(LETTERS[piece.type])
-        text.append("\n regain: ")
-        text.append(" ".join(words) if words else "nothing", style="green" if words else "dim")
-        lost = [
-            node.captured for node in captured_by_ply if node.captured is not None and node.captured.colour == colour
-        ]
-        text.append("\n lost: ")
-        text.append(" ".join(_piece_word(p) for p in lost) if lost else "nothing", style="dim" if not lost else "")
-    return text
+        regain = [_piece_word(piece.type, colour, piece.hex_colour) for piece in position.regainable(colour)]
+        lost = [_piece_word(piece.type, colour) for piece in captured if piece.colour == colour]
+        rows.append((colour.title, "", ""))
+        rows.append(("", "regain:", " ".join(regain) or "nothing"))
+        rows.append(("", "lost:", " ".join(lost) or "nothing"))
+    return rows
+
+
+def material_table(game: Game) -> Table:
+    """The panel's grid: labels in one column, pieces in the next, so a long list wraps under itself."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=1, overflow="fold")
+    for side, label, pieces in material_rows(game):
+        if side:
+            table.add_row(Text(side, style="bold"), "")
+        else:
+            style = "dim" if pieces == "nothing" else "green" if label == "regain:" else ""
+            table.add_row(Text(f" {label}"), Text(pieces, style=style))
+    return table

@@ -14,8 +14,7 @@ Three themes are registered by :func:`register_themes`:
     contrast of at least 4.5:1 on every tile, plain or highlighted; the
     board stays readable on a light screen without a dark block in it.
 ``cescacs-ansi``
-    Only the 16 ANSI colours, so that it reads on basic terminals and follows
-    the terminal's own palette.  Like Textual's ``ansi-dark`` theme it is a
+    Only the 16 ANSI colours, so that it follows the terminal's own palette.  Like Textual's ``ansi-dark`` theme it is a
     ``Theme(ansi=True)`` whose colours are ``ansi_*`` names: Textual then
     builds its design variables (``$panel``, ``$text-muted``...) from ANSI
     colours only and sends them to the terminal as ANSI codes instead of
@@ -23,7 +22,14 @@ Three themes are registered by :func:`register_themes`:
     ``transparent``: an ANSI colour cannot be blended, so a highlight either
     replaces the tile (cursor, selection, targets, captures, check) or leaves
     it and only colours the marker characters (the attacked and threatened
-    overlays, last move, preview, pawn awaiting promotion).
+    overlays, last move, preview, pawn awaiting promotion).  Pieces are
+    chips, black on bright white or bright white on black, readable on any
+    palette.
+
+In a 16-colour terminal (``TERM=xterm`` without ``COLORTERM``, for one) every
+theme's board is that ANSI board, as the very true colours that Rich turns
+back into those ANSI colours (:func:`as_standard_colour`): the rest of the
+theme stays as the player chose it.
 
 The board's colours are theme variables (``$board-tile-white``...; see
 :data:`BOARD_VARIABLES`) that :class:`~cescacs_tui.tui.board.HexBoard`'s
@@ -39,12 +45,15 @@ The contrast figures in this module's tables are checked by
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any, Final, Literal, TypeVar
 
+from rich._palettes import STANDARD_PALETTE
 from textual.app import App
 from textual.color import Color
-from textual.theme import Theme
+from textual.theme import BUILTIN_THEMES, Theme
+
+from ..data.choices import DEFAULT_THEME
 
 __all__ = [
     "ANSI_BOARD",
@@ -55,8 +64,12 @@ __all__ = [
     "LIGHT_BOARD",
     "THEMES",
     "BoardHostApp",
+    "ColourDepth",
+    "as_standard_colour",
     "board_variables",
+    "colour_depth",
     "contrast_ratio",
+    "known_themes",
     "parse_colour",
     "register_themes",
     "relative_luminance",
@@ -81,14 +94,19 @@ BOARD_VARIABLES: Final[tuple[str, ...]] = (
     "board-tile-black",
     "board-tile-colour",
     "board-piece-white",
+    "board-piece-white-chip",
     "board-piece-black",
+    "board-piece-black-chip",
+    "board-name",
     *(f"board-{name}{part}" for name in HIGHLIGHTS for part in ("", "-text")),
 )
 """The variables the board's CSS uses: tiles, pieces, and per highlight its background and marker colour.
 
 ``board-<highlight>`` is a background laid over the tile (with an alpha, it
 tints it); ``board-<highlight>-text`` colours the highlight's marker
-characters (``[ ]`` cursor, ``·`` target...).  A piece keeps its own colour.
+characters (``[ ]`` cursor, ``·`` target...).  A piece keeps its own colour, and its own background
+(``board-piece-<side>-chip``) where that is not ``transparent``.  ``board-name`` colours the hex names
+written on the tiles (every hex's in the large layout).
 """
 
 # Contrast against White's piece (#ffffff) and Black's (#000000), WCAG 2 formula:
@@ -104,7 +122,10 @@ DARK_BOARD: Final[Mapping[str, str]] = {
     "board-tile-black": "#835c6c",
     "board-tile-colour": "#3f8577",
     "board-piece-white": "#ffffff",
+    "board-piece-white-chip": "transparent",
     "board-piece-black": "#000000",
+    "board-piece-black-chip": "transparent",
+    "board-name": "#1c1c1c",
     "board-attacked": "#ff4040 25%",
     "board-attacked-text": "#ffffff",
     "board-threatened": "#d0409a 55%",
@@ -141,7 +162,10 @@ LIGHT_BOARD: Final[Mapping[str, str]] = {
     "board-tile-black": "#cca4ba",
     "board-tile-colour": "#a4d6c6",
     "board-piece-white": "#7a1200",
+    "board-piece-white-chip": "transparent",
     "board-piece-black": "#000000",
+    "board-piece-black-chip": "transparent",
+    "board-name": "#4a3f36",
     "board-attacked": "#ff6060 18%",
     "board-attacked-text": "#000000",
     "board-threatened": "#ff80cc 35%",
@@ -165,22 +189,30 @@ LIGHT_BOARD: Final[Mapping[str, str]] = {
 }
 """The light theme's board (also the fallback for any light non-ANSI theme)."""
 
-# The 16 ANSI colours look different on every terminal, so there are no fixed figures; the tiles are
-# the three mid-tone colours that keep the most contrast against both bright white and black over
-# nine common palettes (VGA, xterm, Tango, Windows Campbell, macOS Terminal, Rich's and Textual's
-# Monokai, Rich's default, Textual's Alabaster), and that stay apart from each other in all of them:
-#   tile     colour        worst contrast vs bright white / vs black
-#   white    bright_blue   2.4 / 2.4
-#   colour   bright_red    3.1 / 4.2
-#   black    bright_black  4.0 / 2.7
-# Highlights replace the tile (an ANSI colour cannot be blended) or, ``transparent``, keep it and
-# only colour their markers; every highlight also has its marker characters, so none relies on colour.
+# The 16 ANSI colours look different on every terminal, so no tile can keep 3:1 against both a white
+# and a black letter everywhere (over the palettes below, the best three tiles manage 1.7:1).  So at
+# 16 colours each piece is a chip: White's a black letter on a bright white cell, Black's a bright
+# white letter on a black cell, whatever the tile; the letter's contrast is that of black and bright
+# white, at least 10.9:1 (Tango) in every palette.  The tiles are then free to be three dark colours
+# that stay apart and under bright markers:
+#   tile     colour        luminance (xterm)   worst vs bright white / bright yellow markers
+#   white    bright_black  0.21                3.7 (real terminals) / 2.4 (Alabaster)
+#   colour   red           0.13
+#   black    blue          0.06
+# "Real terminals" are VGA (the Linux console), xterm, PuTTY, Windows Terminal's Campbell, GNOME's
+# Tango and macOS Terminal; Rich's default and Textual's Alabaster are checked too.  Tiles are apart by
+# dE76 >= 42 in each of them.  Highlights replace the tile (an ANSI colour cannot be blended) with a
+# bright colour under black markers, or, ``transparent``, keep it and only colour their markers; every
+# highlight also has its marker characters, so none relies on colour.
 ANSI_BOARD: Final[Mapping[str, str]] = {
-    "board-tile-white": "ansi_bright_blue",
-    "board-tile-black": "ansi_bright_black",
-    "board-tile-colour": "ansi_bright_red",
-    "board-piece-white": "ansi_bright_white",
-    "board-piece-black": "ansi_black",
+    "board-tile-white": "ansi_bright_black",
+    "board-tile-black": "ansi_blue",
+    "board-tile-colour": "ansi_red",
+    "board-piece-white": "ansi_black",
+    "board-piece-white-chip": "ansi_bright_white",
+    "board-piece-black": "ansi_bright_white",
+    "board-piece-black-chip": "ansi_black",
+    "board-name": "ansi_bright_white",
     "board-attacked": "transparent",
     "board-attacked-text": "ansi_bright_yellow",
     "board-threatened": "transparent",
@@ -188,23 +220,36 @@ ANSI_BOARD: Final[Mapping[str, str]] = {
     "board-last-move": "transparent",
     "board-last-move-text": "ansi_bright_white",
     "board-preview": "transparent",
-    "board-preview-text": "ansi_bright_cyan",
+    "board-preview-text": "ansi_bright_white",
     "board-target": "ansi_green",
     "board-target-text": "ansi_black",
-    "board-capture": "ansi_magenta",
-    "board-capture-text": "ansi_bright_white",
+    "board-capture": "ansi_bright_magenta",
+    "board-capture-text": "ansi_black",
     "board-awaiting": "transparent",
     "board-awaiting-text": "ansi_bright_yellow",
-    "board-selected": "ansi_cyan",
+    "board-selected": "ansi_bright_cyan",
     "board-selected-text": "ansi_black",
-    "board-check": "ansi_red",
-    "board-check-text": "ansi_bright_white",
-    "board-cursor": "ansi_yellow",
+    "board-check": "ansi_bright_red",
+    "board-check-text": "ansi_black",
+    "board-cursor": "ansi_bright_yellow",
     "board-cursor-text": "ansi_black",
 }
-"""The ANSI theme's board (also the fallback for any ANSI theme, such as Textual's ``ansi-dark``)."""
+"""The 16-colour board: the ANSI theme's, the fallback of any ANSI theme (such as Textual's ``ansi-dark``),
+and every theme's in a 16-colour terminal (see :meth:`BoardHostApp.get_css_variables`)."""
 
-DEFAULT_THEME: Final = "cescacs-dark"
+
+def as_standard_colour(value: str) -> str:
+    """An ANSI board value as the true colour that a 16-colour terminal gets as that very ANSI colour.
+
+    Under a true-colour theme Textual writes true colours and Rich downgrades them to the nearest of
+    its standard (VGA) palette; giving exactly that palette's colour makes the terminal show its own
+    colour number ``n``, as the ANSI theme would.  ``transparent`` stays transparent.
+    """
+    colour = parse_colour(value)
+    if colour.a == 0 or colour.ansi is None or not 0 <= colour.ansi < 16:
+        return value
+    return "#{:02x}{:02x}{:02x}".format(*STANDARD_PALETTE[colour.ansi])
+
 
 THEMES: Final[dict[str, Theme]] = {
     "cescacs-dark": Theme(
@@ -280,6 +325,11 @@ def board_variables(theme: Theme) -> dict[str, str]:
     return {name: theme.variables.get(name, fallback[name]) for name in BOARD_VARIABLES}
 
 
+def known_themes(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The theme names a setting may use: the app's three, Textual's built-in themes, and ``extra``."""
+    return frozenset((*THEMES, *BUILTIN_THEMES, *extra))
+
+
 def register_themes(app: App[Any]) -> None:
     """Add the three themes to ``app`` (which keeps its current theme)."""
     for theme in THEMES.values():
@@ -289,17 +339,49 @@ def register_themes(app: App[Any]) -> None:
 ReturnType = TypeVar("ReturnType")
 
 
+ColourDepth = Literal["truecolor", "256", "16"]
+
+
+def colour_depth(color_system: str | None) -> ColourDepth:
+    """How many colours a terminal shows, from Rich's name for its colour system.
+
+    Textual's console decides it as Rich does: ``$TEXTUAL_COLOR_SYSTEM`` if
+    set, else ``$COLORTERM`` ``truecolor``/``24bit`` gives true colour, else
+    the end of ``$TERM`` (``-256color``: 256, anything else: 16).  The
+    legacy Windows console's ``"windows"`` system has 16 colours; ``None``
+    (a dumb terminal) is taken as 16 too, the least any colour terminal has.
+    """
+    if color_system == "truecolor":
+        return "truecolor"
+    return "256" if color_system == "256" else "16"
+
+
 class BoardHostApp(App[ReturnType]):
     """Base class of an app that shows a :class:`~cescacs_tui.tui.board.HexBoard`.
 
     The board's CSS uses the ``$board-*`` variables, and Textual refuses CSS
     whose variables the current theme does not define.  This app supplies the
     set that suits the current theme (:func:`board_variables`) under every
-    theme; a theme's own values, and a subclass's, still win.
+    theme; a theme's own values, and a subclass's, still win, except in a
+    16-colour terminal, where every theme's board is the 16-colour one
+    (:data:`ANSI_BOARD`): blended true colours would fall onto two or three
+    of the same ANSI colours there.
     """
+
+    @property
+    def colour_depth(self) -> ColourDepth:
+        """The terminal's colours as Textual detected them at start (see :func:`colour_depth`)."""
+        return colour_depth(self.console.color_system)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return {**board_variables(self.current_theme), **super().get_theme_variable_defaults()}
+
+    def get_css_variables(self) -> dict[str, str]:
+        variables = super().get_css_variables()
+        if self.colour_depth == "16" and not self.current_theme.ansi:
+            variables.update({name: as_standard_colour(value) for name, value in ANSI_BOARD.items()})
+            self.theme_variables = variables
+        return variables
 
 
 def parse_colour(value: str) -> Color:

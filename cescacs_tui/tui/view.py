@@ -8,62 +8,12 @@ attacks) and the tests can check them without running an app.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ..core import HEXES, Move, Position
-from ..core.game import Game
-from ..core.move import CASTLING_BY_TOKEN
+from ..core import HEXES, Position
 from ..core.pieces import Colour
+from ..session.highlights import NO_OVERLAYS, Overlays
+from ..session.selection import Picker
 from .board_layout import BoardView
-from .picking import Picker
-
-
-@dataclass(frozen=True)
-class Overlays:
-    """Optional helpers the player can switch on."""
-
-    attacked: bool = False
-    """Hexes the opponent attacks."""
-    threatened: bool = False
-    """The player's own pieces that are attacked."""
-
-    def cycle(self) -> Overlays:
-        """Off → attacked hexes → threatened pieces → both → off."""
-        order = [(False, False), (True, False), (False, True), (True, True)]
-        index = order.index((self.attacked, self.threatened))
-        return Overlays(*order[(index + 1) % len(order)])
-
-    def describe(self) -> str:
-        shown = [name for name, on in (("attacked hexes", self.attacked), ("threatened pieces", self.threatened)) if on]
-        return "overlays: " + (" and ".join(shown) if shown else "off")
-
-
-def move_hexes(position: Position, move: Move) -> tuple[int, ...]:
-    """Every hex a move changes, as seen before it is played (for last-move and preview marks)."""
-    hexes = [move.origin, move.target]
-    if move.castling is not None:
-        plan = CASTLING_BY_TOKEN[position.turn][move.castling]
-        for rook_from, rook_to, _ in plan.rooks:
-            hexes += [rook_from, rook_to]
-    captured = position.captured_piece(move)
-    if captured is not None and captured[0] != move.target:
-        hexes.append(captured[0])  # the pawn taken en passant
-    return tuple(dict.fromkeys(hexes))
-
-
-def last_move_hexes(game: Game) -> tuple[int, ...]:
-    """Every hex changed by the move that led to the reviewed position (none at the start)."""
-    if game.cursor == 0:
-        return ()
-    node = game.nodes[game.cursor - 1]
-    if not game.is_live:
-        return move_hexes(game.position_at(game.cursor - 1), node.move)
-    position = game.position  # the live end: step it back and forward again rather than replay the game
-    position.pop()
-    try:
-        return move_hexes(position, node.move)
-    finally:
-        position.push(node.move)
 
 
 def board_view(
@@ -72,7 +22,7 @@ def board_view(
     picker: Picker | None = None,
     last_move: Sequence[int] = (),
     preview: Sequence[int] = (),
-    overlays: Overlays = Overlays(),
+    overlays: Overlays = NO_OVERLAYS,
 ) -> BoardView:
     """The :class:`BoardView` of ``position`` with the selection, last move, preview and overlays."""
     mover = position.turn

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 
 from textual.pilot import Pilot
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import parse_hex
-from cescacs_tui.tui.board_layout import move_cursor
+from cescacs_tui.tui.board_layout import cursor_step
 
 ARROWS = ("up", "down", "left", "right")
 
@@ -17,8 +18,12 @@ def message(app: CescacsApp) -> str:
     return str(app.query_one("#message").render())
 
 
-def key_path(start: int, goal: int, flipped: bool = False) -> list[str]:
-    """The arrow keys that take the board cursor from ``start`` to ``goal`` (breadth-first)."""
+def key_path(start: int, goal: int, flipped: bool = False, targets: Iterable[int] = ()) -> list[str]:
+    """The arrow keys that take the board cursor from ``start`` to ``goal`` (breadth-first).
+
+    ``targets`` are the selected piece's targets, among which the arrows jump (the board's ``view.targets``).
+    """
+    targets = tuple(targets)
     previous: dict[int, tuple[int, str] | None] = {start: None}
     queue = deque([start])
     while queue:
@@ -26,7 +31,7 @@ def key_path(start: int, goal: int, flipped: bool = False) -> list[str]:
         if h == goal:
             break
         for key in ARROWS:
-            nxt = move_cursor(h, key, flipped=flipped)  # type: ignore[arg-type]
+            nxt = cursor_step(h, key, targets, flipped=flipped)  # type: ignore[arg-type]
             if nxt not in previous:
                 previous[nxt] = (h, key)
                 queue.append(nxt)
@@ -40,7 +45,7 @@ def key_path(start: int, goal: int, flipped: bool = False) -> list[str]:
 
 async def cursor_pick(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
     board = app.board
-    for key in key_path(board.cursor, parse_hex(name), board.flipped):
+    for key in key_path(board.cursor, parse_hex(name), board.flipped, board.view.targets):
         await pilot.press(key)
     assert board.cursor == parse_hex(name)
     await pilot.press("enter")

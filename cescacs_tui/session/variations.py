@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.game import Game
-from .annotations import move_label
+from .words import move_label
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from ..core.notation import explain_illegal
 from ..core.pieces import NAMES
 
 
-class Outcome(Enum):
+class PickKind(Enum):
     """What a pick led to."""
 
     SELECTED = auto()
@@ -34,7 +34,7 @@ class Outcome(Enum):
 
 @dataclass(frozen=True)
 class PickResult:
-    outcome: Outcome
+    kind: PickKind
     moves: tuple[Move, ...] = ()
     message: str = ""
 
@@ -85,18 +85,18 @@ class Picker:
         if h == self.selected:
             in_place = [m for m in self.moves_from(h) if m.kind == IN_PLACE_PROMOTION]
             if in_place:
-                return PickResult(Outcome.CHOOSE, tuple(in_place), "promote the waiting pawn")
+                return PickResult(PickKind.CHOOSE, tuple(in_place), "promote the waiting pawn")
             self.selected = None
-            return PickResult(Outcome.DESELECTED)
+            return PickResult(PickKind.DESELECTED)
         candidates = [m for m in self.moves_from(self.selected) if m.target == h]
         if candidates:
             if len(candidates) == 1:
-                return PickResult(Outcome.PLAY, (candidates[0],))
-            return PickResult(Outcome.CHOOSE, tuple(_ordered(candidates)), _choice_prompt(candidates))
+                return PickResult(PickKind.PLAY, (candidates[0],))
+            return PickResult(PickKind.CHOOSE, tuple(_ordered(candidates)), _choice_prompt(candidates))
         if own:
             return self._select(h)
         origin = self.selected
-        return PickResult(Outcome.REFUSED, message=explain_illegal(position, origin, h))
+        return PickResult(PickKind.REFUSED, message=explain_illegal(position, origin, h))
 
     def cancel(self) -> None:
         self.selected = None
@@ -110,23 +110,23 @@ class Picker:
             forced = [m for m in self._legal if m.kind == IN_PLACE_PROMOTION]
             if forced:
                 where = ", ".join(sorted({HEX_NAMES[m.origin] for m in forced}))
-                return PickResult(Outcome.REFUSED, message=f"a waiting pawn must be promoted this turn ({where})")
+                return PickResult(PickKind.REFUSED, message=f"a waiting pawn must be promoted this turn ({where})")
             reason = "it has no legal move"
             if self.position.is_check():
                 reason = "it cannot answer the check"
-            return PickResult(Outcome.REFUSED, message=f"{name} cannot move: {reason}")
+            return PickResult(PickKind.REFUSED, message=f"{name} cannot move: {reason}")
         self.selected = h
         in_place = [m for m in moves if m.kind == IN_PLACE_PROMOTION]
         if in_place:
-            return PickResult(Outcome.CHOOSE, tuple(in_place), "promote the waiting pawn")
-        return PickResult(Outcome.SELECTED, tuple(moves))
+            return PickResult(PickKind.CHOOSE, tuple(in_place), "promote the waiting pawn")
+        return PickResult(PickKind.SELECTED, tuple(moves))
 
     def _refuse_empty(self, h: int) -> PickResult:
         piece = self.position.piece_at(h)
         if piece is None:
-            return PickResult(Outcome.REFUSED, message=f"{HEX_NAMES[h]} is empty: pick one of your pieces")
+            return PickResult(PickKind.REFUSED, message=f"{HEX_NAMES[h]} is empty: pick one of your pieces")
         return PickResult(
-            Outcome.REFUSED,
+            PickKind.REFUSED,
             message=f"that is a {piece.colour.title} {NAMES[piece.type]}: {self.position.turn.title} is to move",
         )
 

@@ -1,0 +1,522 @@
+"""The game on the table and what the players are doing with it, free of any user interface.
+
+A :class:`GameSession` holds the :class:`~cescacs_tui.core.game.Game`, the
+record's variations being followed, the piece selected on the board and the
+move previewed, and the overlays the players switched on.  Its commands are
+what players do — play a typed move, pick a hex, take back, resign, claim a
+draw — and each returns a :class:`~cescacs_tui.session.feedback.Feedback`
+saying what happened (or why nothing did), what to redraw and what to ask.
+Every front end drives a session: the Textual app, the plain line mode, the
+tests.  It saves the game itself (the autosave and the archive, through its
+:class:`~cescacs_tui.session.store.GameStore`), so no front end can forget to.
+
+>>> from cescacs_tui.session import GameSession
+>>> GameSession().play_text("H6-H12").text
+'White played H6-H12'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..core import HEX_NAMES, CescacsError, Move, MoveError, find_hex
+from ..core.errors import PGNError
+from ..core.game import Game, GameError, Node
+from ..core.move import CASTLING, IN_PLACE_PROMOTION
+from ..core.notation import normalise_typed
+from ..core.pieces import LETTERS, NAMES
+from ..data.autosave import SavedGame
+from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
+from .highlights import Overlays, move_hexes
+from .selection import Picker, PickKind
+from .store import GameStore
+from .variations import VariationStack
+from .words import half_moves, king_move_label, promotion_label, when
+
+__all__ = ["DRAW_OFFER_MARK", "GameSession"]
+
+DRAW_OFFER_MARK = "(=)"
+"""Typed after a move, offers a draw with it (CTL-AN, NOTATION.md 4.5)."""
+
+_TYPED_PROMPTS = "/:"
+"""The keys that open the move box; typed again inside it (a habit after each move), they are ignored."""
+
+
+class GameSession:
+    """One game being played or reviewed, and everything the players do with it.
+
+    ``store`` keeps the game between runs (``None``: nothing is saved);
+    ``options`` are the front end's own settings saved with the game (the
+    app keeps the board's orientation there).
+    """
+
+    def __init__(self, game: Game | None = None, *, store: GameStore | None = None) -> None:
+        self.game = game or Game.new()
+        self.store = store
+        self.options: dict[str, Any] = {}
+        self.variations = VariationStack()
+        """The record's variations being followed; the innermost is :attr:`shown`."""
+        self.overlays = Overlays()
+        self.preview: tuple[int, ...] = ()
+        """The hexes of a move about to be played (typed, or highlighted in a choice), marked on the board."""
+        self.save_problem: str | None = None
+        """Why the last save failed; ``None`` once a save succeeds.  Front ends keep it in view."""
+        self.offered_with: Node | None = None
+        """The half-move a draw was last offered with: one offer per move, even once declined."""
+        self._picker: Picker | None = None
+        self._picker_key: tuple[int, tuple[Move, ...]] | None = None
+
+    # --- what is on the table --------------------------------------------------------
+
+    @property
+    def shown(self) -> Game:
+        """The line on the screen: the game, or a variation of its record being followed."""
+        return self.variations.shown(self.game)
+
+    @property
+    def selection(self) -> Picker | None:
+        """The selection state of the live position (``None`` when no move can be picked now).
+
+        Rebuilt whenever the position changes, keyed on the moves themselves,
+        so a takeback and a different move can never leave a stale selection.
+        """
+        if self.blocked() is not None:
+            return None
+        key = (id(self.game), tuple(self.game.moves))
+        if self._picker is None or self._picker_key != key:
+            self._picker = Picker(self.game.position)
+            self._picker_key = key
+        return self._picker
+
+    def blocked(self) -> str | None:
+        """Why no move can be played now, or ``None`` when one can: the one rule every move command follows."""
+        game = self.game
+        if (variation := self.variations.top) is not None:
+            return f"{variation.describe()} is on the board: Esc returns to the game"
+        if not game.is_live:
+            return "you are reviewing an earlier move: press } to return to the live position"
+        if game.is_over:
+            return f"the game is over ({game.termination}): u takes back a move, n starts a new game"
+        return None
+
+    def refusal(self, action: str) -> str | None:
+        """Why the action named ``action`` (see :data:`~cescacs_tui.session.actions.ACTIONS`) cannot act now."""
+        from .actions import ACTIONS
+
+        return ACTIONS[action].refusal(self)
+
+    def available(self, action: str) -> bool:
+        return self.refusal(action) is None
+
+    # --- playing ------------------------------------------------------------------------
+
+    def play(self, move: Move, *, offer_draw: bool = False) -> Feedback:
+        """Play ``move`` in the live position (with a draw offer, ``offer_draw``)."""
+        if (reason := self.blocked()) is not None:
+            return Feedback.refused(reason)
+        game = self.game
+        mover = game.position.turn
+        try:
+            node = game.play(move)
+        except (GameError, MoveError) as error:
+            return Feedback.refused(str(error))
+        self.preview = ()
+        said = f"{mover.title} played {node.san}"
+        if offer_draw and not game.is_over:
+            game.offer_draw()
+            self._save()
+            return self._ask_about_draw(said)
+        return self._changed(said)
+
+    def play_text(self, text: str) -> Feedback:
+        """Play a move typed in CTL-AN (or the canonical form); a hex name alone goes to that hex instead.
+
+        A leading ``/`` or ``:`` is ignored (the keys that open the move box);
+        a trailing ``(=)`` offers a draw with the move.
+        """
+        typed = text.strip().lstrip(_TYPED_PROMPTS).strip()
+        if not typed:
+            return Feedback("")
+        offer = typed.endswith(DRAW_OFFER_MARK)
+        if offer:
+            typed = typed.removesuffix(DRAW_OFFER_MARK).rstrip()
+        if (hex_ := _hex_named(typed)) is not None and not offer:
+            return self.go_to_hex(hex_)
+        if (reason := self.blocked()) is not None:
+            return Feedback.refused(f"{typed}: {reason}")
+        try:
+            move = self._parse_typed(typed)
+        except CescacsError as error:
+            reason = error.reason if isinstance(error, MoveError) else str(error)
+            return Feedback.refused(f"{typed}: {reason}")
+        return self.play(move, offer_draw=offer)
+
+    def preview_text(self, text: str) -> Feedback:
+        """Show on the board the move being typed, as soon as it reads as a legal move."""
+        typed = text.strip().lstrip(_TYPED_PROMPTS).strip().removesuffix(DRAW_OFFER_MARK).rstrip()
+        self.preview = ()
+        said = None
+        if typed and self.blocked() is None and _hex_named(typed) is None:
+            try:
+                move = self._parse_typed(typed)
+            except CescacsError:
+                pass
+            else:
+                self.preview = move_hexes(self.game.position, move)
+                said = f"Enter plays {self.game.position.ctl_an(move)}"
+        return Feedback(said, redraw=Redraw.BOARD)
+
+    def go_to_hex(self, h: int) -> Feedback:
+        """Put the cursor on hex ``h``, selecting the piece there if it is the mover's; nothing is played."""
+        name = HEX_NAMES[h]
+        piece = self.shown.reviewed_position().piece_at(h)
+        picker = self.selection
+        if picker is not None and piece is not None and piece.colour == self.game.position.turn:
+            picker.cancel()
+            picked = self.pick(h)
+            return Feedback(picked.text, picked.tone, Redraw.BOARD, done=True, question=picked.question, cursor=h)
+        what = f"{piece.colour.title} {NAMES[piece.type]}" if piece is not None else "empty"
+        return Feedback(f"{name}: {what}", redraw=Redraw.BOARD, done=True, cursor=h)
+
+    def pick(self, h: int) -> Feedback:
+        """The player picked hex ``h`` on the board (Enter on the cursor, or a click)."""
+        if (reason := self.blocked()) is not None:
+            return Feedback.refused(reason)
+        picker = self.selection
+        assert picker is not None  # not blocked
+        result = picker.pick(h)
+        if result.kind is PickKind.PLAY:
+            return self.play(result.moves[0])
+        if result.kind is PickKind.CHOOSE:
+            return self._choose(result.moves)
+        if result.kind is PickKind.REFUSED:
+            return Feedback(result.message, Tone.ERROR, Redraw.BOARD)
+        if result.kind is PickKind.SELECTED:
+            piece = self.game.position.piece_at(h)
+            assert piece is not None
+            return Feedback(
+                f"{NAMES[piece.type]} on {HEX_NAMES[h]}: pick its target (Esc cancels)", redraw=Redraw.BOARD
+            )
+        return Feedback("", redraw=Redraw.BOARD)
+
+    def cancel(self) -> Feedback:
+        """Esc on the board: drop the selection and the preview, or step out of a variation."""
+        if self.variations:
+            return self.leave_variation()
+        if self._picker is not None:
+            self._picker.cancel()
+        self.preview = ()
+        return Feedback("", redraw=Redraw.BOARD)
+
+    def _choose(self, moves: tuple[Move, ...]) -> Feedback:
+        """Several moves share the target: ask which (the promotion piece, or the leap or a castling)."""
+        position = self.game.position
+        options: tuple[Option[Move], ...]
+        if any(m.kind == CASTLING for m in moves):
+            prompt = "The King can go there in several ways:"
+            options = tuple(Option(str(i + 1), king_move_label(position, m), m) for i, m in enumerate(moves))
+            preview: Callable[[Move | None], Feedback] | None = self._show_preview
+        else:
+            where = HEX_NAMES[moves[0].target]
+            in_place = moves[0].kind == IN_PLACE_PROMOTION
+            prompt = f"Promote the pawn on {where} to:" if in_place else f"Regain which piece on {where}?"
+            options = tuple(Option(LETTERS[m.promotion], promotion_label(position, m), m) for m in moves)
+            preview = None
+
+        def answer(move: Move | None) -> Feedback:
+            self.preview = ()
+            if move is None:
+                return Feedback("choice cancelled", redraw=Redraw.GAME)
+            return self.play(move)
+
+        return Feedback(question=Choice(prompt, options, answer, preview), redraw=Redraw.BOARD)
+
+    def _show_preview(self, move: Move | None) -> Feedback:
+        self.preview = () if move is None else move_hexes(self.game.position, move)
+        return Feedback(redraw=Redraw.BOARD)
+
+    def _parse_typed(self, text: str) -> Move:
+        return self.game.position.parse_move(normalise_typed(text))  # a wrong check mark is tolerated
+
+    # --- takeback, review, variations ----------------------------------------------------
+
+    def takeback(self) -> Feedback:
+        if (reason := self.refusal("takeback")) is not None:
+            return Feedback.refused(reason)
+        node = self.game.takeback()
+        assert node is not None  # not refused: there was a move
+        self.preview = ()
+        return self._changed(f"took back {node.san}", tone=Tone.PLAIN)
+
+    def redo(self) -> Feedback:
+        if (reason := self.refusal("redo")) is not None:
+            return Feedback.refused(reason)
+        try:
+            node = self.game.redo()
+        except GameError as error:  # the game has ended since the takeback
+            return Feedback.refused(str(error))
+        assert node is not None
+        return self._changed(f"replayed {node.san}", tone=Tone.PLAIN)
+
+    def review_back(self) -> Feedback:
+        return self._review(self.shown.cursor - 1, "review_back")
+
+    def review_forward(self) -> Feedback:
+        return self._review(self.shown.cursor + 1, "review_forward")
+
+    def review_start(self) -> Feedback:
+        return self._review(0, "review_start")
+
+    def review_live(self) -> Feedback:
+        return self._review(self.shown.ply, "review_live")
+
+    def review_to(self, ply: int) -> Feedback:
+        """Show the position after ``ply`` half-moves of the line on the board (a click in the move list)."""
+        self.shown.go_to(ply)
+        return Feedback("", redraw=Redraw.GAME)
+
+    def _review(self, ply: int, action: str) -> Feedback:
+        if (reason := self.refusal(action)) is not None:
+            return Feedback.refused(reason)
+        self.shown.go_to(ply)
+        return Feedback("" if self.shown.is_live else None, redraw=Redraw.GAME)
+
+    def follow_variation(self, index: int | None = None) -> Feedback:
+        """Step into a variation the record gives instead of the move shown (again: the next one)."""
+        try:
+            variation = self.variations.follow(self.game, index)
+        except CescacsError as error:  # a line the reader took but the game refuses (it goes on after a draw)
+            return Feedback.refused(f"this variation cannot be followed: {error}")
+        if variation is None:
+            return Feedback.refused("the record gives no other line instead of this move")
+        self.preview = ()
+        if self._picker is not None:
+            self._picker.cancel()
+        return Feedback(f"{variation.describe()}: [ ] step through it, Esc returns", Tone.INFO, Redraw.GAME)
+
+    def leave_variation(self) -> Feedback:
+        if self.variations.leave() is None:
+            return Feedback.refused("no variation is being followed")
+        outer = self.variations.top
+        return Feedback("back in the game" if outer is None else f"back to {outer.describe()}", redraw=Redraw.GAME)
+
+    def cycle_overlays(self) -> Feedback:
+        self.overlays = self.overlays.cycle()
+        return Feedback(self.overlays.describe(), redraw=Redraw.BOARD)
+
+    # --- ending a game ----------------------------------------------------------------
+
+    def resign(self) -> Feedback:
+        """The player to move resigns, once confirmed (No is the safe answer)."""
+        if (reason := self.refusal("resign")) is not None:
+            return Feedback.refused(reason)
+        side = self.game.position.turn
+
+        def answer(yes: bool) -> Feedback:
+            if not yes:
+                return Feedback("the game goes on")
+            if (again := self.refusal("resign")) is not None:
+                return Feedback.refused(again)
+            self.game.resign(side)
+            return self._changed(f"{side.title} resigns")
+
+        return Feedback(question=Confirm(f"{side.title} resigns: {side.opponent.title} wins the game. Sure?", answer))
+
+    def offer_draw(self) -> Feedback:
+        """The player who has just moved offers a draw; the opponent answers at once (RULES.md 10.3-1)."""
+        if (reason := self.refusal("offer_draw")) is not None:
+            return Feedback.refused(reason)
+        self.game.offer_draw()
+        self._save()
+        return self._ask_about_draw(None)
+
+    def _ask_about_draw(self, said: str | None) -> Feedback:
+        game = self.game
+        offerer = game.draw_offered_by
+        assert offerer is not None
+        self.offered_with = game.nodes[-1]
+
+        def answer(accept: bool) -> Feedback:
+            if game is not self.game or game.draw_offered_by != offerer:
+                return Feedback.refused("that draw offer is no longer open")
+            if accept:
+                game.accept_draw()
+                return self._changed(f"{offerer.opponent.title} accepts the draw")
+            game.decline_draw()
+            return self._changed(f"{offerer.opponent.title} declines the draw", tone=Tone.PLAIN)
+
+        prompt = f"{offerer.title} offers a draw. {offerer.opponent.title}, do you accept?"
+        question = Confirm(prompt, answer, yes="Accept", no="Decline")
+        return Feedback(said, Tone.INFO, Redraw.GAME, done=said is not None, question=question)
+
+    def claim_draw(self) -> Feedback:
+        if (reason := self.refusal("claim_draw")) is not None:
+            return Feedback.refused(reason)
+        outcome = self.game.claim_draw()
+        return self._changed(outcome.reason.capitalize())
+
+    def check_time(self) -> Feedback:
+        """Notice a flag fall (the front end's clock display asks when it sees a time run out)."""
+        outcome = self.game.check_time()
+        if outcome is None:
+            return Feedback()
+        return self._changed(f"{outcome.result}: {outcome.reason}", notice_title="Flag fall")
+
+    def pause_clock(self) -> Feedback:
+        if (reason := self.refusal("pause_clock")) is not None:
+            return Feedback.refused(reason)
+        clock = self.game.clock
+        assert clock is not None
+        if clock.paused:
+            clock.resume()
+            said = "clock running"
+        elif clock.running is not None:
+            clock.pause()
+            said = "clock paused: p resumes it"
+        else:
+            clock.start(self.game.position.turn)
+            said = f"{self.game.position.turn.title}'s clock started"
+        self._save()
+        return Feedback(said, redraw=Redraw.PANELS)
+
+    # --- whole games ------------------------------------------------------------------
+
+    def start_game(self, game: Game, *, said: str | None = None) -> Feedback:
+        """Put ``game`` on the table (a new one, a record opened, a resumed one).
+
+        An unfinished game that was on the table is archived first: no game is
+        dropped without a copy.
+        """
+        kept = self._keep_unfinished()
+        self.game = game
+        self.variations.clear()
+        self._picker = None
+        self.preview = ()
+        self._save()
+        said = said or ("new game" if not game.nodes else f"{half_moves(game.ply)} loaded")
+        if kept:
+            said += f"; the unfinished game was kept in {kept}"
+        return Feedback(said, Tone.INFO, Redraw.GAME, done=True, cursor=game.position.king(game.position.turn))
+
+    def offer_resume(self, saved: SavedGame) -> Feedback:
+        """Ask whether to resume an unfinished game found at start; Resume is the safe answer.
+
+        Starting afresh instead keeps the saved game in the archive: it is
+        never thrown away by a key pressed too fast.
+        """
+        game = saved.game
+
+        def answer(resume: bool) -> Feedback:
+            if resume:
+                self.options.update(saved.options)
+                paused = " — the clock is paused: p restarts it" if game.clock is not None else ""
+                said = f"resumed the game saved {when(saved.saved_at)}".rstrip() + paused
+                return self.start_game(game, said=said)
+            try:
+                kept = self.store.keep(game) if self.store is not None else None
+            except OSError as error:
+                self.save_problem = f"the unfinished game could not be kept: {error.strerror or error}"
+                return Feedback.refused(self.save_problem)
+            self._save()
+            return Feedback(f"new game; the unfinished one was kept in {kept}" if kept else "new game", Tone.INFO)
+
+        prompt = (
+            f"An unfinished game was found ({half_moves(game.ply)}, {game.position.turn.title} to move). Resume it?"
+        )
+        return Feedback(question=Confirm(prompt, answer, yes="Resume", no="New game", default=True))
+
+    def open_record(self, path: Path) -> Feedback:
+        """Load the first game of a record file; on any error keep the current game and say why."""
+        from ..data.records import open_pgn_file
+
+        try:
+            game, count = open_pgn_file(path)  # replays the first game only: a file of thousands opens at once
+        except (PGNError, OSError) as error:
+            reason = str(error) if isinstance(error, PGNError) else (error.strerror or str(error))
+            return Feedback(f"{path.name}: {reason}", Tone.ERROR, notice=Notice("Cannot open the record", reason))
+        extra = f" (the file holds {count} games: the first is shown)" if count > 1 else ""
+        tolerated = f"; {len(game.warnings)} irregularities tolerated" if game.warnings else ""
+        return self.start_game(game, said=f"opened {path.name}: {half_moves(game.ply)}{extra}{tolerated}")
+
+    def save_record(self, path: Path) -> Feedback:
+        from ..data.records import save_pgn_file
+
+        try:
+            save_pgn_file(self.game, path)
+        except OSError as error:
+            return Feedback.refused(f"could not save {path}: {error.strerror or error}")
+        return Feedback(f"saved {path}", Tone.INFO, done=True)
+
+    def record_text(self) -> str:
+        """The game as CTL-PGN."""
+        from ..core.pgn import write_pgn
+
+        return write_pgn(self.game)
+
+    def position_text(self) -> str:
+        """The position on the board (the one reviewed, in the line shown) as PDTL."""
+        return self.shown.reviewed_position().to_pdtl()
+
+    def suggested_file_name(self) -> str:
+        """A file name for saving the game, from its date and players."""
+        parts = (self.game.tags.get(name, "") for name in ("Date", "White", "Black"))
+        stem = "-".join(part for part in parts if part and part != "?").replace(" ", "_").replace(",", "")
+        return f"cescacs-{stem or 'game'}.ctl-pgn"
+
+    # --- saving --------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Save the game now (the front end calls this when it quits, and while a clock runs)."""
+        self._save()
+
+    def save_running_clock(self) -> None:
+        """Save while a clock runs, so a crash in mid-thought keeps the clock times too."""
+        clock = self.game.clock
+        if clock is not None and clock.running is not None and not self.game.is_over:
+            self._save()
+
+    def _save(self) -> Path | None:
+        """The autosave, after every change; an ended game goes to the archive.  Returns the archive path."""
+        if self.store is None:
+            return None
+        try:
+            if self.game.is_over:
+                path = self.store.finish(self.game)
+            else:
+                self.store.save(self.game, self.options)
+                path = None
+        except OSError as error:
+            self.save_problem = f"the game is not being saved: {error.strerror or error}"
+            return None
+        self.save_problem = None
+        return path
+
+    def _keep_unfinished(self) -> Path | None:
+        """Archive the game on the table if it is unfinished and has moves (it is about to be replaced)."""
+        game = self.game
+        if self.store is None or not game.nodes or game.is_over:
+            return None
+        try:
+            return self.store.keep(game)
+        except OSError as error:
+            self.save_problem = f"the unfinished game could not be kept: {error.strerror or error}"
+            return None
+
+    def _changed(self, said: str, *, tone: Tone = Tone.INFO, notice_title: str = "Game over") -> Feedback:
+        """The game changed: save it and say so, announcing (and archiving) its end if it just ended."""
+        archived = self._save()
+        game = self.game
+        if not game.is_over:
+            return Feedback(said, tone, Redraw.GAME, done=True)
+        ending = f"{game.result}: {game.termination}"
+        text = said if game.termination.lower() in said.lower() else f"{said}.  {ending}"
+        if archived is not None:
+            text += f" (saved in {archived})"
+        return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=Notice(notice_title, ending))
+
+
+def _hex_named(text: str) -> int | None:
+    """The hex a typed text names (``f14``, ``F14``), or ``None`` if it is not a hex name."""
+    return find_hex(text.strip().upper())

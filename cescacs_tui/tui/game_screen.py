@@ -1,0 +1,403 @@
+"""The game screen: the board, the side panels and the move box around one :class:`GameSession`.
+
+The screen turns what the widgets report (a hex picked, a move typed, a ply
+chosen in the list) into session commands, and shows the
+:class:`~cescacs_tui.session.Feedback` each returns: the message, the
+question to ask, what to redraw.  It decides nothing about the game itself.
+Its key bindings, footer and command palette entries are generated from the
+session's action table (:data:`~cescacs_tui.session.ACTIONS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.lazy import Lazy
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from ..core import HEX_NAMES, Colour
+from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope
+from ..session.highlights import last_move_hexes
+from .annotations import AnnotationPanel
+from .board import HexBoard
+from .board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
+from .clock_panel import ClockPanel
+from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog
+from .help import help_text, keys_label
+from .lazy_line import LazyLine
+from .message_line import MessageLine
+from .move_entry import MoveEntry
+from .panels import MaterialPanel, MoveList, StatusPanel
+from .side_panel import SidePanel
+from .view import board_view
+
+CLOCK_SAVE_SECONDS = 10.0
+"""How often the game is saved while a clock runs (moves are saved at once)."""
+
+
+def table_bindings() -> list[BindingType]:
+    """One binding per action with keys, each running :meth:`GameScreen.action_perform`."""
+    return [
+        Binding(action.keys, f"perform('{action.name}')", action.label, show=action.footer, id=action.name)
+        for action in ACTIONS.values()
+        if action.keys
+    ]
+
+
+@dataclass
+class BoardOptions:
+    """How the board looks and turns: the player's settings the screen applies."""
+
+    piece_set: PieceSet = "letters"
+    layout: LayoutChoice = "auto"
+    auto_flip: bool = False
+
+
+class GameScreen(Screen[None]):
+    """C'escacs on a 169-hex board, for the players at this terminal."""
+
+    DEFAULT_CSS = """
+    #main { height: 1fr; }
+    #board { height: 100%; }
+    #side { width: 1fr; min-width: 28; border-left: solid $border-blurred; }
+    #status { border-bottom: solid $border-blurred; }
+    #material { border-top: solid $border-blurred; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = table_bindings()
+
+    class NewGameWanted(Message):
+        """The player wants a new game: the app asks for its options (they are the app's settings)."""
+
+    class OptionsChanged(Message):
+        """The player changed how the board looks; the app keeps it in the settings."""
+
+        def __init__(self, options: BoardOptions) -> None:
+            super().__init__()
+            self.options = options
+
+    def __init__(self, session: GameSession, *, options: BoardOptions | None = None, start: Feedback | None = None):
+        super().__init__()
+        self.session = session
+        self.options = options or BoardOptions()
+        self._start = start
+        self._footer_state: tuple[bool, ...] = ()
+        self._focus_entry_when_ready = False
+        self._turn_shown: Colour | None = None
+
+    # --- layout --------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield HexBoard(id="board", piece_set=self.options.piece_set, layout=self.options.layout)
+            with Lazy(SidePanel(id="side")):
+                yield ClockPanel(id="clocks")
+                yield StatusPanel(id="status")
+                yield MoveList(id="moves")
+                yield AnnotationPanel(id="notes")
+                yield MaterialPanel(id="material")
+        yield LazyLine(MoveEntry(id="entry"))
+        yield MessageLine(id="message")
+        yield LazyLine(Footer(compact=True))
+
+    @property
+    def board(self) -> HexBoard:
+        return self.query_one(HexBoard)
+
+    @property
+    def message(self) -> MessageLine:
+        return self.query_one(MessageLine)
+
+    def on_mount(self) -> None:
+        game = self.session.game
+        self.board.cursor = game.position.king(game.position.turn)
+        self.board.focus()
+        self.refresh_game()
+        self.set_interval(CLOCK_SAVE_SECONDS, self.session.save_running_clock)
+        if self._start is not None:
+            self.apply(self._start)
+
+    @on(SidePanel.Ready)
+    def side_panel_ready(self) -> None:
+        self.refresh_game()
+
+    @on(MoveEntry.Ready)
+    def move_entry_ready(self, event: MoveEntry.Ready) -> None:
+        self._show_cursor_hex(self.board.cursor)
+        if self._focus_entry_when_ready:
+            event.entry.focus_box()
+
+    # --- showing the session ---------------------------------------------------------------
+
+    def apply(self, feedback: Feedback) -> None:
+        """Show what a session command said, redraw what it changed, ask what it asks."""
+        if feedback.text is not None:
+            self.message.say(feedback.text, feedback.tone)
+        if feedback.cursor is not None:
+            self.board.cursor = feedback.cursor
+        if feedback.redraw:
+            self.refresh_game(board_only=feedback.redraw == Redraw.BOARD)
+        if feedback.notice is not None:
+            self.notify(feedback.notice.text, title=feedback.notice.title, timeout=8, markup=False)
+        if feedback.question is not None:
+            self.ask(feedback.question)
+
+    def ask(self, question: Question) -> None:
+        if isinstance(question, Confirm):
+            dialog = ConfirmDialog(question.prompt, yes=question.yes, no=question.no, default=question.default)
+            self.app.push_screen(dialog, lambda yes: self.apply(question.answer(bool(yes))))
+        else:
+            self._ask_choice(question)
+
+    def _ask_choice(self, choice: Choice) -> None:
+        preview = choice.preview
+        options = [(option.key, option.label, option.value) for option in choice.options]
+        dialog = ChoiceDialog(
+            choice.prompt, options, on_preview=None if preview is None else (lambda move: self.apply(preview(move)))
+        )
+        self.app.push_screen(dialog, lambda move: self.apply(choice.answer(move)))
+
+    def refresh_game(self, *, board_only: bool = False) -> None:
+        """Redraw the board and (unless ``board_only``) the panels from the session; only changed hexes repaint."""
+        session = self.session
+        shown = session.shown
+        self._follow_turn()
+        self.board.flipped = bool(session.options.get("flipped", False))
+        self.board.show(
+            board_view(
+                shown.reviewed_position(),
+                picker=session.selection,
+                last_move=last_move_hexes(shown),
+                preview=session.preview,
+                overlays=session.overlays,
+            )
+        )
+        if board_only or not self.query(SidePanel):
+            return  # the side panel is mounted after the first paint: it shows the game when it arrives
+        game = session.game
+        names = (game.tags.get("White", "?"), game.tags.get("Black", "?"))
+        self.query_one(ClockPanel).show_clock(game.clock, names=names, flipped=self.board.flipped)
+        variation = session.variations.top
+        self.query_one(StatusPanel).show_game(
+            shown, variation=None if variation is None else variation.describe(), warning=session.save_problem
+        )
+        self.query_one(MaterialPanel).show_game(shown)
+        self.query_one(MoveList).show_game(shown)
+        self.query_one(AnnotationPanel).show_game(shown)
+        self._refresh_footer()
+
+    def _follow_turn(self) -> None:
+        """With auto-flip on, turn the board to the side to move whenever the turn changes."""
+        turn = self.session.game.position.turn
+        if turn != self._turn_shown:
+            self._turn_shown = turn
+            if self.options.auto_flip:
+                self.session.options["flipped"] = turn == Colour.BLACK
+
+    def _refresh_footer(self) -> None:
+        """Re-read the bindings only when an action shown only while possible changed.
+
+        Rebuilding the footer costs frames, and Textual keeps the old footer
+        keys alive, so doing it after every move would slow the app down as
+        the game goes on.
+        """
+        state = tuple(self.session.available(a.name) for a in ACTIONS.values() if a.only_when_possible)
+        if state != self._footer_state:
+            self._footer_state = state
+            self.refresh_bindings()
+
+    # --- actions: the table's ------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the actions shown only while they can act (their keys still explain themselves)."""
+        if action == "perform" and parameters:
+            entry = ACTIONS[str(parameters[0])]
+            return not (entry.only_when_possible and self.session.refusal(entry.name) is not None)
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A key of a hidden action (see :meth:`check_action`) says why it cannot act, instead of nothing."""
+        for action in ACTIONS.values():
+            if action.only_when_possible and event.key in action.keys.split(","):
+                if (reason := self.session.refusal(action.name)) is not None:
+                    event.stop()
+                    self.apply(Feedback.refused(reason))
+                return
+
+    def action_perform(self, name: str) -> None:
+        """Run the table's action ``name``, or say why it cannot act now."""
+        action = ACTIONS[name]
+        if (reason := self.session.refusal(name)) is not None:
+            self.apply(Feedback.refused(reason))
+        elif action.scope is Scope.SESSION:
+            self.apply(getattr(self.session, name)())
+        else:
+            getattr(self, f"action_{name}")()
+
+    def table_commands(self) -> Iterable[SystemCommand]:
+        """The command palette's entries: every action of the table, with its keys."""
+        for action in ACTIONS.values():
+            keys = f" ({keys_label(action.keys)})" if action.keys else ""
+            yield SystemCommand(action.title, action.help + keys, lambda name=action.name: self.action_perform(name))
+
+    # --- actions: the screen's own ---------------------------------------------------------
+
+    def action_help(self) -> None:
+        self.app.push_screen(TextDialog("C'escacs — keys and move notation", help_text()))
+
+    def action_focus_input(self) -> None:
+        entries = self.query(MoveEntry)
+        if entries:
+            entries.first(MoveEntry).focus_box()
+        else:  # pressed before the row is mounted, a frame or so after the start: focus it when it is
+            self._focus_entry_when_ready = True
+
+    def action_flip(self) -> None:
+        flipped = not self.session.options.get("flipped", False)
+        self.session.options["flipped"] = flipped
+        self.apply(Feedback(f"{'Black' if flipped else 'White'} at the bottom", redraw=Redraw.GAME))
+
+    def action_piece_set(self) -> None:
+        self.options.piece_set = PIECE_SETS[(PIECE_SETS.index(self.options.piece_set) + 1) % len(PIECE_SETS)]
+        self.board.piece_set = self.options.piece_set
+        self.post_message(self.OptionsChanged(self.options))
+        self.apply(Feedback(f"pieces: {self.options.piece_set}"))
+
+    def action_board_layout(self) -> None:
+        self.options.layout = LAYOUT_CHOICES[(LAYOUT_CHOICES.index(self.options.layout) + 1) % len(LAYOUT_CHOICES)]
+        self.board.layout_mode = self.options.layout
+        self.post_message(self.OptionsChanged(self.options))
+        self.apply(Feedback(f"board layout: {self.options.layout} ({self.board.mode} now)"))
+
+    def action_auto_flip(self) -> None:
+        self.options.auto_flip = not self.options.auto_flip
+        self.post_message(self.OptionsChanged(self.options))
+        if self.options.auto_flip:
+            self.session.options["flipped"] = self.session.game.position.turn == Colour.BLACK
+        self.apply(
+            Feedback(f"auto-flip after each move: {'on' if self.options.auto_flip else 'off'}", redraw=Redraw.GAME)
+        )
+
+    def action_next_theme(self) -> None:
+        from .themes import THEMES
+
+        names = list(THEMES)
+        current = names.index(self.app.theme) if self.app.theme in names else -1
+        self.app.theme = names[(current + 1) % len(names)]
+        self.apply(Feedback(f"theme: {self.app.theme}"))
+
+    def action_new_game(self) -> None:
+        """Ask for the players, the clock and the options, then start (after confirming an abandon)."""
+        game = self.session.game
+
+        def ask(yes: bool = True) -> Feedback:
+            if yes:
+                self.app.post_message(self.NewGameWanted())
+            return Feedback()
+
+        if game.nodes and not game.is_over:
+            self.ask(Confirm("Abandon this game and start a new one? (It is kept in the archive.)", ask))
+        else:
+            ask()
+
+    def action_copy_pgn(self) -> None:
+        """Copy the game as CTL-PGN (OSC 52 for the terminal, pyperclip for a local clipboard)."""
+        from .clipboard import copy_text
+
+        self.apply(Feedback(copy_text(self.app, self.session.record_text()).describe("Game record copied")))
+
+    def action_copy_pdtl(self) -> None:
+        """Copy the position on the board (the reviewed one) as PDTL."""
+        from .clipboard import copy_text
+
+        self.apply(Feedback(copy_text(self.app, self.session.position_text()).describe("Position copied")))
+
+    def action_view_record(self) -> None:
+        """Show the record as text, to select and copy by hand where no clipboard works."""
+        body = Text(self.session.record_text())
+        body.append("\nPDTL of the position shown:\n", style="bold")
+        body.append(self.session.position_text())
+        hint = "Select with the mouse to copy; Esc closes"
+        self.app.push_screen(TextDialog("Game record (CTL-PGN)", body, hint=hint))
+
+    def action_save(self) -> None:
+        from .file_dialog import PathDialog
+
+        initial = Path.cwd() / self.session.suggested_file_name()
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.apply(self.session.save_record(path))
+
+        self.app.push_screen(PathDialog("Save the game as CTL-PGN", initial), chosen)
+
+    def action_open(self) -> None:
+        from .file_dialog import PathDialog
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.apply(self.session.open_record(path))
+
+        self.app.push_screen(PathDialog("Open a CTL-PGN record", Path.cwd(), browse=True), chosen)
+
+    def action_follow_variation(self, index: int | None = None) -> None:
+        """A click on a variation in the notes (the ``i`` key goes through the table)."""
+        self.apply(self.session.follow_variation(index))
+
+    # --- what the widgets report -------------------------------------------------------------
+
+    @on(HexBoard.HexSelected)
+    def pick_hex(self, event: HexBoard.HexSelected) -> None:
+        self.apply(self.session.pick(event.hex))
+
+    @on(HexBoard.CursorMoved)
+    def show_cursor_hex(self, event: HexBoard.CursorMoved) -> None:
+        self._show_cursor_hex(event.hex)
+
+    def _show_cursor_hex(self, h: int) -> None:
+        """Name the hex under the cursor (once the move entry row is mounted): the compact board cannot print it."""
+        piece = self.session.shown.reviewed_position().piece_at(h)
+        for entry in self.query(MoveEntry).results(MoveEntry):
+            entry.show_hex(HEX_NAMES[h] + (f" {piece}" if piece is not None else ""))
+
+    @on(HexBoard.Cancelled)
+    def cancel_selection(self) -> None:
+        self.apply(self.session.cancel())
+
+    @on(MoveList.PlyChosen)
+    def review_ply(self, event: MoveList.PlyChosen) -> None:
+        if event.ply != self.session.shown.cursor:
+            self.apply(self.session.review_to(event.ply))
+
+    @on(MoveEntry.Changed)
+    def preview_typed_move(self, event: MoveEntry.Changed) -> None:
+        self.apply(self.session.preview_text(event.text))
+
+    @on(MoveEntry.Submitted)
+    def play_typed_move(self, event: MoveEntry.Submitted) -> None:
+        if not event.text.strip():
+            self.board.focus()
+            return
+        feedback = self.session.play_text(event.text)
+        if feedback.done:
+            self.query_one(MoveEntry).clear()
+        self.apply(feedback)
+
+    @on(MoveEntry.Left)
+    def back_to_the_board(self) -> None:
+        self.board.focus()
+
+    @on(ClockPanel.FlagFell)
+    def flag_fell(self, event: ClockPanel.FlagFell) -> None:
+        if event.clock is self.session.game.clock:  # not a message about a game no longer shown
+            self.apply(self.session.check_time())
