@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..core.errors import CescacsError
+from ..core.errors import printable as escape
 from ..core.move import Move
 from ..core.position import MoveTuple, Position
 from .board import SearchBoard
@@ -42,16 +43,8 @@ class ProtocolError(Exception):
 
 
 def printable(text: str, limit: int = _SHOWN) -> str:
-    """``text`` safe to echo: control and other unprintable characters escaped, at most ``limit`` characters."""
-    out = []
-    for ch in text[:limit]:
-        if ch.isprintable():
-            out.append(ch)
-        elif ord(ch) < 0x100:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(f"\\u{ord(ch):04x}")
-    return "".join(out) + ("..." if len(text) > limit else "")
+    """``text`` safe to echo: unprintable characters escaped (as the core's errors do), cut after ``limit``."""
+    return escape(text[:limit]) + ("..." if len(text) > limit else "")
 
 
 @dataclass(frozen=True)
