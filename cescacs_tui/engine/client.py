@@ -272,8 +272,7 @@ class EngineClient:
         return client
 
     async def _handshake(self) -> None:
-        await self._send("uci")
-        await self._expect("uciok")
+        await self._request("uci", "uciok")
 
     async def close(self) -> None:
         """Stop any search, say ``quit``, close its input and make sure the process ends (killed if it lingers)."""
@@ -310,8 +309,7 @@ class EngineClient:
 
     async def is_ready(self) -> None:
         """Wait until the engine has dealt with everything sent so far (``isready``/``readyok``)."""
-        await self._send("isready")
-        await self._expect("readyok")
+        await self._request("isready", "readyok")
 
     async def set_option(self, name: str, value: str | int | bool) -> None:
         """``setoption name NAME value VALUE``; :class:`EngineError` if the engine refuses it."""
@@ -389,12 +387,19 @@ class EngineClient:
         if len(self.errors) > before:
             raise EngineError(f"the engine refused {printable(line.split()[0])}: {self.errors[before]}")
 
-    async def _expect(self, word: str) -> None:
-        future = self._waiting.get(word)
+    async def _request(self, line: str, answer: str) -> None:
+        """Send ``line`` and wait for the line ``answer``.
+
+        The future is in place before the line goes out: the reader may see
+        the answer while this task still waits for the pipe to drain.
+        """
+        self._raise_if_failed()
+        future = self._waiting.get(answer)
         if future is None or future.done():
             future = asyncio.get_running_loop().create_future()
-            self._waiting[word] = future
-        await self._wait(asyncio.shield(future), word)
+            self._waiting[answer] = future
+        await self._send(line)
+        await self._wait(asyncio.shield(future), answer)
 
     async def _wait(self, awaitable: Awaitable[T], what: str) -> T:
         try:
