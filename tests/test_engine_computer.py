@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
 from cescacs_tui.core import Game, Position, TimeControl
 from cescacs_tui.core.clock import ClockKind
 from cescacs_tui.core.pieces import BLACK, WHITE
-from cescacs_tui.engine.client import EngineClient, EngineError, EngineInfo
+from cescacs_tui.engine.client import DEFAULT_COMMAND, EngineClient, EngineError, EngineInfo
 from cescacs_tui.engine.computer import (
     DEFAULT_LEVEL,
     HUMAN,
@@ -17,6 +18,7 @@ from cescacs_tui.engine.computer import (
     Seat,
     analyse,
     computer_move,
+    engine_command,
     hint,
     limits_for,
     parse_seat,
@@ -42,6 +44,13 @@ def test_a_bad_seat_says_what_is_accepted(text):
     with pytest.raises(ValueError, match="use 'human', 'computer' or 'computer:N' with N from 1 to 10") as info:
         parse_seat(text)
     assert "\x1b" not in str(info.value)
+
+
+def test_the_engine_command_setting():
+    assert engine_command(None) == engine_command("  ") == list(DEFAULT_COMMAND)
+    assert engine_command("/opt/engines/other --uci 'two words'") == ["/opt/engines/other", "--uci", "two words"]
+    with pytest.raises(ValueError, match="cannot be read"):
+        engine_command("engine 'unclosed")
 
 
 def test_the_computer_is_given_a_fixed_time_without_a_clock():
@@ -118,3 +127,24 @@ async def test_a_hint_and_an_analysis_at_any_ply_at_full_strength():
         assert all(info.turn == game.position.turn for info in infos)
         # the opponent's level is set again for its move
         await computer_move(client, game, 2, movetime=0.1)
+
+
+async def test_a_game_against_the_computer_plays_to_the_end_the_same_way_twice():
+    """The app's loop without the app: a person (here a random mover) against the engine process, refereed."""
+
+    async def play() -> tuple[list[str], str]:
+        game = Game.new()
+        rng = random.Random(4)
+        async with await EngineClient.start(options={"Seed": 9}, timeout=PATIENCE) as client:
+            await client.new_game()
+            while game.outcome is None and game.ply < 160:
+                if game.position.turn == WHITE:
+                    move = rng.choice(game.position.legal_moves())
+                else:
+                    move = await computer_move(client, game, 10, limits=Limits(nodes=300))
+                game.play(move)
+        return [str(m) for m in game.moves], game.result
+
+    first, second = await play(), await play()
+    assert first == second
+    assert first[1] == "0-3"  # the computer mates the random mover

@@ -6,6 +6,8 @@ any user interface so they are tested alone:
 * :class:`Seat` and :func:`parse_seat`: ``human`` or ``computer:LEVEL`` for
   each side (the ``--white computer:3`` of the command line, the new-game
   dialog's choice);
+* :func:`engine_command`: the engine to start, from the setting a player may
+  change (any program speaking docs/engine-protocol.md);
 * :func:`limits_for`: the ``go`` limits for the computer's turn, from the
   game's clock (so the clock runs for it as for a person) or a fixed time;
 * :func:`computer_move`: ask the engine for the move at the live end of a
@@ -17,6 +19,7 @@ any user interface so they are tested alone:
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -25,7 +28,7 @@ from ..core.clock import ClockKind
 from ..core.game import Game
 from ..core.move import Move
 from ..core.pieces import BLACK, WHITE, Colour
-from .client import BestMove, EngineClient, EngineError, EngineInfo, Search
+from .client import DEFAULT_COMMAND, BestMove, EngineClient, EngineError, EngineInfo, Search
 from .levels import LEVELS
 from .search import Limits
 
@@ -72,6 +75,19 @@ def parse_seat(text: str) -> Seat:
     raise ValueError(f"{shown!s} is not a player: use 'human', 'computer' or 'computer:N' with N from 1 to 10")
 
 
+def engine_command(setting: str | None) -> list[str]:
+    """The engine to run, from a setting: a shell-style command line, or this package's engine when empty.
+
+    ``ValueError`` for a line that cannot be split (an unclosed quote).
+    """
+    if setting is None or not setting.strip():
+        return list(DEFAULT_COMMAND)
+    try:
+        return shlex.split(setting)
+    except ValueError as problem:
+        raise ValueError(f"the engine command cannot be read: {problem}") from None
+
+
 def limits_for(game: Game, *, movetime: float = DEFAULT_MOVETIME) -> Limits:
     """The ``go`` limits for the side to move at the live end of ``game``.
 
@@ -101,16 +117,21 @@ async def computer_move(
     level: int,
     *,
     movetime: float = DEFAULT_MOVETIME,
+    limits: Limits | None = None,
     on_info: Callable[[EngineInfo], None] | None = None,
 ) -> Move:
     """The engine's move at the live end of ``game``, playing at ``level``.
 
-    Raises :class:`EngineError` if the engine fails or answers no move (the
-    game is over: check :attr:`Game.outcome` before asking).
+    It thinks by the game's clock, or ``movetime`` seconds without one;
+    ``limits`` overrides both (``Limits(nodes=...)`` with the ``Seed``
+    option set makes a game repeatable, for tests).  Raises
+    :class:`EngineError` if the engine fails or answers no move (the game is
+    over: check :attr:`Game.outcome` before asking).
     """
     if "Level" in client.declared_options:
         await client.set_option("Level", level)
-    search = await client.go(game.start, game.moves, limits_for(game, movetime=movetime), on_info=on_info)
+    chosen = limits or limits_for(game, movetime=movetime)
+    search = await client.go(game.start, game.moves, chosen, on_info=on_info)
     best = await search.result()
     if best.move is None:
         raise EngineError("the engine has no move to play: the game is over")
@@ -185,6 +206,7 @@ __all__ = [
     "Seat",
     "analyse",
     "computer_move",
+    "engine_command",
     "hint",
     "limits_for",
     "parse_seat",
