@@ -104,8 +104,10 @@ def plan_time(limits: Limits, turn: int, overhead: float = 0.03) -> TimePlan:
     ``movetime`` is used in full, less ``overhead`` (the time a reply takes
     to reach the front end).  With a clock, a move gets its share of the
     remaining time (a thirtieth, or the time per move left before the next
-    control) plus most of the increment, at most a quarter of what is left,
-    and never more than the clock minus the overhead.
+    control) plus most of the increment.  No iteration starts after half of
+    that share (the next one would take longer than all before it), and the
+    search stops at two and a half shares, at most a quarter of what is left
+    (all of it for the last move before a control) less the overhead.
     """
     if limits.infinite:
         return TimePlan(None, None)
@@ -121,8 +123,8 @@ def plan_time(limits: Limits, turn: int, overhead: float = 0.03) -> TimePlan:
     ceiling = max(0.005, min(remaining - overhead, remaining / 4 + increment / 2))
     if moves == 1:
         ceiling = max(0.005, remaining - overhead)
-    hard = min(ceiling, 3 * share)
-    return TimePlan(min(hard, 0.7 * share), hard)
+    hard = min(ceiling, 2.5 * share)
+    return TimePlan(min(hard, 0.5 * share), hard)
 
 
 @dataclass(frozen=True)
