@@ -20,7 +20,8 @@ from typing import Final
 
 from ..core.game import Game
 from ..core.move import Move
-from ..core.pieces import WHITE
+from ..core.outcome import Ending, Outcome
+from ..core.pieces import BLACK, WHITE
 from ..core.position import Position
 from .evaluation import DEFAULT_TABLES
 from .players import Player
@@ -39,16 +40,25 @@ class GameRecord:
 
     white: str
     black: str
-    result: str
-    """Points White-Black (3-0, 2-1, 1-1, 1-2, 0-3)."""
-    reason: str
+    outcome: Outcome
+    """How it ended; an adjudication is a resignation (or an agreed draw) with a note saying why."""
     plies: int
     moves: tuple[Move, ...]
 
     @property
+    def result(self) -> str:
+        """Points White-Black, as a record writes them."""
+        return self.outcome.result
+
+    @property
+    def reason(self) -> str:
+        return self.outcome.reason
+
+    @property
     def white_score(self) -> float:
         """1 for a White win (mate, stalemate or adjudication), 0.5 a draw, 0 a loss."""
-        return {"3-0": 1.0, "2-1": 1.0, "1-1": 0.5, "1-2": 0.0, "0-3": 0.0}[self.result]
+        winner = self.outcome.winner
+        return 0.5 if winner is None else (1.0 if winner == WHITE else 0.0)
 
 
 @dataclass
@@ -111,25 +121,26 @@ def play_game(
     for player in (white, black):
         player.new_game()
     lead_plies = 0
-    reason = ""
     while game.outcome is None:
         position = game.position
         if game.ply >= max_plies:
             balance = material_balance(position)
-            result = "1-1" if abs(balance) < CLOSE else ("3-0" if balance > 0 else "0-3")
-            reason = f"adjudicated at the ply cap ({balance:+d} cp)"
-            return GameRecord(white.name, black.name, result, reason, game.ply, tuple(game.moves))
+            note = f"adjudicated at the ply cap ({balance:+d} cp)"
+            if abs(balance) < CLOSE:
+                outcome = Outcome(Ending.AGREEMENT, note=note)
+            else:
+                outcome = Outcome(Ending.RESIGNATION, WHITE if balance > 0 else BLACK, note=note)
+            return GameRecord(white.name, black.name, outcome, game.ply, tuple(game.moves))
         mover = white if position.turn == WHITE else black
         move = mover.choose(game.start, game.moves)
         game.play(move)  # raises on an illegal move: the referee's check
         balance = material_balance(game.position)
         lead_plies = lead_plies + 1 if crushing is not None and abs(balance) >= crushing else 0
         if lead_plies >= CRUSHING_PLIES and game.outcome is None:
-            result = "3-0" if balance > 0 else "0-3"
-            reason = f"adjudicated: {balance:+d} cp for {CRUSHING_PLIES} plies"
-            return GameRecord(white.name, black.name, result, reason, game.ply, tuple(game.moves))
-    outcome = game.outcome
-    return GameRecord(white.name, black.name, outcome.result, outcome.reason, game.ply, tuple(game.moves))
+            note = f"adjudicated: {balance:+d} cp for {CRUSHING_PLIES} plies"
+            outcome = Outcome(Ending.RESIGNATION, WHITE if balance > 0 else BLACK, note=note)
+            return GameRecord(white.name, black.name, outcome, game.ply, tuple(game.moves))
+    return GameRecord(white.name, black.name, game.outcome, game.ply, tuple(game.moves))
 
 
 def random_opening(rng: random.Random, plies: int, start: Position | None = None) -> tuple[Move, ...]:
