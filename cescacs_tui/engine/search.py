@@ -187,7 +187,6 @@ class Searcher:
         self.quiescence = True
         self.nodes = 0
         self.seldepth = 0
-        self._board: SearchBoard | None = None
         self._start = 0.0
         self._hard: float | None = None
         self._node_limit: int | None = None
@@ -224,7 +223,6 @@ class Searcher:
         self._stop = stop
         self.nodes = 0
         self.seldepth = 0
-        self._board = board
         plan = plan_time(limits, board.turn, overhead)
         self._hard = None if plan.hard is None else self._start + plan.hard
         soft = None if plan.soft is None else self._start + plan.soft
