@@ -8,13 +8,19 @@ asserted beyond generous deadlines for an answer to arrive at all.
 
 from __future__ import annotations
 
+import os
+import select
+import subprocess
+import sys
+import time
+
 import pytest
 
 from cescacs_tui.core import INITIAL_PDTL, Position
 from cescacs_tui.engine.protocol import MAX_LINE, OPTIONS, parse_go, printable
 from cescacs_tui.engine.search import Limits
 from tests.helpers.builders import pdtl
-from tests.helpers.engine import Conversation, EngineProcess
+from tests.helpers.engine import PATIENCE, Conversation, EngineProcess
 from tests.helpers.reference import load_jsonl
 
 MATES = load_jsonl("mates.jsonl")
@@ -342,3 +348,39 @@ def test_engine_help_mentions_the_protocol(capsys):
 def test_startpos_is_the_initial_position(engine):
     engine.send("position startpos")
     assert engine.protocol.position.to_pdtl() == INITIAL_PDTL
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
+def test_a_person_typing_into_cescacs_engine_in_a_terminal():
+    """In a pseudo-terminal (line editing, echo) the commands typed in one burst are followed in order."""
+    import pty
+
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cescacs_tui", "engine"], stdin=terminal, stdout=terminal, stderr=terminal
+    )
+    os.close(terminal)
+    output = b""
+    try:
+        os.write(controller, b"uci\rposition startpos moves E7-E13\rgo depth 2\risready\rbogus\x1b[A\rquit\r")
+        deadline = time.monotonic() + PATIENCE
+        while process.poll() is None or select.select([controller], [], [], 0)[0]:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the engine did not finish: {output[-400:]!r}")
+            if select.select([controller], [], [], 0.05)[0]:
+                try:
+                    output += os.read(controller, 1 << 16)
+                except OSError:  # the process closed the terminal
+                    break
+        assert process.wait(timeout=PATIENCE) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(controller)
+    text = output.decode("utf-8", errors="replace")
+    assert "uciok" in text and "readyok" in text
+    assert "info string error: unknown command 'bogus\\x1b[A'" in text
+    best = text.split("bestmove ")[1].split()[0]
+    position = Position.initial()
+    position.push(position.parse_move("E7-E13"))
+    assert best in legal_names(position)
