@@ -16,13 +16,19 @@ from pathlib import Path
 
 from textual import on
 from textual.app import SystemCommand
+from textual.driver import Driver
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from .core.game import Game
-from .data.autosave import SavedGame, autosave_path, load_autosave
+from .core.safe_text import safe_text
+from .data.autosave import SavedGame
+from .data.lock import AutosaveBusy
 from .data.settings import Settings, settings_path
-from .session import AutosaveStore, Feedback, GameSession
+from .data.slots import open_autosave
+from .session import Feedback, GameSession, GameStore
 from .tui.board import HexBoard
+from .tui.driver import InvalidTerminalInput, driver_class
 from .tui.game_screen import BoardOptions, GameScreen
 from .tui.themes import BoardHostApp, known_themes, register_themes
 
@@ -34,10 +40,14 @@ class CescacsApp(BoardHostApp[None]):
     """Two players, one keyboard: C'escacs on a 169-hex board.
 
     ``game`` is the game to show (default: a new one from the settings);
-    ``autosave`` is where the game in progress is saved after every move
-    (``None``: nowhere); ``resume`` is an unfinished game found at start,
-    which the players are offered to continue.  ``settings`` are the
-    player's preferences; with a ``settings_path`` every change is saved there.
+    ``store`` keeps it after every move (``None``: nowhere); ``resume`` is an
+    unfinished game found at start, which the players are offered to
+    continue; ``busy`` says the autosave is open in another cescacs (then the
+    players choose a separate game or to wait for it); ``notices`` are what
+    the start found worth saying (damaged files kept aside...).
+    ``settings`` are the player's preferences; with a ``settings_path``
+    every change is saved there.  ``wide_glyphs`` are the FAN glyphs this
+    terminal draws wider than a cell.
     """
 
     TITLE = "C'escacs"
@@ -46,19 +56,24 @@ class CescacsApp(BoardHostApp[None]):
         self,
         game: Game | None = None,
         *,
-        autosave: Path | None = None,
+        store: GameStore | None = None,
         resume: SavedGame | None = None,
+        busy: AutosaveBusy | None = None,
+        notices: Iterable[str] = (),
         settings: Settings | None = None,
         settings_path: Path | None = None,
+        wide_glyphs: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__()
         register_themes(self)
         self.settings = settings or Settings()
         self.settings_path = settings_path
         self.theme = self.settings.theme
-        store = AutosaveStore(autosave) if autosave is not None else None
         self.session = GameSession(game or self.settings_game(), store=store)
         self._resume = resume
+        self._busy = busy
+        self.start_notices = list(notices)
+        self._wide_glyphs = wide_glyphs
 
     @property
     def game(self) -> Game:
@@ -77,15 +92,26 @@ class CescacsApp(BoardHostApp[None]):
         return self.game_screen.board
 
     def get_default_screen(self) -> GameScreen:
+        start = None
+        if self.session.store is None and self._busy is not None:
+            start = self.session.offer_separate_game(self._busy)
+        elif self._resume is not None:
+            start = self.session.offer_resume(self._resume)
+        return GameScreen(self.session, options=self.board_options(), start=start)
+
+    def board_options(self) -> BoardOptions:
+        """How the player's settings (and this terminal) want the board."""
         settings = self.settings
-        start = None if self._resume is None else self.session.offer_resume(self._resume)
-        options = BoardOptions(settings.piece_set, settings.board_layout, settings.auto_flip)
-        return GameScreen(self.session, options=options, start=start)
+        return BoardOptions(
+            settings.piece_set, settings.board_layout, settings.auto_flip, settings.vim_keys, self._wide_glyphs
+        )
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         for problem in self.settings.problems:
             self.notify(problem, title="Settings", severity="warning", timeout=10, markup=False)
+        for notice in self.start_notices:
+            self.notify(notice, title="Saved games", severity="warning", timeout=12, markup=False)
         if not self.is_headless:  # start-up objects live as long as the app: keep them out of every GC pass
             self.call_after_refresh(gc.freeze)
         loop = asyncio.get_running_loop()
@@ -98,7 +124,29 @@ class CescacsApp(BoardHostApp[None]):
         self.exit()
 
     def on_unmount(self) -> None:
-        self.session.save()  # Ctrl+Q: the clock times at this moment
+        self.session.close()  # Ctrl+Q: the clock times at this moment; the autosave free for another cescacs
+
+    # --- the terminal: input that cannot kill the app, output that cannot attack it ----------
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, with an input loop that no byte from the terminal can kill (tui/driver.py)."""
+        return driver_class(super().get_driver_class())
+
+    @on(InvalidTerminalInput)
+    def warn_terminal_encoding(self, event: InvalidTerminalInput) -> None:
+        self.notify(event.advice, title="Terminal encoding", severity="warning", timeout=20, markup=False)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Notifications quote records, files and settings: shown as safe text (safe_text.py), like the panels."""
+        super().notify(safe_text(message), title=safe_text(title), severity=severity, timeout=timeout, markup=markup)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -134,7 +182,12 @@ class CescacsApp(BoardHostApp[None]):
     @on(GameScreen.OptionsChanged)
     def board_options_changed(self, event: GameScreen.OptionsChanged) -> None:
         options = event.options
-        self.update_settings(piece_set=options.piece_set, board_layout=options.layout, auto_flip=options.auto_flip)
+        self.update_settings(
+            piece_set=options.piece_set,
+            board_layout=options.layout,
+            auto_flip=options.auto_flip,
+            vim_keys=options.vim_keys,
+        )
 
     @on(GameScreen.NewGameWanted)
     def ask_for_a_new_game(self) -> None:
@@ -163,11 +216,32 @@ class CescacsApp(BoardHostApp[None]):
         self.push_screen(NewGameDialog(defaults), start)
 
 
+def measured_wide_glyphs(settings: Settings) -> frozenset[str]:
+    """The chess glyphs this terminal draws wider than a cell, asked before the app takes the terminal.
+
+    Only a player who chose glyphs waits for the answer (at most a fraction of a second).
+    """
+    if settings.piece_set == "letters":
+        return frozenset()
+    from .tui.board_layout import RISKY_GLYPHS
+    from .tui.glyph_width import wide_glyphs
+
+    return wide_glyphs(RISKY_GLYPHS)
+
+
 def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:
-    """Start the app (the ``cescacs`` command without a subcommand)."""
+    """Start the app (the ``cescacs`` command without a subcommand).
+
+    The autosave this process will own is taken first (:func:`open_autosave`
+    never raises: damaged files are kept aside and reported).  An unfinished
+    game found there is offered again, or, when a record or a position is
+    opened instead, kept in the archive before anything is written over it.
+    """
     settings = Settings.load(themes=known_themes())
-    resume = None
-    game: Game | None
+    start = open_autosave()
+    notices = list(start.notices)
+    resume = start.saved
+    game: Game | None = None
     if pgn_file is not None:
         from .data.records import open_pgn_file
 
@@ -175,14 +249,25 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
         game.go_to(game.ply)
     elif pdtl is not None:
         game = Game.new(pdtl=pdtl, castling=castling)
-    else:
-        game = None if castling else Game.new(castling=False)
-        loaded = load_autosave()  # never raises: a damaged autosave is kept aside and reported
-        settings.problems.extend(loaded.problems)
-        resume = loaded.saved
+    elif not castling:
+        game = Game.new(castling=False)
+    if game is not None and resume is not None and start.slot is not None:
+        notices.append(f"the unfinished game was kept in {start.slot.keep(resume.game)}")
+        resume = None
+    wide = measured_wide_glyphs(settings)
     # Everything so far (modules, classes, geometry tables) lives as long as the process: out of every
     # garbage-collection pass with it.  Otherwise the first full collection, ~17 ms of scanning them,
     # falls right before the first paint.
     gc.freeze()
-    CescacsApp(game, autosave=autosave_path(), resume=resume, settings=settings, settings_path=settings_path()).run()
-    return 0
+    app = CescacsApp(
+        game,
+        store=start.slot,
+        resume=resume,
+        busy=start.busy,
+        notices=notices,
+        settings=settings,
+        settings_path=settings_path(),
+        wide_glyphs=wide,
+    )
+    app.run()
+    return app.return_code or 0  # 1 when the app died of an exception (cli.py says so)

@@ -3,22 +3,27 @@
 ``cescacs`` alone starts a hot-seat game; ``cescacs GAME.ctl-pgn`` opens a
 saved game and ``cescacs --pdtl P`` starts from a position.  ``cescacs --games``
 lists the archive of finished games, newest first, and ``cescacs 3`` (or
-``cescacs NAME``) opens one of them.  Subcommands serve power users and
-scripts:
+``cescacs NAME``) opens one of them.  ``--plain`` (or an input or output that
+is not a terminal) plays line by line in words instead of drawing the board.
+Subcommands serve power users and scripts:
 
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
 * ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
 * ``cescacs engine``: the computer player, speaking the UCI-style protocol of
-  docs/engine-protocol.md on stdin/stdout.
+  docs/engine-protocol.md on stdin/stdout;
+* ``cescacs host`` / ``join`` / ``serve-ssh``: one game from two places (:mod:`cescacs_tui.remote`).
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
 Text from files (tags, file names, error tokens) is printed with its control
-characters escaped, so a crafted record cannot drive the terminal.
+characters escaped, so a crafted record cannot drive the terminal.  If the
+app dies of an unexpected error, the terminal is restored and the command
+exits with status 1 after saying so.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -28,8 +33,10 @@ from pathlib import Path
 from .core import CescacsError, Position, divide, perft
 from .core.errors import printable
 from .core.perft import MAX_PERFT_DEPTH
+from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 EXIT_USAGE = 2
+CRASH_NOTE = "cescacs: the app stopped on an unexpected error (above); the game is saved up to its last move"
 
 
 def _position(pdtl: str | None, *, castling: bool = True) -> Position:
@@ -97,15 +104,35 @@ def _engine(args: argparse.Namespace) -> int:
     return serve(sys.stdin.buffer, sys.stdout.buffer)
 
 
+def _interactive() -> bool:
+    """Whether the full-screen app can be drawn (else: the plain mode).
+
+    It can when both ends are a terminal, or when Textual was given a driver
+    of its own (``TEXTUAL_DRIVER``: textual-serve's web driver talks to the
+    browser over pipes).
+    """
+    return bool(os.environ.get("TEXTUAL_DRIVER")) or (sys.stdin.isatty() and sys.stdout.isatty())
+
+
 def _play(args: argparse.Namespace) -> int:
     if args.games:
         if args.file is not None or args.pdtl is not None:
             raise CescacsError("--games only lists the archive: it opens no game")
         return _list_games()
+    game = None if args.file is None else _resolve_game(args.file)
+    if args.plain or not _interactive():
+        from .plain import run_plain  # no Textual: the plain mode starts fast and never draws
+
+        resume = True if args.resume else False if args.new else None
+        return run_plain(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, resume=resume)
+    if args.resume or args.new:
+        raise CescacsError("--resume and --new are options of the plain mode: add --plain")
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
-    game = None if args.file is None else _resolve_game(args.file)
-    return run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
+    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
+    if status:  # Textual has restored the terminal and printed the traceback
+        print(CRASH_NOTE, file=sys.stderr)
+    return status
 
 
 def _resolve_game(argument: str) -> str:
@@ -162,6 +189,7 @@ def _subcommand_parser() -> argparse.ArgumentParser:
         description="Speak the UCI-style protocol of docs/engine-protocol.md on stdin/stdout (type 'uci' to begin).",
     )
     engine.set_defaults(run=_engine)
+    add_remote_subcommands(sub)  # host, join, serve-ssh: cescacs_tui/remote
     return parser
 
 
@@ -169,18 +197,32 @@ def _play_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cescacs",
         description="Play C'escacs, the hexagonal chess variant, in the terminal (hot seat).",
-        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help', 'cescacs engine --help'.",
+        epilog="Subcommands: 'cescacs moves --help', 'cescacs perft --help', 'cescacs engine --help'; to play from "
+        "two places: 'cescacs host --help', 'cescacs join --help', 'cescacs serve-ssh --help'.",
     )
     parser.add_argument(
         "file", nargs="?", metavar="GAME", help="a .ctl-pgn record to open, or the number or name of an archived game"
     )
     parser.add_argument("--games", action="store_true", help="list the archived games, newest first, and exit")
     _add_position_options(parser)
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="play line by line in words, for screen readers, braille displays, scripts and pipes "
+        "(automatic when the input or the output is not a terminal)",
+    )
+    unfinished = parser.add_mutually_exclusive_group()
+    unfinished.add_argument(
+        "--resume", action="store_true", help="plain mode: resume the unfinished game without asking"
+    )
+    unfinished.add_argument(
+        "--new", action="store_true", help="plain mode: start a new game without asking (the unfinished one is kept)"
+    )
     parser.set_defaults(run=_play)
     return parser
 
 
-SUBCOMMANDS = ("moves", "perft", "engine")
+SUBCOMMANDS = ("moves", "perft", "engine", *REMOTE_SUBCOMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

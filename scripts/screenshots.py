@@ -28,6 +28,7 @@ from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.data.settings import Settings
+from cescacs_tui.tui.dialogs import DeliberateDialog
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "screenshots"
@@ -86,6 +87,10 @@ async def castling_chooser(pilot: Pilot[None]) -> None:
         region = app.board.hex_region(parse_hex(name))
         await pilot.click("#board", offset=(region.x + region.width // 2, region.y))
     await pilot.pause()
+    for _ in range(100):  # the chooser takes keys once it has been seen (tui/dialogs.py)
+        if not isinstance(app.screen, DeliberateDialog) or app.screen.listening:
+            break
+        await pilot.pause(0.05)
     await pilot.press("down")
     await pilot.pause()
 

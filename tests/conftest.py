@@ -35,3 +35,16 @@ def _own_state_directories(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: py
     state = tmp_path_factory.mktemp("state")
     monkeypatch.setenv("CESCACS_DATA_DIR", str(state / "data"))
     monkeypatch.setenv("CESCACS_CONFIG_DIR", str(state / "config"))
+
+
+@pytest.fixture(autouse=True)
+def _a_terminal_at_both_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``main([])`` in a test starts the full app, as it does in a terminal.
+
+    Without a terminal at both ends the command plays in plain text instead
+    (``cescacs --plain``), and pytest's streams are not one.  The plain
+    mode's own tests run the real command in pipes and pseudo-terminals.
+    """
+    from cescacs_tui import cli
+
+    monkeypatch.setattr(cli, "_interactive", lambda: True)

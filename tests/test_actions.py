@@ -10,8 +10,9 @@ from textual.widgets import Footer
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.session import ACTIONS, GameSession, Scope
+from cescacs_tui.session.actions import keys_label
 from cescacs_tui.tui.game_screen import GameScreen
-from cescacs_tui.tui.help import help_text, keys_label
+from cescacs_tui.tui.help import help_text
 from tests.helpers.app import message
 from tests.helpers.games import annotated
 

@@ -9,6 +9,7 @@ from cescacs_tui.core import Colour, read_pgn
 from cescacs_tui.core.game import Game, Node
 from cescacs_tui.tui.annotations import AnnotationPanel, annotation_text, move_label
 from cescacs_tui.tui.move_list import NOTE_MARK, MoveList
+from tests.helpers.app import panels_ready
 from tests.helpers.games import FOOLS_MATE, annotated
 
 HINT = "i or a click on Instead follows a line; Esc comes back"
@@ -90,7 +91,7 @@ def test_record_text_is_never_markup():
 async def test_the_panel_follows_the_review_and_the_move_list_marks_annotated_moves():
     app = CescacsApp(annotated())
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await panels_ready(pilot)
         panel = app.query_one(AnnotationPanel)
         moves = app.query_one(MoveList)
         assert moves.cell_text(3, 0) == f"EH4-H8 ?? {NOTE_MARK}"  # row 4.

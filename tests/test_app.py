@@ -6,6 +6,7 @@ import re
 
 import pytest
 from rich.console import RenderableType
+from textual import events
 from textual._compositor import CompositorUpdate
 from textual.geometry import Region
 from textual.screen import Screen
@@ -18,7 +19,7 @@ from cescacs_tui.tui.board import HexBoard
 from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
 from cescacs_tui.tui.move_entry import MoveEntry
 from cescacs_tui.tui.panels import MoveList
-from tests.helpers.app import click_hex, cursor_pick, message
+from tests.helpers.app import answer, click_hex, cursor_pick, message
 from tests.helpers.games import FOOLS_MATE
 
 ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -99,17 +100,20 @@ async def test_the_first_paint_shows_the_board_and_it_keeps_its_place_when_the_r
         assert app.board.region == region
 
 
-async def test_a_slash_pressed_before_the_move_box_is_mounted_still_focuses_it() -> None:
+async def test_a_move_typed_before_the_move_box_is_mounted_still_goes_to_it() -> None:
     class QuickTypist(CescacsApp):
         def on_mount(self) -> None:  # Textual runs it too: before anything mounted lazily exists
             super().on_mount()
             self.move_box_then = len(self.screen.query(MoveEntry))
-            self.game_screen.action_focus_input()  # as the "/" key does
+            for key, character in [("slash", "/"), *((c, c) for c in "e7"), ("minus", "-"), *((c, c) for c in "e13")]:
+                self.post_message(events.Key(key, character))  # as the terminal's keys arrive: all at once
+            self.post_message(events.Key("enter", "\r"))
 
     app = QuickTypist()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert app.move_box_then == 0
+        assert [node.san for node in app.game.nodes] == ["E7-E13"]
         assert app.focused is not None and app.focused.id == "move-input"
 
 
@@ -151,7 +155,7 @@ async def test_promotion_dialog_offers_only_regainable_pieces() -> None:
         offered = [label for _, label, _ in dialog._options]
         assert [label.split()[0] for label in offered] == ["Rook", "Knight", "Bishop"]
         assert "black hexes" in offered[2]
-        await pilot.press("n")  # the letter chooses
+        await answer(pilot, "n")  # the letter chooses
         await pilot.pause()
         assert app.game.nodes[-1].san == "B22-B24=N"
         assert app.game.position.piece_at(parse_hex("B24")).symbol == "N"
@@ -183,7 +187,7 @@ async def test_castling_chooser_names_and_previews_each_way() -> None:
         assert labels[0].startswith("King's leap G1→H6")
         tokens = [label.split(":")[0].rstrip("+^\u221e#") for label in labels[1:]]
         assert tokens == ["KRK-HIO", "KRK-HIOO", "KRK-HH", "KRK-HG", "KRD-HH", "KRD-HG", "KRR-HIH", "KRR-HGG"]
-        await pilot.press("down")  # highlight KRK-HIO: the board previews King and Rook
+        await answer(pilot, "down")  # highlight KRK-HIO: the board previews King and Rook
         await pilot.pause()
         assert set(app.board.view.preview) == {parse_hex(n) for n in ("G1", "H6", "I3", "I5")}
         await pilot.press("enter")
@@ -247,9 +251,10 @@ async def test_resign_asks_for_confirmation() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("R")
         assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("n")
+        await answer(pilot, "n")
         assert not app.game.is_over
-        await pilot.press("R", "y")
+        await pilot.press("R")
+        await answer(pilot, "y")
         assert (app.game.result, app.game.termination) == ("0-3", "White resigns")
 
 
@@ -258,7 +263,7 @@ async def test_draw_offer_is_answered_by_the_opponent() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", *"e7-e13", "enter", "escape", "o")
         assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("y")
+        await answer(pilot, "y")
         assert (app.game.result, app.game.termination) == ("1-1", "draw by agreement")
 
 
@@ -292,7 +297,7 @@ async def test_the_forced_promotion_turn_is_explained_and_played() -> None:
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog)
         assert [label.split()[0] for _, label, _ in dialog._options] == ["Bishop"]
-        await pilot.press("j")
+        await answer(pilot, "j")
         await pilot.pause()
         assert app.game.nodes[-1].san == "B24=J"
         assert app.game.position.halfmove_clock == 0
@@ -305,3 +310,14 @@ async def test_the_cursor_hex_and_its_piece_are_named() -> None:
         assert str(app.query_one("#cursor-info").render()) == "G3 White Knight"
         await pilot.press("up", "up", "up")
         assert str(app.query_one("#cursor-info").render()) == "G9"
+
+
+async def test_a_long_message_keeps_its_useful_start_visible_at_80_columns() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")  # the claim refusal explains both counts: longer than the line
+        await pilot.pause()
+        line = app.query_one("#message").render_line(0).text.rstrip()
+        assert line.lstrip().startswith("no draw to claim: this position has occurred once")
+        assert line.endswith("…") and len(line) <= 80

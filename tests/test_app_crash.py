@@ -16,6 +16,7 @@ from cescacs_tui.core import BLACK, WHITE
 from cescacs_tui.core.game import Game
 from cescacs_tui.data.autosave import load_autosave
 from cescacs_tui.tui.dialogs import ConfirmDialog
+from tests.helpers.app import answer
 
 PLAYER = textwrap.dedent(
     """
@@ -24,10 +25,11 @@ PLAYER = textwrap.dedent(
     from cescacs_tui.app import CescacsApp
     from cescacs_tui.core.clock import TimeControl
     from cescacs_tui.core.game import Game
+    from cescacs_tui.data.slots import AutosaveSlot
 
     async def main(path):
         game = Game.new(white="Before", black="Crash", time_control=TimeControl.from_tag("300+5"))
-        app = CescacsApp(game, autosave=Path(path))
+        app = CescacsApp(game, store=AutosaveSlot.acquire(Path(path)))
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("slash", *"e7-e13", "enter")
             await asyncio.sleep(0.4)
@@ -68,7 +70,7 @@ async def test_killed_mid_game_then_resumed(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)  # "An unfinished game was found... Resume it?"
-        await pilot.press("y")
+        await answer(pilot, "y")
         await pilot.pause()
         game = app.game
         assert [n.san for n in game.nodes] == ["E7-E13", "E21-E15", "F8-F12"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cescacs_tui.app import CescacsApp
-from cescacs_tui.core import BLACK, WHITE
+from cescacs_tui.core import BLACK, WHITE, parse_hex
 from cescacs_tui.data.settings import Settings
 from cescacs_tui.tui.new_game import NewGameDialog
 from cescacs_tui.tui.themes import known_themes
@@ -39,6 +39,24 @@ async def test_auto_flip_turns_the_board_to_the_side_to_move() -> None:
         assert app.game.position.turn == BLACK and app.board.flipped
         await pilot.press(*"e21-e15", "enter")
         assert app.game.position.turn == WHITE and not app.board.flipped
+
+
+async def test_with_auto_flip_each_side_keeps_its_own_cursor() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("F")
+        await pilot.pause()
+        await pilot.press("slash", *"f14", "enter")  # White looks at the centre, then plays by typing
+        assert app.board.cursor == parse_hex("F14")
+        await pilot.press(*"e7-e13", "enter")
+        await pilot.pause()
+        assert app.board.cursor == app.game.position.king(BLACK)  # Black's cursor starts on its King
+        await pilot.press(*"b20", "enter", *"e21-e15", "enter")
+        await pilot.pause()
+        assert app.board.cursor == parse_hex("F14")  # White's cursor is where White left it
+        await pilot.press(*"f8-f12", "enter")
+        await pilot.pause()
+        assert app.board.cursor == parse_hex("B20")
 
 
 async def test_new_game_dialog_uses_and_remembers_the_defaults(tmp_path: Path) -> None:

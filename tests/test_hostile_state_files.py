@@ -238,7 +238,7 @@ async def test_the_app_reports_a_damaged_autosave_and_its_first_move_keeps_the_c
     data.mkdir()
     (data / "autosave.json").write_bytes(b"[]")
     app = started()
-    (problem,) = [p for p in app.settings.problems if "damaged" in p]
+    (problem,) = [p for p in app.start_notices if "damaged" in p]
     [kept] = _kept(data / "autosave.json")
     assert str(kept) in problem
     async with app.run_test(size=(120, 40)) as pilot:

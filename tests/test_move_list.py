@@ -14,6 +14,7 @@ from textual.widgets import Input
 from cescacs_tui.core.game import Game
 from cescacs_tui.tui.move_list import MARKER, MoveList
 from cescacs_tui.tui.themes import register_themes
+from tests.helpers.app import answer
 from tests.helpers.games import FOOLS_MATE
 
 BLACK_FIRST = "/27:1k/19:2r5/9:5R2/1:1K/ b -- - 0 40"
@@ -363,7 +364,7 @@ async def test_the_app_shows_the_current_move_after_resume_and_open(tmp_path) ->
     app = CescacsApp(Game.new(), resume=SavedGame(game=middlegame(), saved_at="2026-01-01T00:00:00+00:00"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("y")  # resume
+        await answer(pilot, "y")  # resume
         await pilot.pause()
         moves = app.query_one(MoveList)
         assert moves.row_count == 16 and moves.scroll_offset.y == moves.max_scroll_y > 0

@@ -352,7 +352,7 @@ def test_error_messages_never_carry_control_characters():
         Position.from_pdtl("/27:1k/1:1K/ w -- \x1b]52;c;Y3VybA==\x07 0 1")
     message = str(caught.value)
     assert message.isprintable() and caught.value.reason.isprintable()
-    assert "\\x1b]52" in message  # the token is shown escaped
+    assert "\\x1b]52" in message  # the token is quoted, escaped
     assert "\x1b" in caught.value.token  # the attribute keeps the input for programs
 
 

@@ -20,7 +20,8 @@ from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.autosave import SavedGame, load_autosave
-from cescacs_tui.session import AutosaveStore, Choice, Confirm, Feedback, GameSession, Redraw, Tone
+from cescacs_tui.data.slots import AutosaveSlot
+from cescacs_tui.session import Choice, Confirm, Feedback, GameSession, Redraw, Tone
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, annotated
 
@@ -33,6 +34,8 @@ class MemoryStore:
     """A store that remembers what the session asked of it (and can be told to fail like a full disk)."""
 
     def __init__(self) -> None:
+        self.notices: list[str] = []
+        self.released = False
         self.saved: list[str] = []
         self.finished: list[str] = []
         self.kept: list[str] = []
@@ -55,6 +58,9 @@ class MemoryStore:
         self._check()
         self.kept.append(write_pgn(game))
         return Path("games") / "kept.ctl-pgn"
+
+    def release(self) -> None:
+        self.released = True
 
 
 def played(session: GameSession, *moves: str) -> Feedback:
@@ -387,7 +393,7 @@ def test_a_running_clock_is_saved_between_moves(tmp_path: Path) -> None:
     now = FakeTime()
     path = tmp_path / "autosave.json"
     game = Game.new(time_control=TimeControl(ClockKind.SUDDEN_DEATH, base=300), time_source=now)
-    session = GameSession(game, store=AutosaveStore(path))
+    session = GameSession(game, store=AutosaveSlot.acquire(path))
     played(session, "e7-e13")
     now.advance(42)
     session.save_running_clock()  # what the app's 10-second timer does

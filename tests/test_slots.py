@@ -318,10 +318,10 @@ def test_a_directory_where_nothing_can_be_locked_still_offers_the_game(
     assert "cannot be locked (Read-only file system)" in start.notices[0]
 
 
-def test_the_unlocked_store_archives_too(tmp_path: Path) -> None:
-    from cescacs_tui.session import AutosaveStore, GameSession
+def test_a_session_in_a_slot_archives_the_game_it_replaces_and_the_games_that_end(tmp_path: Path) -> None:
+    from cescacs_tui.session import GameSession
 
-    store = AutosaveStore(tmp_path / "autosave.json")
+    store = AutosaveSlot.acquire(tmp_path / "autosave.json")
     session = GameSession(Game.new(white="Ann", black="Bob"), store=store)
     session.play_text("E7-E13")
     fresh = session.start_game(Game.new())

@@ -1,84 +1,499 @@
-"""The game served to a browser: textual-serve's page and websocket drive a real cescacs process."""
+"""cescacs-web as a browser meets it: a real server on 127.0.0.1, driven by aiohttp as a page would.
+
+Each test talks HTTP and the websocket protocol of textual-serve's page to a
+``cescacs-web`` process with a free port; the games are real ``cescacs``
+processes.  What is proved: only this site's page may drive the app (Origin
+and Host), each browser has its own game, a visitor can never read a file of
+the server, the session limit holds, the page asks no other site for
+anything, and the command's mistakes are one line with exit status 2.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import os
 import re
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
-import aiohttp
 import pytest
 
 pytest.importorskip("textual_serve", reason="the web extra is part of the test extra")
 
+import aiohttp
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.helpers.web import PATIENCE, WebServer, server_environment, visible_text
 
 
-@pytest.fixture
-def server(tmp_path: Path):  # type: ignore[no-untyped-def]
-    port = free_port()
-    env = {**os.environ, "CESCACS_DATA_DIR": str(tmp_path / "data"), "CESCACS_CONFIG_DIR": str(tmp_path / "config")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cescacs_tui.web", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    web_server = WebServer(tmp_path_factory.mktemp("web"))
+    yield web_server
+    web_server.stop()
+
+
+def in_move_list(screen: str, move: str) -> bool:
+    """Whether the move list shows ``move`` as the first move (the current one is marked ▸)."""
+    return re.search(rf"1\.▸?{re.escape(move)}", screen) is not None
+
+
+class Tab:
+    """One websocket of a browser's page: keys in, the terminal's output collected."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.output: list[bytes] = []
+        self.texts: list[object] = []
+
+    async def read_until(self, needle: str, seconds: float = PATIENCE) -> bool:
+        """Read until the screen has shown ``needle`` (spaces ignored); False at close or timeout."""
+        return await self.read_until_shown(lambda screen: needle.replace(" ", "") in screen, seconds)
+
+    async def read_until_shown(self, shown: Callable[[str], bool], seconds: float = PATIENCE) -> bool:
+        """Read until ``shown(screen)`` holds for what the screen has shown; False at close or timeout."""
+        deadline = time.monotonic() + seconds
+        while not shown(visible_text(self.output)):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            try:  # not receive(timeout=): each heartbeat ping would start its timeout again
+                message = await asyncio.wait_for(self.ws.receive(), left)
+            except TimeoutError:
+                return False
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.output.append(message.data)
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                self.texts.append(json.loads(message.data))
+            else:
+                return False
+        return True
+
+    async def wait_closed(self, seconds: float = PATIENCE) -> int | None:
+        """Read until the server closes the websocket: its close code, or ``None`` if it never does."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                message = await asyncio.wait_for(self.ws.receive(), deadline - time.monotonic())
+            except TimeoutError:
+                return None
+            if message.type == aiohttp.WSMsgType.CLOSE:
+                return int(message.data)  # the code in the server's close frame, as a page's close event has it
+            if message.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.ERROR):
+                return self.ws.close_code
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.output.append(message.data)
+        return None
+
+    async def type(self, keys: str) -> None:
+        """One key at a time, as the browser's terminal sends them."""
+        for key in keys:
+            await self.ws.send_str(json.dumps(["stdin", key]))
+            await asyncio.sleep(0.03)
+
+    async def burst(self, text: str) -> None:
+        """Text in one message, as a fast typist or a paste arrives."""
+        await self.ws.send_str(json.dumps(["stdin", text]))
+
+    def screen(self) -> str:
+        return visible_text(self.output)
+
+
+class Browser:
+    """A browser: its cookies, its page loads, its tabs."""
+
+    def __init__(self, server: WebServer) -> None:
+        self.server = server
+        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # cookies for an IP address
+
+    async def load(self, path: str = "/", **headers: str) -> tuple[int, str, aiohttp.ClientResponse]:
+        async with self.session.get(self.server.origin + path, headers=headers, allow_redirects=False) as response:
+            return response.status, await response.text(), response
+
+    @contextlib.asynccontextmanager
+    async def tab(self, origin: str | None = None, **headers: str) -> AsyncIterator[Tab]:
+        """The page's websocket, opened as the page does (its Origin unless told otherwise)."""
+        sent = {"Origin": origin or self.server.origin, **headers}
+        async with self.session.ws_connect(f"{self.server.origin}/ws?width=120&height=40", headers=sent) as ws:
+            yield Tab(ws)
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+@contextlib.asynccontextmanager
+async def browser(server: WebServer) -> AsyncIterator[Browser]:
+    visitor = Browser(server)
+    try:
+        status, _, _ = await visitor.load()
+        assert status == 200
+        yield visitor
+    finally:
+        await visitor.close()
+
+
+async def handshake_status(server: WebServer, **headers: str) -> int:
+    """The status of a websocket handshake with these headers, by a browser that loaded the page."""
+    async with browser(server) as visitor:
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=10)
+            async with visitor.session.ws_connect(f"{server.origin}/ws", headers=headers):
+                return 101
+        except aiohttp.WSServerHandshakeError as error:
+            return error.status
 
 
-def visible_text(chunks: list[bytes]) -> str:
-    """The characters the terminal output draws, without escape sequences."""
-    text = b"".join(chunks).decode("utf-8", "replace")
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", "", text)
+# --- only our own page may drive the app --------------------------------------------
 
 
-async def read_until(ws: aiohttp.ClientWebSocketResponse, chunks: list[bytes], needle: str, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            message = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
-        except TimeoutError:
-            break
-        if message.type == aiohttp.WSMsgType.BINARY:
-            chunks.append(message.data)
-        elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
-            break
-        if needle in visible_text(chunks).replace(" ", ""):
-            return True
-    return False
+async def test_a_foreign_page_cannot_open_the_websocket(server: WebServer) -> None:
+    assert await handshake_status(server, Origin="http://evil.example") == 403
+    assert await handshake_status(server, Origin=f"http://127.0.0.1:{server.port + 1}") == 403
+    assert server.app_processes() == []
 
 
-async def test_the_page_and_a_game_played_through_the_websocket(server: str) -> None:
+async def test_origin_null_and_no_origin_are_refused(server: WebServer) -> None:
+    assert await handshake_status(server, Origin="null") == 403
+    assert await handshake_status(server) == 403
+
+
+async def test_a_rebound_host_name_is_refused_even_with_its_own_origin(server: WebServer) -> None:
+    rebound = f"evil.example:{server.port}"
+    assert await handshake_status(server, Origin=f"http://{rebound}", Host=rebound) == 403
+    async with aiohttp.ClientSession() as session, session.get(server.origin, headers={"Host": rebound}) as page:
+        assert page.status == 403 and "Set-Cookie" not in page.headers
+
+
+async def test_no_websocket_without_the_pages_cookie(server: WebServer) -> None:
     async with aiohttp.ClientSession() as session:
-        async with session.get(server) as response:
-            page = await response.text()
-        assert response.status == 200
-        assert "C&#39;escacs" in page or "C'escacs" in page
-        assert "/ws" in page
-        async with session.ws_connect(f"{server}/ws?width=120&height=40") as ws:
-            chunks: list[bytes] = []
-            assert await read_until(ws, chunks, "Whitetomove", 60), visible_text(chunks)[-2000:]
-            for key in "/e7-e13\r":  # one keystroke at a time, as the browser's terminal sends them
-                await ws.send_str(json.dumps(["stdin", key]))
-                await asyncio.sleep(0.05)
-            assert await read_until(ws, chunks, "WhiteplayedE7-E13", 30), visible_text(chunks)[-2000:]
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(f"{server.origin}/ws", headers={"Origin": server.origin})
+        assert refused.value.status == 403
+        forged = {"Cookie": "cescacs_browser=../../../../etc/passwd", "Origin": server.origin}
+        with pytest.raises(aiohttp.WSServerHandshakeError):
+            await session.ws_connect(f"{server.origin}/ws", headers=forged)
+    assert server.app_processes() == []
+
+
+async def test_the_own_page_plays_and_every_loopback_name_is_its_own(server: WebServer) -> None:
+    async with browser(server) as visitor, visitor.tab() as tab:
+        assert await tab.read_until("White to move"), tab.screen()[-2000:]
+        await tab.type("/e7-e13\r")
+        assert await tab.read_until("White played E7-E13"), tab.screen()[-2000:]
+    localhost = f"http://localhost:{server.port}"
+    assert await handshake_status(server, Origin=localhost, Host=f"localhost:{server.port}") == 101
+
+
+async def test_the_cookie_is_httponly_strict_and_long_lived(server: WebServer) -> None:
+    async with aiohttp.ClientSession() as session, session.get(server.origin) as page:
+        cookie = page.headers["Set-Cookie"]
+    assert re.match(r"cescacs_browser=[A-Za-z0-9_-]{43};", cookie)
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie and "Max-Age=" in cookie
+
+
+async def test_arriving_by_a_link_from_another_site_keeps_the_browsers_game(server: WebServer) -> None:
+    """A cross-site navigation carries no SameSite=Strict cookie: the page reloads itself rather than replace it."""
+    async with aiohttp.ClientSession() as session:
+        async with session.get(server.origin, headers={"Sec-Fetch-Site": "cross-site"}) as page:
+            body = await page.text()
+        assert page.status == 200 and "Set-Cookie" not in page.headers
+        assert '<meta http-equiv="refresh" content="0">' in body and "/ws" not in body
+
+
+async def test_malformed_messages_are_ignored_and_the_game_goes_on(server: WebServer) -> None:
+    async with browser(server) as visitor, visitor.tab() as tab:
+        assert await tab.read_until("White to move")
+        for junk in (
+            "not json",
+            "{}",
+            "[]",
+            '["stdin"]',
+            '["stdin", 42]',
+            '["stdin", ""]',  # Textual's input parser would take it for the end of input
+            '["stdin", "\\ud800"]',
+            '["resize", {"width": 1000000000, "height": 1000000000}]',
+            '["resize", {"width": "80"}]',
+            '["resize", 5]',
+            '["ping", {"x": 1}]',
+            '["unknown", 1]',
+        ):
+            await tab.ws.send_str(junk)
+        await tab.ws.send_bytes(b"\x00\xff")
+        await tab.type("/e7-e13\r")
+        assert await tab.read_until("White played E7-E13"), tab.screen()[-2000:]
+
+
+# --- one game per browser -------------------------------------------------------------
+
+
+async def test_two_browsers_never_share_a_game_and_a_reload_resumes_its_own(server: WebServer) -> None:
+    async with browser(server) as first, browser(server) as second:
+        async with first.tab() as tab:
+            assert await tab.read_until("White to move")
+            await tab.type("/e7-e13\r")
+            assert await tab.read_until("White played E7-E13")
+        async with second.tab() as tab:
+            assert await tab.read_until("White to move")
+            await tab.type("/f8-f12\r")
+            assert await tab.read_until("White played F8-F12")
+            assert "unfinishedgame" not in tab.screen() and not in_move_list(tab.screen(), "E7-E13")
+        for visitor, move in ((first, "E7-E13"), (second, "F8-F12")):
+            await visitor.load()  # the reload: same cookie
+            async with visitor.tab() as tab:
+                assert await tab.read_until("Resume it?"), tab.screen()[-2000:]
+                await asyncio.sleep(0.5)  # the question takes keys only once a person could have read it
+                await tab.type("y")
+                assert await tab.read_until("resumed the game"), tab.screen()[-2000:]
+                assert await tab.read_until_shown(lambda screen, move=move: in_move_list(screen, move))
+                other = "F8-F12" if move == "E7-E13" else "E7-E13"
+                assert not in_move_list(tab.screen(), other)
+
+
+async def test_each_browser_keeps_its_game_in_a_directory_of_its_own(server: WebServer) -> None:
+    before = set(server.state.iterdir()) if server.state.exists() else set()
+    async with browser(server) as visitor, visitor.tab() as tab:
+        assert await tab.read_until("White to move")
+        await tab.type("/e7-e13\r")
+        assert await tab.read_until("White played E7-E13")
+    (directory,) = set(server.state.iterdir()) - before
+    autosave = directory / "data" / "autosave.json"
+    assert "E7-E13" in json.loads(autosave.read_text(encoding="utf-8"))["pgn"]
+    cookie = next(c for c in visitor.session.cookie_jar if c.key == "cescacs_browser").value
+    assert cookie not in directory.name
+
+
+async def test_a_second_tab_takes_the_game_over_and_the_first_is_told(server: WebServer) -> None:
+    async with browser(server) as visitor, visitor.tab() as first:
+        assert await first.read_until("White to move")
+        await first.type("/e7-e13\r")
+        assert await first.read_until("White played E7-E13")
+        async with visitor.tab() as second:
+            assert await first.wait_closed() == 4001
+            assert await second.read_until("Resume it?"), second.screen()[-2000:]
+
+
+# --- no file of the server ---------------------------------------------------------------
+
+
+async def test_a_visitor_cannot_make_the_app_read_a_server_file(server: WebServer, tmp_path: Path) -> None:
+    """Typing a record's path wherever a path could go (Open, then Enter or Open; the move box) never opens it."""
+    secret = tmp_path / "secret.ctl-pgn"
+    secret.write_text('[Variant "C\'escacs"]\n[White "SECRETWHITE"]\n\n1. E7-E13 *\n', encoding="utf-8")
+    async with browser(server) as visitor, visitor.tab() as tab:
+        assert await tab.read_until("White to move")
+        await tab.type("\x0f")  # Ctrl+O
+        assert await tab.read_until("Open a"), tab.screen()[-2000:]  # whichever dialog it is
+        await tab.burst(f"{secret}\r")  # Enter, where a file dialog would open the path
+        assert await tab.read_until(secret.name), tab.screen()[-2000:]
+        await tab.type("\x0f")  # Ctrl+O again: the paste box's Open
+        assert not await tab.read_until("SECRETWHITE", 3), "the server's file was opened"
+        assert await tab.read_until("column"), tab.screen()[-2000:]  # what was typed is read as a PDTL, and refused
+        assert "Openagame" in tab.screen()
+        await tab.type("\x1b")
+        await asyncio.sleep(0.5)  # an Esc followed at once by "/" would be read as Alt+/
+        await tab.type("/")  # the move box (Textual moves the focus a moment later)
+        await asyncio.sleep(0.5)
+        await tab.burst(f"{secret}\r")
+        assert await tab.read_until("not a CTL-AN move"), tab.screen()[-2000:]
+        await tab.type("\x13")  # Ctrl+S: a download, no path asked
+        assert await tab.read_until("sent to your browser"), tab.screen()[-2000:]
+        screen = tab.screen()
+    assert "SECRETWHITE" not in screen
+    assert "OpenaCTL-PGNrecord" not in screen and "SavethegameasCTL-PGN" not in screen  # no file dialog at all
+    assert secret.read_text(encoding="utf-8").count("SECRETWHITE") == 1  # nor was it written
+
+
+async def test_save_is_a_download_for_this_browser_only(server: WebServer) -> None:
+    async with browser(server) as visitor, browser(server) as stranger, visitor.tab() as tab:
+        assert await tab.read_until("White to move")
+        await tab.type("/e7-e13\r")
+        assert await tab.read_until("White played E7-E13")
+        await tab.type("\x13")  # Ctrl+S
+        assert await tab.read_until("sent to your browser")
+        deadline = time.monotonic() + PATIENCE
+        while not any(isinstance(t, list) and t[0] == "deliver_file_start" for t in tab.texts):
+            assert time.monotonic() < deadline, tab.texts
+            await tab.read_until("never shown", 0.2)
+        key = next(t[1] for t in tab.texts if isinstance(t, list) and t[0] == "deliver_file_start")
+        status, _, _ = await stranger.load(f"/download/{key}")
+        assert status == 404
+        status, record, response = await visitor.load(f"/download/{key}")
+        assert status == 200 and "1. E7-E13" in record
+        disposition = response.headers["Content-Disposition"]
+        assert re.fullmatch(r"attachment; filename=cescacs-[A-Za-z0-9._-]+\.ctl-pgn", disposition)
+
+
+# --- the page ---------------------------------------------------------------------------
+
+
+class Links(HTMLParser):
+    """Every address a page makes the browser fetch or go to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.addresses: list[str] = []
+        self.title = ""
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._in_title = tag == "title"
+        for name, value in attrs:
+            if name in ("src", "href", "action", "data-session-websocket-url") and value is not None:
+                self.addresses.append(value)
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_title = False
+
+
+ABSOLUTE = re.compile(r"""(?:[a-z][a-z0-9+.-]*:)?//[^\s"'`)]+""", re.I)
+"""A URL with a host in it (``https://x``, ``//x``, ``ws://x``)."""
+NAMESPACES = {"http://www.w3.org/2000/svg"}
+"""An SVG's namespace is a name, not a request."""
+
+
+async def test_the_page_has_a_title_an_icon_and_asks_no_other_site(server: WebServer) -> None:
+    async with browser(server) as visitor:
+        status, page, response = await visitor.load()
+        assert status == 200
+        policy = response.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy and "connect-src 'self'" in policy and "frame-ancestors 'none'" in policy
+        links = Links()
+        links.feed(page)
+        assert links.title == "C'escacs"
+        assert 'rel="icon"' in page
+        assert links.addresses and all(not ABSOLUTE.match(address) for address in links.addresses), links.addresses
+        fetched = {address for address in links.addresses if address.endswith((".js", ".css", ".svg", ".ttf"))}
+        assert len(fetched) >= 5
+        for address in [*sorted(fetched), "/favicon.ico"]:
+            async with visitor.session.get(f"{server.origin}/{address.lstrip('/')}") as response:
+                assert response.status == 200, address
+                body = (await response.read()).decode("utf-8", "replace")
+            if address.startswith("cescacs/"):  # our own files: not one absolute address
+                assert set(ABSOLUTE.findall(body)) <= NAMESPACES, address
+            if address.endswith(".css"):
+                assert all(not ABSOLUTE.match(url) for url in re.findall(r"url\(\s*['\"]?([^'\")]+)", body)), address
+                assert "@import" not in body
+
+
+# --- the limit on sessions ---------------------------------------------------------------
+
+
+async def test_beyond_max_sessions_the_page_says_full_and_no_process_starts(tmp_path: Path) -> None:
+    server = WebServer(tmp_path, "--max-sessions", "1")
+    try:
+        async with browser(server) as first, browser(server) as second, first.tab() as tab:
+            assert await tab.read_until("White to move")
+            assert len(server.app_processes()) == 1
+            status, page, _ = await second.load()
+            assert status == 503 and "The server is full" in page and "/ws" not in page
+            async with second.tab() as refused:
+                assert await refused.wait_closed() == 4003
+                assert refused.screen() == ""
+            assert len(server.app_processes()) == 1
+            status, _, _ = await first.load()  # the browser already playing still gets its page
+            assert status == 200
+        deadline = time.monotonic() + PATIENCE
+        while server.app_processes() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert server.app_processes() == []  # the tab closed, the process went, the place is free
+        async with browser(server) as third, third.tab() as tab:
+            assert await tab.read_until("White to move")
+    finally:
+        server.stop()
+
+
+async def test_stopping_the_server_ends_its_games(tmp_path: Path) -> None:
+    server = WebServer(tmp_path)
+    async with browser(server) as visitor, visitor.tab() as tab:
+        assert await tab.read_until("White to move")
+        (app,) = server.app_processes()
+        assert "cescacs_tui" in Path(f"/proc/{app}/cmdline").read_text()
+        server.stop()
+        assert server.process.returncode == 0
+        assert await tab.wait_closed() is not None
+    assert not Path(f"/proc/{app}").exists()
+
+
+# --- a password ----------------------------------------------------------------------------
+
+
+async def test_with_a_password_nothing_plays_before_it_is_given(tmp_path: Path) -> None:
+    server = WebServer(tmp_path, "--password", "open sesame")
+    try:
+        async with browser(server) as visitor:
+            status, page, _ = await visitor.load()
+            assert status == 200 and 'type="password"' in page and "/ws" not in page
+            assert await handshake_status(server, Origin=server.origin) == 403
+            login = f"{server.origin}/login"
+            async with visitor.session.post(login, data={"password": "guess"}, headers={"Origin": server.origin}) as no:
+                assert no.status == 403 and "Wrong password" in await no.text()
+            foreign = {"Origin": "http://evil.example"}
+            async with visitor.session.post(login, data={"password": "open sesame"}, headers=foreign) as no:
+                assert no.status == 403
+            async with visitor.session.post(
+                login, data={"password": "open sesame"}, headers={"Origin": server.origin}, allow_redirects=False
+            ) as yes:
+                assert yes.status == 303
+            status, page, _ = await visitor.load()
+            assert status == 200 and "textual-terminal" in page
+            async with visitor.tab() as tab:
+                assert await tab.read_until("White to move")
+        async with browser(server) as linked:  # a link that carries the password, kept out of the address bar
+            status, _, response = await linked.load("/?token=open%20sesame")
+            assert status == 303 and response.headers["Location"] == "./"
+            status, page, _ = await linked.load()
+            assert "textual-terminal" in page
+    finally:
+        server.stop()
+
+
+# --- the command's mistakes ------------------------------------------------------------------
+
+
+def run_command(*options: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cescacs_tui.web", *options],
+        env=server_environment(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (("--port", "99999"), "99999 is not a port number"),
+        (("--port", "http"), "is not a port number"),
+        (("--host", "0.0.0.0"), "--public-url"),
+        (("--public-url", "https://example.org/chess"), "scheme, host and port"),
+        (("--max-sessions", "0"), "must be at least 1"),
+    ],
+)
+def test_a_mistake_is_one_line_and_exit_status_2(options: tuple[str, ...], says: str, tmp_path: Path) -> None:
+    result = run_command(*options, tmp_path=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and says in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_port_in_use_is_one_line_and_exit_status_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_command("--port", str(port), tmp_path=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"cescacs-web: error: cannot listen on 127.0.0.1:{port}: "
+        "the port is already in use (another cescacs-web? choose another with --port)"
+    ]

@@ -9,24 +9,26 @@ sentences to a list the caller passes, or keep them on the game they return.
 
 Messages often quote the input they refuse, and that input may come from a
 file crafted to attack a terminal.  So every message (and ``reason``) is made
-printable when the error is created: a character that is not printable (C0
-and C1 controls, DEL, bidi overrides, lone surrogates, line separators) is
-written as its Python escape (``\\x1b``, ``\\u202e``).  The ``token``
-attributes keep the input as it was, for programs.
+printable when the error is created (:func:`~cescacs_tui.core.safe_text.printable`:
+a control character is shown as its picture, ``␛`` for ESC, and other
+characters that cannot be shown as U+FFFD).  The ``token`` attributes keep
+the input as it was, for programs.
 """
 
 from __future__ import annotations
 
+from .safe_text import printable
 
-def printable(text: str) -> str:
-    """``text`` with every non-printable character written as its Python escape (``\\x1b``).
-
-    The result holds only characters :meth:`str.isprintable` accepts (plain spaces included), so it
-    can be shown on a terminal or in a one-line message without doing anything but show itself.
-    """
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+__all__ = [
+    "AmbiguousMoveError",
+    "CescacsError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "MoveError",
+    "PDTLError",
+    "PGNError",
+    "printable",
+]
 
 
 class CescacsError(ValueError):

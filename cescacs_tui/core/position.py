@@ -478,6 +478,14 @@ class Position:
         """Hexes of the pieces giving check to the side to move."""
         return [h for h, _ in self._checkers(self._kings[self._turn], 1 - self._turn)]
 
+    def attackers(self, h: int, by: Colour) -> list[int]:
+        """Hexes of the pieces of ``by`` that attack hex ``h``, in hex order (RULES.md 9.1: pins do not matter).
+
+        Exactly the attacks :meth:`is_attacked` sees, the unmoved King's leap
+        included, so a front end can say *what* attacks a hex, not only whether.
+        """
+        return sorted({x for x, _ in self._checkers(h, by)})
+
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
         return self._attacked(self._kings[self._turn], 1 - self._turn)

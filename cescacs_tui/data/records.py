@@ -14,6 +14,8 @@ thousands of games opens at once.
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
 from pathlib import Path
 from typing import Final, NamedTuple
 
@@ -22,7 +24,15 @@ from ..core.game import Game
 from ..core.pgn import count_games, read_pgn, write_pgn
 from .storage import RefusedFile, read_limited, write_atomic
 
-__all__ = ["MAX_FILE_BYTES", "OpenedRecord", "load_pgn_file", "open_pgn_file", "read_record_text", "save_pgn_file"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "OpenedRecord",
+    "load_pgn_file",
+    "open_pgn_file",
+    "read_record_text",
+    "record_file_name",
+    "save_pgn_file",
+]
 
 MAX_FILE_BYTES: Final = 4 * 1024 * 1024
 """Larger files are refused: no C'escacs record comes near this size."""
@@ -78,3 +88,21 @@ def open_pgn_file(path: str | os.PathLike[str], *, strict: bool = False) -> Open
 def save_pgn_file(game: Game, path: str | os.PathLike[str], *, fan: bool = False) -> None:
     """Write the game to ``path`` atomically (a crash never leaves half a file)."""
     write_atomic(Path(path), write_pgn(game, fan=fan))
+
+
+def record_file_name(game: Game) -> str:
+    """``cescacs-DATE-WHITE-BLACK.ctl-pgn`` from the game's tags, in ASCII letters, digits and ``._-`` only.
+
+    The name is offered in a save dialog and sent in a browser download's
+    header: no separator, quote or control character from a tag survives.
+    """
+    parts = []
+    for name in ("Date", "White", "Black"):
+        value = game.tags.get(name, "")
+        if not value or value == "?":
+            continue
+        ascii_value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
+        part = re.sub(r"[^A-Za-z0-9._-]+", "", ascii_value.replace(",", "").replace(" ", "_")).strip("._-")
+        if part:
+            parts.append(part[:40])
+    return f"cescacs-{'-'.join(parts) or 'game'}.ctl-pgn"

@@ -10,12 +10,11 @@ Python shell, a pipe, or behind a network connection.
 from .actions import ACTIONS, Action, Scope
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Question, Redraw, Tone
 from .game_session import GameSession
-from .store import AutosaveStore, GameStore
+from .store import GameStore
 
 __all__ = [
     "ACTIONS",
     "Action",
-    "AutosaveStore",
     "Choice",
     "Confirm",
     "Feedback",

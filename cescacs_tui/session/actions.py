@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     from .game_session import GameSession
 
-__all__ = ["ACTIONS", "Action", "Scope"]
+__all__ = ["ACTIONS", "Action", "Scope", "key_name", "keys_label", "press"]
 
 
 class Scope(Enum):
@@ -66,7 +66,9 @@ class Action:
 
 def _variation_shown(session: GameSession) -> str | None:
     top = session.variations.top
-    return None if top is None else f"{top.describe()} is on the board: Esc returns to the game"
+    if top is None:
+        return None
+    return f"{top.describe()} is on the board: {session.how('leave_variation')} returns to the game"
 
 
 def _game_over(session: GameSession) -> str | None:
@@ -75,7 +77,8 @@ def _game_over(session: GameSession) -> str | None:
 
 
 def _reviewing(session: GameSession) -> str | None:
-    return None if session.game.is_live else "you are reviewing an earlier move: press } to return to the live position"
+    live = session.how("review_live")
+    return None if session.game.is_live else f"you are reviewing an earlier move: {live} returns to the live position"
 
 
 def _first(*checks: Refusal) -> Refusal:
@@ -90,6 +93,17 @@ def _first(*checks: Refusal) -> Refusal:
     return refusal
 
 
+def _over_until_taken_back(session: GameSession) -> str | None:
+    if (over := _game_over(session)) is None:
+        return None
+    return f"{over}: {session.how('takeback')} takes back a move, {session.how('new_game')} starts a new game"
+
+
+def no_move_now(session: GameSession) -> str | None:
+    """Why no move can be played now (a variation is shown, an earlier move reviewed, the game over), or ``None``."""
+    return _first(_variation_shown, _reviewing, _over_until_taken_back)(session)
+
+
 def _no_move_to_take_back(session: GameSession) -> str | None:
     return None if session.game.nodes else "no move to take back: this is the start of the game"
 
@@ -101,7 +115,8 @@ def _nothing_to_redo(session: GameSession) -> str | None:
 def _no_offer_now(session: GameSession) -> str | None:
     game = session.game
     if not game.nodes:
-        return "a draw is offered with a move: make your move, then press o (or type it followed by (=))"
+        offer = session.how("offer_draw")
+        return f"a draw is offered with a move: make yours, then offer it: {offer} (or type the move with (=))"
     last = game.nodes[-1]
     if game.draw_offered_by is not None:
         return f"{game.draw_offered_by.title}'s draw offer is waiting for an answer"
@@ -211,7 +226,35 @@ _TABLE: Final = (
         "auto_flip", "F", "Auto-flip", "Auto-flip", "Turn the board to the side to move after each move (hot seat)",
         _U,
     ),
+    Action(
+        "vim_keys", "", "Vim keys", "Vim keys",
+        "h j k l and y u b n move the cursor on the board (they then leave u, y, n to the board)", _U,
+    ),
 )  # fmt: skip
 
 ACTIONS: Final[Mapping[str, Action]] = MappingProxyType({action.name: action for action in _TABLE})
 """Every action by name, in the order the help page and the palette list them."""
+
+
+_KEY_NAMES: Final = {
+    "question_mark": "?", "slash": "/", "colon": ":", "left_square_bracket": "[", "right_square_bracket": "]",
+    "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "Space", "enter": "Enter",
+    "escape": "Esc", "up": "↑", "down": "↓", "left": "←", "right": "→", "home": "Home", "end": "End",
+    "pageup": "PgUp", "pagedown": "PgDn", "tab": "Tab", "shift+tab": "Shift+Tab",
+}  # fmt: skip
+
+
+def key_name(key: str) -> str:
+    """A Textual key name as a person reads it (``"right_curly_bracket"`` → ``"}"``)."""
+    return _KEY_NAMES.get(key, key.replace("ctrl+", "Ctrl+"))
+
+
+def keys_label(keys: str) -> str:
+    """Textual key names, comma-separated, as a person reads them (``"slash,colon"`` → ``"/, :"``)."""
+    return ", ".join(key_name(k) for k in keys.split(","))
+
+
+def press(action: str) -> str:
+    """How the app's keyboard does ``action``: its first key (``"}"``), or the command palette's title."""
+    entry = ACTIONS[action]
+    return key_name(entry.keys.split(",")[0]) if entry.keys else f"{entry.title} (Ctrl+P)"

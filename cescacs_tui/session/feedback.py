@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Flag, StrEnum, auto
+from pathlib import Path
 from typing import Generic, TypeVar
 
 from ..core import Move
@@ -98,7 +99,11 @@ class Feedback:
     is, ``""``: clear it); ``done`` is true when the command did what was
     asked (a typed move was played, so the move box can be emptied); a
     refusal has ``done`` false and ``tone`` :attr:`Tone.ERROR`.  ``cursor``
-    asks the board to put its cursor on that hex (go to a hex, a new game).
+    asks the board to put its cursor on that hex (go to a hex, a new game);
+    ``new_game`` says another game is on the table (what the front end
+    remembered of the last one, such as each side's cursor, is stale).
+    ``archived`` is where a game that has just ended was archived, for front
+    ends that say it in their own words instead of showing ``text``.
     """
 
     text: str | None = None
@@ -108,6 +113,8 @@ class Feedback:
     question: Question | None = None
     notice: Notice | None = None
     cursor: int | None = None
+    new_game: bool = False
+    archived: Path | None = None
 
     @classmethod
     def refused(cls, reason: str) -> Feedback:

@@ -28,6 +28,8 @@ from ..core.move import CASTLING, IN_PLACE_PROMOTION
 from ..core.notation import normalise_typed
 from ..core.pieces import LETTERS, NAMES
 from ..data.autosave import SavedGame
+from ..data.lock import AutosaveBusy
+from .actions import ACTIONS, no_move_now, press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
 from .selection import Picker, PickKind
@@ -52,9 +54,13 @@ class GameSession:
     app keeps the board's orientation there).
     """
 
-    def __init__(self, game: Game | None = None, *, store: GameStore | None = None) -> None:
+    def __init__(
+        self, game: Game | None = None, *, store: GameStore | None = None, how: Callable[[str], str] = press
+    ) -> None:
         self.game = game or Game.new()
         self.store = store
+        self.how = how
+        """How this front end does an action, for the hints in messages ("}" in the app, "live" typed in plain mode)."""
         self.options: dict[str, Any] = {}
         self.variations = VariationStack()
         """The record's variations being followed; the innermost is :attr:`shown`."""
@@ -63,6 +69,10 @@ class GameSession:
         """The hexes of a move about to be played (typed, or highlighted in a choice), marked on the board."""
         self.save_problem: str | None = None
         """Why the last save failed; ``None`` once a save succeeds.  Front ends keep it in view."""
+        self.notices: list[str] = []
+        """What the store did besides saving (a file kept aside...): front ends show them, then clear the list."""
+        self.waiting_for: Path | None = None
+        """The autosave another process has open, which this session takes over once it exits."""
         self.offered_with: Node | None = None
         """The half-move a draw was last offered with: one offer per move, even once declined."""
         self._picker: Picker | None = None
@@ -92,19 +102,10 @@ class GameSession:
 
     def blocked(self) -> str | None:
         """Why no move can be played now, or ``None`` when one can: the one rule every move command follows."""
-        game = self.game
-        if (variation := self.variations.top) is not None:
-            return f"{variation.describe()} is on the board: Esc returns to the game"
-        if not game.is_live:
-            return "you are reviewing an earlier move: press } to return to the live position"
-        if game.is_over:
-            return f"the game is over ({game.termination}): u takes back a move, n starts a new game"
-        return None
+        return no_move_now(self)
 
     def refusal(self, action: str) -> str | None:
         """Why the action named ``action`` (see :data:`~cescacs_tui.session.actions.ACTIONS`) cannot act now."""
-        from .actions import ACTIONS
-
         return ACTIONS[action].refusal(self)
 
     def available(self, action: str) -> bool:
@@ -294,7 +295,9 @@ class GameSession:
         self.preview = ()
         if self._picker is not None:
             self._picker.cancel()
-        return Feedback(f"{variation.describe()}: [ ] step through it, Esc returns", Tone.INFO, Redraw.GAME)
+        steps = f"{self.how('review_back')} and {self.how('review_forward')}"
+        said = f"{variation.describe()}: {steps} step through it, {self.how('leave_variation')} returns"
+        return Feedback(said, Tone.INFO, Redraw.GAME)
 
     def leave_variation(self) -> Feedback:
         if self.variations.leave() is None:
@@ -374,7 +377,7 @@ class GameSession:
             said = "clock running"
         elif clock.running is not None:
             clock.pause()
-            said = "clock paused: p resumes it"
+            said = f"clock paused: {self.how('pause_clock')} resumes it"
         else:
             clock.start(self.game.position.turn)
             said = f"{self.game.position.turn.title}'s clock started"
@@ -398,7 +401,8 @@ class GameSession:
         said = said or ("new game" if not game.nodes else f"{half_moves(game.ply)} loaded")
         if kept:
             said += f"; the unfinished game was kept in {kept}"
-        return Feedback(said, Tone.INFO, Redraw.GAME, done=True, cursor=game.position.king(game.position.turn))
+        cursor = game.position.king(game.position.turn)
+        return Feedback(said, Tone.INFO, Redraw.GAME, done=True, cursor=cursor, new_game=True)
 
     def offer_resume(self, saved: SavedGame) -> Feedback:
         """Ask whether to resume an unfinished game found at start; Resume is the safe answer.
@@ -411,7 +415,9 @@ class GameSession:
         def answer(resume: bool) -> Feedback:
             if resume:
                 self.options.update(saved.options)
-                paused = " — the clock is paused: p restarts it" if game.clock is not None else ""
+                paused = ""
+                if game.clock is not None:
+                    paused = f" — the clock is paused: {self.how('pause_clock')} restarts it"
                 said = f"resumed the game saved {when(saved.saved_at)}".rstrip() + paused
                 return self.start_game(game, said=said)
             try:
@@ -427,6 +433,55 @@ class GameSession:
         )
         return Feedback(question=Confirm(prompt, answer, yes="Resume", no="New game", default=True))
 
+    def offer_separate_game(self, busy: AutosaveBusy) -> Feedback:
+        """The autosave is open in another cescacs: play a separate game here, or wait to take that one over.
+
+        Until one is chosen nothing is saved, so neither process can write over the other's game.
+        """
+        who = busy.owner.describe()
+
+        def answer(separate: bool) -> Feedback:
+            if not separate:
+                self.waiting_for = busy.path
+                return Feedback(f"waiting for {who} to close its game; this one is not saved until then", Tone.INFO)
+            from ..data.slots import fresh_slot
+
+            try:
+                slot = fresh_slot(busy.path.parent)
+            except OSError as error:
+                self.save_problem = f"no autosave of its own could be made: {error.strerror or error}"
+                return Feedback.refused(self.save_problem)
+            self.store = slot
+            self._save()
+            return Feedback(f"a separate game, saved as {slot.path.name}", Tone.INFO, Redraw.PANELS)
+
+        prompt = (
+            f"The saved game is open in another cescacs ({who}). Play a separate game here, saved under its own name?"
+        )
+        return Feedback(question=Confirm(prompt, answer, yes="Separate game", no="Wait and take over", default=True))
+
+    def try_take_over(self) -> Feedback | None:
+        """While :attr:`waiting_for`: own that autosave once its process has exited and offer its game.
+
+        ``None`` while the other process still has it (the front end asks again a moment later).
+        """
+        if self.waiting_for is None:
+            return None
+        from ..data.lock import AutosaveBusy
+        from ..data.slots import AutosaveSlot
+
+        try:
+            slot = AutosaveSlot.acquire(self.waiting_for)
+        except AutosaveBusy:
+            return None
+        self.waiting_for = None
+        self.store = slot
+        loaded = slot.load()
+        if loaded.saved is None:
+            self._save()
+            return Feedback("the other cescacs has closed: this game is saved from now on", Tone.INFO, Redraw.PANELS)
+        return self.offer_resume(loaded.saved)
+
     def open_record(self, path: Path) -> Feedback:
         """Load the first game of a record file; on any error keep the current game and say why."""
         from ..data.records import open_pgn_file
@@ -436,9 +491,13 @@ class GameSession:
         except (PGNError, OSError) as error:
             reason = str(error) if isinstance(error, PGNError) else (error.strerror or str(error))
             return Feedback(f"{path.name}: {reason}", Tone.ERROR, notice=Notice("Cannot open the record", reason))
-        extra = f" (the file holds {count} games: the first is shown)" if count > 1 else ""
+        return self.show_record(game, count, path.name)
+
+    def show_record(self, game: Game, count: int, source: str, *, holder: str = "the file") -> Feedback:
+        """Put the first game of a record (``count`` games in ``holder``) on the table, and say where it came from."""
+        extra = f" ({holder} holds {count} games: the first is shown)" if count > 1 else ""
         tolerated = f"; {len(game.warnings)} irregularities tolerated" if game.warnings else ""
-        return self.start_game(game, said=f"opened {path.name}: {half_moves(game.ply)}{extra}{tolerated}")
+        return self.start_game(game, said=f"opened {source}: {half_moves(game.ply)}{extra}{tolerated}")
 
     def save_record(self, path: Path) -> Feedback:
         from ..data.records import save_pgn_file
@@ -461,15 +520,21 @@ class GameSession:
 
     def suggested_file_name(self) -> str:
         """A file name for saving the game, from its date and players."""
-        parts = (self.game.tags.get(name, "") for name in ("Date", "White", "Black"))
-        stem = "-".join(part for part in parts if part and part != "?").replace(" ", "_").replace(",", "")
-        return f"cescacs-{stem or 'game'}.ctl-pgn"
+        from ..data.records import record_file_name
+
+        return record_file_name(self.game)
 
     # --- saving --------------------------------------------------------------------------
 
     def save(self) -> None:
         """Save the game now (the front end calls this when it quits, and while a clock runs)."""
         self._save()
+
+    def close(self) -> None:
+        """The front end quits: save the game and let another process own its autosave."""
+        self._save()
+        if self.store is not None:
+            self.store.release()
 
     def save_running_clock(self) -> None:
         """Save while a clock runs, so a crash in mid-thought keeps the clock times too."""
@@ -490,6 +555,9 @@ class GameSession:
         except OSError as error:
             self.save_problem = f"the game is not being saved: {error.strerror or error}"
             return None
+        finally:
+            self.notices.extend(self.store.notices)
+            self.store.notices.clear()
         self.save_problem = None
         return path
 
@@ -514,7 +582,7 @@ class GameSession:
         text = said if game.termination.lower() in said.lower() else f"{said}.  {ending}"
         if archived is not None:
             text += f" (saved in {archived})"
-        return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=Notice(notice_title, ending))
+        return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=Notice(notice_title, ending), archived=archived)
 
 
 def _hex_named(text: str) -> int | None:

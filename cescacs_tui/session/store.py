@@ -2,7 +2,8 @@
 
 :class:`GameSession` only knows the :class:`GameStore` protocol, so tests and
 front ends that keep nothing (a pipe, a benchmark) pass no store, and every
-front end that does keep games keeps them the same way.
+front end that does keep games keeps them the same way: in an owned, locked
+autosave slot, :class:`cescacs_tui.data.slots.AutosaveSlot`.
 """
 
 from __future__ import annotations
@@ -12,14 +13,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..core.game import Game
-from ..data.archive import archive_dir, archive_game
-from ..data.autosave import autosave_path, finish_game, save_autosave
 
-__all__ = ["AutosaveStore", "GameStore"]
+__all__ = ["GameStore"]
 
 
 class GameStore(Protocol):
-    """What a session asks of its storage; every method raises ``OSError`` when the disk refuses."""
+    """What a session asks of its storage; every method raises ``OSError`` when the disk refuses.
+
+    ``notices`` are words for the player about what the store did besides
+    (a damaged file kept aside, a replaced game archived); the session
+    passes them on and empties the list.
+    """
+
+    notices: list[str]
 
     def save(self, game: Game, options: Mapping[str, Any]) -> None:
         """Keep ``game`` (unfinished) so that it can be resumed, with the front end's ``options``."""
@@ -30,22 +36,5 @@ class GameStore(Protocol):
     def keep(self, game: Game) -> Path | None:
         """``game`` is unfinished but being replaced (a new game, a record opened): archive it as it is."""
 
-
-class AutosaveStore:
-    """The autosave file of the data directory (:func:`~cescacs_tui.data.autosave.autosave_path`), unlocked.
-
-    A running app should keep its games in an owned, locked slot instead:
-    :class:`cescacs_tui.data.slots.AutosaveSlot` is a :class:`GameStore` too.
-    """
-
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or autosave_path()
-
-    def save(self, game: Game, options: Mapping[str, Any]) -> None:
-        save_autosave(game, dict(options), self.path)
-
-    def finish(self, game: Game) -> Path | None:
-        return finish_game(game, self.path)  # archived first, the autosave cleared once it is
-
-    def keep(self, game: Game) -> Path | None:
-        return archive_game(game, archive_dir(self.path.parent))
+    def release(self) -> None:
+        """The session is over: let another process own this storage."""

@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from ..core.game import Game, Node
 from ..session.words import move_label
+from .safe_display import safe_rich
 
 COMMENT_STYLE = "italic"
 HINT_STYLE = "dim"
@@ -107,5 +108,5 @@ class AnnotationPanel(VerticalScroll):
         self._text = text
         self.display = text is not None
         if text is not None:
-            self.query_one(Static).update(text)
+            self.query_one(Static).update(safe_rich(text))
             self.scroll_home(animate=False)

@@ -15,6 +15,8 @@ from typing import Any
 import pyperclip
 from textual.app import App
 
+from ..web.mode import web_mode
+
 
 @dataclass(frozen=True)
 class CopyReport:
@@ -39,6 +41,8 @@ class CopyReport:
 def copy_text(app: App[Any], text: str) -> CopyReport:
     """Send ``text`` to the clipboard by every route available; never raises."""
     app.copy_to_clipboard(text)  # OSC 52, and App.clipboard for the app itself
+    if web_mode():  # the "local" clipboard would be the server's: the browser gets the text by OSC 52 alone
+        return CopyReport(osc52=True, local=False)
     try:
         pyperclip.copy(text)
     except Exception as error:  # pyperclip raises its own exception types, or OSError from a helper tool

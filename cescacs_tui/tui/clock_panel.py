@@ -26,6 +26,7 @@ from textual.widget import Widget
 
 from ..core.clock import ChessClock, format_clock
 from ..core.pieces import Colour
+from ..core.safe_text import safe_text
 
 _SIDES = (Colour.WHITE, Colour.BLACK)
 _DISC = {Colour.WHITE: "\u25cb", Colour.BLACK: "\u25cf"}
@@ -235,7 +236,7 @@ class ClockPanel(Widget):
             self._clock = clock
             self._reported = None
         for colour, name in zip(_SIDES, names, strict=True):
-            words = " ".join(name.split())
+            words = " ".join(safe_text(name).split())
             self._names[colour] = colour.title if words in ("", "?") else words
         self._flipped = flipped
         self.refresh_clock()

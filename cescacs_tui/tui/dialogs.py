@@ -1,27 +1,95 @@
 """Modal dialogs: choosing among moves (promotion, castling), confirmations, help.
 
 Dialogs return their answer through ``dismiss`` (Textual's screen results),
-so the app decides what to do with it; they hold no game logic.
+so the app decides what to do with it; they hold no game logic.  Their text
+may come from a record (names, comments): it is shown as plain, safe text
+(:mod:`cescacs_tui.safe_text`), never as markup.
+
+A question must be answered by a person who has seen it: the dialogs that
+take an answer are :class:`DeliberateDialog` screens, deaf to whatever
+arrives before they have been on the screen for :data:`SETTLE_SECONDS`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
+from textual._time import get_time  # the clock of Message.time (monotonic; perf_counter on Windows)
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..core import Move
+from ..core.safe_text import safe_text
+from .safe_display import safe_rich
+
+Answer = TypeVar("Answer")
+
+SETTLE_SECONDS = 0.25
+"""How long a dialog stays deaf after its first paint.
+
+A key read before the dialog was painted cannot answer it: it belongs to a
+burst typed before (``R⏎`` arrives in one read over SSH, and Enter would
+press the focused button).  After the paint, the player needs the link's
+round trip and at least a reaction time (about 0.2 s, far more to read a
+question) to answer; keys of a burst that the network split arrive within
+milliseconds.  A quarter of a second lies between the two.
+"""
 
 
-class ChoiceDialog(ModalScreen[Move | None]):
+class DeliberateDialog(ModalScreen[Answer]):
+    """A modal dialog that takes only the keys and clicks that come after the player has seen it.
+
+    Every key that arrives (was read from the terminal) before the dialog had
+    been painted plus :data:`SETTLE_SECONDS` is dropped here, before the
+    dialog's bindings or its focused button see it.  Before then, the
+    dialog's actions are disabled too: a key of the burst that Textual had
+    already routed to the screen below is matched against the bindings of the
+    screen on top when it gets there (``Ry``: the ``y`` was sent to the board,
+    and answered the question).  Button presses and choices made too soon
+    are ignored.  Subclasses handle their own keys in :meth:`answer_key`, not
+    ``on_key``.
+    """
+
+    _shown_at: float | None = None
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._painted)
+
+    def _painted(self) -> None:
+        self._shown_at = get_time()
+
+    def hears(self, message: Message) -> bool:
+        """Whether ``message`` (a key, a press) came after the dialog was seen, so it may answer it."""
+        return self._shown_at is not None and message.time >= self._shown_at + SETTLE_SECONDS
+
+    @property
+    def listening(self) -> bool:
+        """Whether an answer given now counts."""
+        return self._shown_at is not None and get_time() >= self._shown_at + SETTLE_SECONDS
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return True if self.listening else None  # None: shown, but not run
+
+    def on_key(self, event: events.Key) -> None:
+        if not self.hears(event):
+            event.stop()
+            event.prevent_default()
+        else:
+            self.answer_key(event)
+
+    def answer_key(self, event: events.Key) -> None:
+        """A key the dialog hears (it goes on to the bindings unless stopped)."""
+
+
+class ChoiceDialog(DeliberateDialog[Move | None]):
     """Pick one of several moves that share a target: a promotion piece, or a castling.
 
     ``options`` are ``(key, label, move)``: pressing the key chooses directly.
@@ -63,18 +131,15 @@ class ChoiceDialog(ModalScreen[Move | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(self._title), id="choice-title")
+            yield Label(Text(safe_text(self._title)), id="choice-title")
             yield OptionList(
                 *(
-                    Option(Text.assemble((f"{key} ", "bold"), label), id=str(i))
+                    Option(Text.assemble((f"{key} ", "bold"), safe_text(label)), id=str(i))
                     for i, (key, label, _) in enumerate(self._options)
                 ),
                 id="choices",
             )
             yield Label(Text("Enter or the letter chooses, Esc cancels"), id="choice-hint")
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if self._on_preview is not None and event.option.id is not None:
@@ -82,9 +147,10 @@ class ChoiceDialog(ModalScreen[Move | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         assert event.option.id is not None
-        self._choose(self._options[int(event.option.id)][2])
+        if self.listening:  # a click on an option too soon (Enter too soon never gets this far)
+            self._choose(self._options[int(event.option.id)][2])
 
-    def on_key(self, event: events.Key) -> None:
+    def answer_key(self, event: events.Key) -> None:
         for key, _, move in self._options:
             if event.character is not None and event.character.upper() == key.upper() and len(key) == 1:
                 event.stop()
@@ -100,11 +166,13 @@ class ChoiceDialog(ModalScreen[Move | None]):
         self._choose(None)
 
 
-class ConfirmDialog(ModalScreen[bool]):
-    """A yes/no question (resign? accept the draw? abandon this game?).
+class ConfirmDialog(DeliberateDialog[bool]):
+    """A yes/no question (resign? accept the draw? abandon this game? resume it?).
 
     ``default`` is the answer that is safe to give by accident: its button has
-    the focus, and Esc gives it.
+    the focus from the first frame, so Enter gives it, and so does Esc.  The
+    other answer (resign, abandon, drop the saved game) is drawn as a warning
+    and is only given by its key or its button.
     """
 
     DEFAULT_CSS = """
@@ -124,6 +192,9 @@ class ConfirmDialog(ModalScreen[bool]):
     ConfirmDialog Button { margin: 0 1; min-width: 10; }
     """
 
+    AUTO_FOCUS = ".default-answer"
+    """The default answer has the focus from the first frame (Textual's default would focus the first button)."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n", "answer(False)", "No"),
@@ -133,22 +204,24 @@ class ConfirmDialog(ModalScreen[bool]):
     def __init__(self, question: str, *, yes: str = "Yes", no: str = "No", default: bool = False) -> None:
         super().__init__()
         self._question = question
-        self._yes = yes
-        self._no = no
+        self._labels = {True: yes, False: no}
         self._default = default
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(self._question))
+            yield Static(Text(safe_text(self._question)))
             with Horizontal():
-                yield Button(f"{self._yes} (y)", variant="primary", id="yes")
-                yield Button(f"{self._no} (n)", id="no")
-
-    def on_mount(self) -> None:
-        self.query_one("#yes" if self._default else "#no", Button).focus()
+                for answer, key in ((True, "y"), (False, "n")):
+                    yield Button(
+                        f"{safe_text(self._labels[answer])} ({key})",
+                        variant="primary" if answer is self._default else "error",
+                        id="yes" if answer else "no",
+                        classes="default-answer" if answer is self._default else "",
+                    )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        if self.hears(event):  # a click too soon (Enter too soon never gets this far)
+            self.dismiss(event.button.id == "yes")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -182,12 +255,12 @@ class TextDialog(ModalScreen[None]):
     def __init__(self, title: str, body: Text, *, hint: str = "Esc closes") -> None:
         super().__init__()
         self._title = title
-        self._body = body
+        self._body = safe_rich(body)  # a game record shown as text holds its tags and comments
         self._hint = hint
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(self._title), id="text-title")
+            yield Label(Text(safe_text(self._title)), id="text-title")
             with VerticalScroll():
                 yield Static(self._body, id="text-body")
             yield Label(Text(self._hint), id="text-hint")

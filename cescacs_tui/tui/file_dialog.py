@@ -11,12 +11,18 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DirectoryTree, Input, Label
+from textual.widgets.directory_tree import DirEntry
+from textual.widgets.tree import TreeNode
+
+from ..core.safe_text import safe_text
+from .safe_display import safe_rich
 
 
 class PathDialog(ModalScreen[Path | None]):
@@ -57,7 +63,7 @@ class PathDialog(ModalScreen[Path | None]):
             yield Label(Text(self._title), id="path-title")
             if self._browse:
                 yield RecordTree(self._initial if self._initial.is_dir() else self._initial.parent)
-            yield Input(str(self._initial), id="path-input")
+            yield Input(safe_text(str(self._initial)), id="path-input")
             yield Label("", id="path-error")
             yield Label(Text("Enter confirms, Esc cancels"), classes="hint")
 
@@ -75,7 +81,7 @@ class PathDialog(ModalScreen[Path | None]):
             return
         path = Path(text).expanduser()
         if self._browse and not path.is_file():
-            self.query_one("#path-error", Label).update(Text(f"{path} is not a file"))
+            self.query_one("#path-error", Label).update(Text(safe_text(f"{path} is not a file")))
             return
         self.dismiss(path)
 
@@ -87,6 +93,9 @@ class RecordTree(DirectoryTree):
     """A directory tree that shows only folders and game records."""
 
     SUFFIXES = (".ctl-pgn", ".pgn", ".txt")
+
+    def render_label(self, node: TreeNode[DirEntry], base_style: Style, style: Style) -> Text:
+        return safe_rich(super().render_label(node, base_style, style))  # file names are anyone's
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
         return [p for p in paths if not p.name.startswith(".") and (p.is_dir() or p.suffix in self.SUFFIXES)]

@@ -10,10 +10,10 @@ session's action table (:data:`~cescacs_tui.session.ACTIONS`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events, on
@@ -26,41 +26,69 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from ..core import HEX_NAMES, Colour
-from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope
+from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
+from ..session.actions import keys_label
 from ..session.highlights import last_move_hexes
+from ..web.mode import web_mode
 from .annotations import AnnotationPanel
 from .board import HexBoard
 from .board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
 from .clock_panel import ClockPanel
 from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog
-from .help import help_text, keys_label
+from .help import help_text
 from .lazy_line import LazyLine
 from .message_line import MessageLine
-from .move_entry import MoveEntry
+from .move_entry import MoveEntry, focus_move_box
+from .narrow_layout import BREAKPOINTS, NARROW_CSS
 from .panels import MaterialPanel, MoveList, StatusPanel
 from .side_panel import SidePanel
 from .view import board_view
+
+if TYPE_CHECKING:
+    from ..data.records import OpenedRecord  # the records module (and the PGN code) load when a record is opened
 
 CLOCK_SAVE_SECONDS = 10.0
 """How often the game is saved while a clock runs (moves are saved at once)."""
 
 
+PRIORITY_ACTIONS = frozenset({"focus_input"})
+"""Actions whose keys run while Textual routes them, before the keys after them: the move box's ``/`` and ``:``
+move the focus so that the rest of a burst (``/E7-E13⏎`` in one read) follows it (see :mod:`.move_entry`)."""
+
+
 def table_bindings() -> list[BindingType]:
     """One binding per action with keys, each running :meth:`GameScreen.action_perform`."""
     return [
-        Binding(action.keys, f"perform('{action.name}')", action.label, show=action.footer, id=action.name)
+        Binding(
+            action.keys,
+            f"perform('{action.name}')",
+            action.label,
+            show=action.footer,
+            id=action.name,
+            priority=action.name in PRIORITY_ACTIONS,
+        )
         for action in ACTIONS.values()
         if action.keys
     ]
 
 
+TAKE_OVER_SECONDS = 1.0
+"""How often a screen waiting to take over the autosave of another cescacs asks whether it has exited."""
+
+
 @dataclass
 class BoardOptions:
-    """How the board looks and turns: the player's settings the screen applies."""
+    """How the board looks and turns: the player's settings the screen applies.
+
+    ``wide_glyphs`` are the FAN glyphs this terminal was measured to draw
+    wider than a cell (the board shows letters for them).
+    """
 
     piece_set: PieceSet = "letters"
     layout: LayoutChoice = "auto"
     auto_flip: bool = False
+    vim_keys: bool = False
+    wide_glyphs: frozenset[str] = frozenset()
 
 
 class GameScreen(Screen[None]):
@@ -73,6 +101,8 @@ class GameScreen(Screen[None]):
     #status { border-bottom: solid $border-blurred; }
     #material { border-top: solid $border-blurred; }
     """
+    DEFAULT_CSS += NARROW_CSS
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = table_bindings()
 
@@ -90,10 +120,11 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.options = options or BoardOptions()
-        self._start = start
+        self.start = start
         self._footer_state: tuple[bool, ...] = ()
-        self._focus_entry_when_ready = False
         self._turn_shown: Colour | None = None
+        self._layout_said: tuple[str, str | None] | None = None
+        """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
 
     # --- layout --------------------------------------------------------------------------
 
@@ -120,12 +151,20 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         game = self.session.game
-        self.board.cursor = game.position.king(game.position.turn)
-        self.board.focus()
+        board = self.board
+        board.vim_keys = self.options.vim_keys
+        board.wide_glyphs = self.options.wide_glyphs
+        board.cursor = game.position.king(game.position.turn)
+        self.set_focus(board)  # now: Widget.focus would run after queued keys, taking the focus back from a "/"
         self.refresh_game()
         self.set_interval(CLOCK_SAVE_SECONDS, self.session.save_running_clock)
-        if self._start is not None:
-            self.apply(self._start)
+        self.set_interval(TAKE_OVER_SECONDS, self._try_take_over)
+        if self.start is not None:
+            self.apply(self.start)
+
+    def _try_take_over(self) -> None:
+        if self.session.waiting_for is not None and (feedback := self.session.try_take_over()) is not None:
+            self.apply(feedback)
 
     @on(SidePanel.Ready)
     def side_panel_ready(self) -> None:
@@ -134,8 +173,6 @@ class GameScreen(Screen[None]):
     @on(MoveEntry.Ready)
     def move_entry_ready(self, event: MoveEntry.Ready) -> None:
         self._show_cursor_hex(self.board.cursor)
-        if self._focus_entry_when_ready:
-            event.entry.focus_box()
 
     # --- showing the session ---------------------------------------------------------------
 
@@ -145,10 +182,15 @@ class GameScreen(Screen[None]):
             self.message.say(feedback.text, feedback.tone)
         if feedback.cursor is not None:
             self.board.cursor = feedback.cursor
+        if feedback.new_game:
+            self.board.forget_cursors()
         if feedback.redraw:
             self.refresh_game(board_only=feedback.redraw == Redraw.BOARD)
         if feedback.notice is not None:
             self.notify(feedback.notice.text, title=feedback.notice.title, timeout=8, markup=False)
+        for notice in self.session.notices:  # what the autosave did besides: a file kept aside, a game archived
+            self.notify(notice, title="Saved games", timeout=12, markup=False)
+        self.session.notices.clear()
         if feedback.question is not None:
             self.ask(feedback.question)
 
@@ -197,12 +239,14 @@ class GameScreen(Screen[None]):
         self._refresh_footer()
 
     def _follow_turn(self) -> None:
-        """With auto-flip on, turn the board to the side to move whenever the turn changes."""
-        turn = self.session.game.position.turn
+        """With auto-flip on, turn the board to the side to move whenever the turn changes, with that side's cursor."""
+        position = self.session.game.position
+        turn = position.turn
         if turn != self._turn_shown:
             self._turn_shown = turn
             if self.options.auto_flip:
                 self.session.options["flipped"] = turn == Colour.BLACK
+                self.board.switch_cursor(turn, default=position.king(turn))
 
     def _refresh_footer(self) -> None:
         """Re-read the bindings only when an action shown only while possible changed.
@@ -234,15 +278,21 @@ class GameScreen(Screen[None]):
                     self.apply(Feedback.refused(reason))
                 return
 
-    def action_perform(self, name: str) -> None:
-        """Run the table's action ``name``, or say why it cannot act now."""
+    def action_perform(self, name: str) -> Awaitable[None] | None:
+        """Run the table's action ``name``, or say why it cannot act now.
+
+        A screen action may be a coroutine (the move box's, which waits for the
+        row in the first frames): it is returned, and Textual awaits it.
+        """
         action = ACTIONS[name]
         if (reason := self.session.refusal(name)) is not None:
             self.apply(Feedback.refused(reason))
         elif action.scope is Scope.SESSION:
             self.apply(getattr(self.session, name)())
         else:
-            getattr(self, f"action_{name}")()
+            done: Awaitable[None] | None = getattr(self, f"action_{name}")()
+            return done
+        return None
 
     def table_commands(self) -> Iterable[SystemCommand]:
         """The command palette's entries: every action of the table, with its keys."""
@@ -255,12 +305,9 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(TextDialog("C'escacs — keys and move notation", help_text()))
 
-    def action_focus_input(self) -> None:
-        entries = self.query(MoveEntry)
-        if entries:
-            entries.first(MoveEntry).focus_box()
-        else:  # pressed before the row is mounted, a frame or so after the start: focus it when it is
-            self._focus_entry_when_ready = True
+    async def action_focus_input(self) -> None:
+        """``/`` or ``:``: the move box has the focus before the next key is routed (see :mod:`.move_entry`)."""
+        await focus_move_box(self)
 
     def action_flip(self) -> None:
         flipped = not self.session.options.get("flipped", False)
@@ -275,18 +322,27 @@ class GameScreen(Screen[None]):
 
     def action_board_layout(self) -> None:
         self.options.layout = LAYOUT_CHOICES[(LAYOUT_CHOICES.index(self.options.layout) + 1) % len(LAYOUT_CHOICES)]
-        self.board.layout_mode = self.options.layout
+        board = self.board
+        board.layout_mode = self.options.layout
         self.post_message(self.OptionsChanged(self.options))
-        self.apply(Feedback(f"board layout: {self.options.layout} ({self.board.mode} now)"))
+        self._layout_said = (board.mode, board.layout_note)
+        self.apply(Feedback(f"board layout: {self.options.layout} ({board.mode} now)"))
+
+    def action_vim_keys(self) -> None:
+        self.options.vim_keys = self.board.vim_keys = not self.options.vim_keys
+        self.post_message(self.OptionsChanged(self.options))
+        state = "on: h j k l and y u b n move the cursor on the board" if self.options.vim_keys else "off"
+        self.apply(Feedback(f"vim keys {state}"))
 
     def action_auto_flip(self) -> None:
         self.options.auto_flip = not self.options.auto_flip
         self.post_message(self.OptionsChanged(self.options))
         if self.options.auto_flip:
-            self.session.options["flipped"] = self.session.game.position.turn == Colour.BLACK
-        self.apply(
-            Feedback(f"auto-flip after each move: {'on' if self.options.auto_flip else 'off'}", redraw=Redraw.GAME)
-        )
+            turn = self.session.game.position.turn
+            self.session.options["flipped"] = turn == Colour.BLACK
+            self.board.switch_cursor(turn, default=self.board.cursor)  # the cursor now is the mover's own
+        state = "on" if self.options.auto_flip else "off"
+        self.apply(Feedback(f"auto-flip after each move: {state}", redraw=Redraw.GAME))
 
     def action_next_theme(self) -> None:
         from .themes import THEMES
@@ -331,6 +387,12 @@ class GameScreen(Screen[None]):
         self.app.push_screen(TextDialog("Game record (CTL-PGN)", body, hint=hint))
 
     def action_save(self) -> None:
+        if web_mode():  # a web visitor: the record goes to the browser, never to a file of the server
+            from .browser_records import deliver_record
+
+            name = self.session.suggested_file_name()
+            self.apply(Feedback(deliver_record(self.app, self.session.record_text(), name), Tone.INFO))
+            return
         from .file_dialog import PathDialog
 
         initial = Path.cwd() / self.session.suggested_file_name()
@@ -342,6 +404,14 @@ class GameScreen(Screen[None]):
         self.app.push_screen(PathDialog("Save the game as CTL-PGN", initial), chosen)
 
     def action_open(self) -> None:
+        if web_mode():  # a web visitor: a pasted record or a file from the browser, never a path of the server
+            from .browser_records import ask_for_record
+
+            def show(record: OpenedRecord) -> None:
+                self.apply(self.session.show_record(*record, "the record", holder="the text"))
+
+            ask_for_record(self.app, show)
+            return
         from .file_dialog import PathDialog
 
         def chosen(path: Path | None) -> None:
@@ -386,16 +456,19 @@ class GameScreen(Screen[None]):
     @on(MoveEntry.Submitted)
     def play_typed_move(self, event: MoveEntry.Submitted) -> None:
         if not event.text.strip():
-            self.board.focus()
+            self.set_focus(self.board)
             return
         feedback = self.session.play_text(event.text)
-        if feedback.done:
-            self.query_one(MoveEntry).clear()
+        if not feedback.done:  # the box emptied itself on Enter: the keys after it start the next move
+            self.query_one(MoveEntry).give_back(event.text)
         self.apply(feedback)
 
-    @on(MoveEntry.Left)
-    def back_to_the_board(self) -> None:
-        self.board.focus()
+    @on(HexBoard.LayoutChanged)
+    def layout_changed(self, event: HexBoard.LayoutChanged) -> None:
+        """A forced layout that does not fit (after a resize, or from the settings): say what is drawn instead."""
+        if event.note is not None and (event.mode, event.note) != self._layout_said:
+            self.apply(Feedback(event.note))
+        self._layout_said = None
 
     @on(ClockPanel.FlagFell)
     def flag_fell(self, event: ClockPanel.FlagFell) -> None:

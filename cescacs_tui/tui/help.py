@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.binding import Binding
 
 from ..session import ACTIONS
+from ..session.actions import keys_label
 from .board import HexBoard
 from .move_list import MoveList
 
@@ -49,21 +50,6 @@ def _binding_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
             groups[id(binding.group)] = len(rows)
             rows.append((keys, binding.group.description))
     return rows
-
-
-def keys_label(keys: str) -> str:
-    """Textual key names, comma-separated, as a person reads them (``"slash,colon"`` → ``"/, :"``)."""
-    return ", ".join(key_name(k) for k in keys.split(","))
-
-
-def key_name(key: str) -> str:
-    names = {
-        "question_mark": "?", "slash": "/", "colon": ":", "left_square_bracket": "[", "right_square_bracket": "]",
-        "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "Space", "enter": "Enter",
-        "escape": "Esc", "up": "↑", "down": "↓", "left": "←", "right": "→", "home": "Home", "end": "End",
-        "pageup": "PgUp", "pagedown": "PgDn", "tab": "Tab", "shift+tab": "Shift+Tab",
-    }  # fmt: skip
-    return names.get(key, key.replace("ctrl+", "Ctrl+"))
 
 
 def help_text() -> Text:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from ..core.safe_text import safe_text
 from ..session import Tone
 
 
@@ -16,13 +17,13 @@ class MessageLine(Static):
     """
 
     DEFAULT_CSS = """
-    MessageLine { height: 1; padding: 0 1; color: $text-muted; }
+    MessageLine { height: 1; padding: 0 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     MessageLine.error { color: $error; text-style: bold; }
     MessageLine.info { color: $success; }
     """
 
     def say(self, text: str, tone: Tone = Tone.PLAIN) -> None:
-        self.update(Text(text, no_wrap=True, overflow="ellipsis"))
+        self.update(Text(safe_text(text)))  # it quotes file names, tokens and names from outside
         self.set_classes(tone.value)
 
     @property

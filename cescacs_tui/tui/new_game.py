@@ -28,6 +28,7 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 from ..core import Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
+from ..core.safe_text import safe_text
 
 ClockStart = Literal["first-move", "now"]
 """When the clocks start: ``"first-move"``, when the first move is played (the first mover's
@@ -161,10 +162,10 @@ class NewGameDialog(ModalScreen[NewGameOptions | None]):
             yield Label(Text("New game"), id="new-title")
             with Horizontal(classes="field -tight"):
                 yield Label(Text("White"), classes="field-label")
-                yield Input(defaults.white, placeholder="White's name", id="white", compact=True)
+                yield Input(safe_text(defaults.white), placeholder="White's name", id="white", compact=True)
             with Horizontal(classes="field -tight"):
                 yield Label(Text("Black"), classes="field-label")
-                yield Input(defaults.black, placeholder="Black's name", id="black", compact=True)
+                yield Input(safe_text(defaults.black), placeholder="Black's name", id="black", compact=True)
             with Horizontal(classes="field"):
                 yield Label(Text("Time control"), classes="field-label")
                 yield Select[str](

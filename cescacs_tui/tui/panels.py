@@ -19,6 +19,7 @@ from ..core.game import Game
 from ..core.geometry import HEX_NAMES
 from ..core.pieces import LETTERS
 from .move_list import MoveList
+from .safe_display import safe_rich
 
 __all__ = ["HEX_TONES", "MaterialPanel", "MoveList", "StatusPanel", "material_rows", "material_table", "status_text"]
 
@@ -36,7 +37,7 @@ class StatusPanel(Static):
     """
 
     def show_game(self, game: Game, *, variation: str | None = None, warning: str | None = None) -> None:
-        self.update(status_text(game, variation=variation, warning=warning))
+        self.update(safe_rich(status_text(game, variation=variation, warning=warning)))  # names and endings: records
 
 
 def status_text(game: Game, *, variation: str | None = None, warning: str | None = None) -> Text:

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import parse_hex
 from cescacs_tui.tui.board_layout import cursor_step
+from cescacs_tui.tui.dialogs import DeliberateDialog
 
 ARROWS = ("up", "down", "left", "right")
 
@@ -54,3 +55,28 @@ async def cursor_pick(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
 async def click_hex(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
     region = app.board.hex_region(parse_hex(name))
     await pilot.click("#board", offset=(region.x + region.width // 2, region.y))
+
+
+async def answer(pilot: Pilot[None], *keys: str) -> None:
+    """Press ``keys`` in the dialog on top once it listens: it ignores what comes before a person could have read it."""
+    dialog = pilot.app.screen
+    assert isinstance(dialog, DeliberateDialog), dialog
+    for _ in range(400):  # a few seconds at most, even on a loaded machine
+        if dialog.listening:
+            break
+        await pilot.pause(0.02)
+    assert dialog.listening
+    await pilot.press(*keys)
+
+
+async def panels_ready(pilot: Pilot[None]) -> None:
+    """Wait until the side panel, mounted after the first paint, is there and shows the game (a loaded machine
+    can need more than one pause)."""
+    from cescacs_tui.tui.side_panel import SidePanel
+
+    for _ in range(200):
+        await pilot.pause()
+        if pilot.app.screen.query(SidePanel):
+            await pilot.pause()
+            return
+    raise AssertionError("the side panel was never mounted")

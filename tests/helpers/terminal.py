@@ -1,74 +1,39 @@
-"""The real ``cescacs`` command in a pseudo-terminal, with Textual's real driver: keys arrive as bytes.
+"""The real ``cescacs`` command in a pseudo-terminal, with Textual's real terminal driver: keys arrive as bytes.
 
-Pilot tests post key events one at a time; a terminal delivers bytes, often
-several keys in one read (a paste, an SSH link).  :class:`Terminal` types
-into a pseudo-terminal as a person (or a burst of input) does.
+The pilot tests post key events one by one and wait for each.  A person's
+terminal delivers bytes: an escape sequence for an arrow, or a whole burst
+(``/E7-E13⏎``) in one read over SSH.  :class:`Terminal` writes such bytes,
+in one write, and reads everything the app writes back.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import select
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
-ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
+from cescacs_tui.data.autosave import read_autosave
 
-POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
+_ESCAPES = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
+"""Escape sequences: CSI (colours, cursor moves), OSC (titles, clipboard), character sets, keypad modes."""
 
 PATIENCE = 20.0
 """Seconds to wait for any one thing: generous, for a loaded CI machine."""
 
+ROOT = Path(__file__).parent.parent.parent
 
-class Terminal:
-    """``python -m cescacs_tui [args]`` running in a 120x40 pseudo-terminal."""
+ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
 
-    def __init__(self, env: dict[str, str], args: Sequence[str] = ()) -> None:
-        import fcntl
-        import pty
-        import struct
-        import termios
-
-        self.controller, terminal = pty.openpty()
-        fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "cescacs_tui", *args], stdin=terminal, stdout=terminal, stderr=terminal, env=env
-        )
-        os.close(terminal)
-        self.output = b""
-
-    def read_until(self, done: Callable[[], bool], what: str) -> None:
-        """Keep reading the screen output until ``done()``; fail with ``what`` after :data:`PATIENCE`."""
-        deadline = time.monotonic() + PATIENCE
-        while not done():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"waited {PATIENCE} s for {what}; the terminal shows: {self.output[-600:]!r}")
-            if select.select([self.controller], [], [], 0.05)[0]:
-                try:
-                    self.output += os.read(self.controller, 1 << 16)
-                except OSError:  # the process has closed the terminal
-                    return
-
-    def wait_for(self, text: str) -> None:
-        self.read_until(lambda: text.encode() in self.output, repr(text))
-
-    def type(self, keys: str, settle: float = 0.3) -> None:
-        """Type ``keys``, then keep reading the screen for ``settle`` seconds while the app handles them."""
-        os.write(self.controller, keys.encode())
-        until = time.monotonic() + settle
-        self.read_until(lambda: time.monotonic() > until, "the app to settle")
-
-    def close(self) -> int | None:
-        if self.process.poll() is None:
-            self.process.kill()
-        code = self.process.wait(timeout=PATIENCE)
-        os.close(self.controller)
-        return code
+POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
 
 
 def terminal_environment(tmp_path: Path) -> dict[str, str]:
@@ -78,5 +43,126 @@ def terminal_environment(tmp_path: Path) -> dict[str, str]:
         "TERM": "xterm-256color",
         "CESCACS_DATA_DIR": str(tmp_path / "data"),
         "CESCACS_CONFIG_DIR": str(tmp_path / "config"),
-        "PYTHONPATH": str(Path(__file__).parent.parent.parent),
+        "PYTHONPATH": str(ROOT),
     }
+
+
+class Terminal:
+    """``python -m cescacs_tui [args]`` running in a 120x40 pseudo-terminal.
+
+    ``live`` reads the screen all the time, from a thread: several apps can
+    then run side by side (one whose screen is not read would block on its
+    next write, as an app does in a terminal nobody reads).  ``program``
+    runs another command instead (``ssh``, to reach the app over SSH).
+    """
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        args: Sequence[str] = (),
+        *,
+        live: bool = False,
+        program: Sequence[str] = (sys.executable, "-m", "cescacs_tui"),
+    ) -> None:
+        import pty
+
+        self.controller, terminal = pty.openpty()
+        self.terminal_size(120, 40, terminal)
+        self.process = subprocess.Popen([*program, *args], stdin=terminal, stdout=terminal, stderr=terminal, env=env)
+        os.close(terminal)
+        self.output = b""
+        self._reader: threading.Thread | None = None
+        if live:
+            self._reader = threading.Thread(target=self._read_all, daemon=True)
+            self._reader.start()
+
+    def _read_all(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.controller, 1 << 16)
+            except OSError:  # the process has closed the terminal
+                return
+            if not chunk:
+                return
+            self.output += chunk
+
+    def terminal_size(self, columns: int, rows: int, fd: int | None = None) -> None:
+        """Resize the terminal (as a window resized); the program gets ``SIGWINCH``."""
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(self.controller if fd is None else fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        if fd is None:
+            self.process.send_signal(signal.SIGWINCH)
+
+    def read_until(self, done: Callable[[], bool], what: str) -> None:
+        """Keep reading the screen output until ``done()``; fail with ``what`` after :data:`PATIENCE`."""
+        deadline = time.monotonic() + PATIENCE
+        while not done():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited {PATIENCE} s for {what}; the terminal shows: {self.output[-600:]!r}")
+            if self._reader is not None:
+                time.sleep(0.05)
+            elif select.select([self.controller], [], [], 0.05)[0]:
+                try:
+                    self.output += os.read(self.controller, 1 << 16)
+                except OSError:  # the process has closed the terminal
+                    return
+
+    def text(self, since: int = 0) -> str:
+        """What the program wrote (after the first ``since`` bytes), its escape sequences taken out.
+
+        Styled runs of one line come out joined (``White: Ana (you)``); text
+        from different places of the screen may come out joined too.
+        """
+        return _ESCAPES.sub(b"", self.output[since:]).decode(errors="replace")
+
+    def wait_for_text(self, text: str, *, since: int = 0) -> None:
+        """Read until ``text`` is on the screen, whatever styles it is written in (see :meth:`text`)."""
+        self.read_until(lambda: text in self.text(since), repr(text))
+
+    def wait_for(self, text: str, *, since: int = 0) -> None:
+        """Read until ``text`` is on the screen, in what came after the first ``since`` bytes of output."""
+        self.read_until(lambda: text.encode() in self.output[since:], repr(text))
+
+    def wait_for_new(self, text: str) -> None:
+        """Wait for ``text`` to be written again, after what the screen shows now."""
+        start = len(self.output)
+        self.read_until(lambda: text.encode() in self.output[start:], repr(text))
+
+    def settle(self, seconds: float = 0.3) -> None:
+        """Keep reading the screen for ``seconds`` while the app handles what it was sent."""
+        until = time.monotonic() + seconds
+        self.read_until(lambda: time.monotonic() > until, "the app to settle")
+
+    def type(self, keys: str | bytes, settle: float = 0.3) -> None:
+        """Write ``keys`` in one write (a burst, as one read delivers it), then :meth:`settle`."""
+        os.write(self.controller, keys.encode() if isinstance(keys, str) else keys)
+        self.settle(settle)
+
+    def quit(self) -> int:
+        """Ctrl+Q, and the exit status."""
+        self.type("\x11", settle=0)
+        return self.wait_for_exit()
+
+    def wait_for_exit(self) -> int:
+        self.read_until(lambda: self.process.poll() is not None, "the app to exit")
+        code = self.process.wait(timeout=PATIENCE)  # it may close the terminal a moment before it exits
+        self.settle(0.2)  # what it wrote last
+        return code
+
+    def close(self) -> int | None:
+        if self.process.poll() is None:
+            self.process.kill()
+        code = self.process.wait(timeout=PATIENCE)
+        if self._reader is not None:
+            self._reader.join(timeout=PATIENCE)
+        os.close(self.controller)
+        return code
+
+
+def saved_moves(data: Path) -> list[str]:
+    """The moves of the game in the autosave of the data directory ``data``."""
+    session = read_autosave(data / "autosave.json")
+    return [] if session is None else [node.san for node in session.game.nodes]

@@ -1,0 +1,136 @@
+"""``cescacs --plain``: the plain front end on standard input and output, with the app's start-up and saving.
+
+The game is chosen as the app chooses it (a record, a PDTL, or a new game
+with the unfinished one offered back), kept in the same autosave, and saved
+however the session ends: end of input, ``quit``, Ctrl+C, or the terminal or
+SSH link closing (SIGHUP) or the process being told to stop (SIGTERM).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from types import FrameType
+from typing import TextIO
+
+from ..core.game import Game
+from ..data.settings import Settings, settings_path
+from ..data.slots import open_autosave
+from ..session import Confirm, GameSession
+from .front_end import PlainGame, new_game
+from .output import LineWriter
+
+__all__ = ["run_plain"]
+
+PIPE_ANSWERS = "input is not a terminal, so the safe answer is taken (--new and --resume choose otherwise)."
+"""What is said when a pipe answers a question at start with its default (resume; a separate game)."""
+
+
+class _Stopped(Exception):
+    """SIGTERM or SIGHUP arrived: end the session as at the end of input."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stopped(signal.Signals(signum).name)
+
+
+@contextlib.contextmanager
+def _stopping_signals() -> Iterator[None]:
+    """While the session runs, SIGTERM and SIGHUP end it cleanly (the game saved) instead of killing it."""
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {signum: signal.signal(signum, _stop) for signum in wanted}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _lines(stream: TextIO) -> Iterator[str]:
+    """The lines of ``stream`` as they arrive (``readline``, so a terminal or a pipe is answered line by line)."""
+    while line := stream.readline():
+        yield line
+
+
+def _robust(stream: TextIO) -> None:
+    """Undecodable input becomes U+FFFD and unencodable output a ``?``, rather than an exception."""
+    if hasattr(stream, "reconfigure"):
+        stream.reconfigure(errors="replace")
+
+
+def _game_problems(settings: Settings) -> list[str]:
+    """The settings problems a player of the plain mode must hear: not the theme's, which only the app uses
+    (the app checks a theme against its own and Textual's names, which the plain mode does not load)."""
+    theme = f"{settings_path()}: theme = "
+    return [problem for problem in settings.problems if not problem.startswith(theme)]
+
+
+def run_plain(
+    *,
+    pgn_file: str | None = None,
+    pdtl: str | None = None,
+    castling: bool = True,
+    resume: bool | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Play in plain text on ``stdin`` and ``stdout`` (default: the process's); returns the exit status, 0.
+
+    The autosave is taken as the app takes it (:func:`~cescacs_tui.data.slots.open_autosave`).
+    ``resume`` answers the offer of an unfinished game (``False``: a new game,
+    the unfinished one archived), or, when another cescacs has it open,
+    whether to wait and take it over (``False``: a separate game).  ``None``
+    asks when the input is a terminal, and gives the safe answer otherwise
+    (resume; a separate game): nothing is replaced by accident.
+    """
+    source = stdin or sys.stdin
+    target = stdout or sys.stdout
+    _robust(source)
+    _robust(target)
+    write = LineWriter(target)
+    settings = Settings.load()
+    problems = _game_problems(settings)
+    start = open_autosave()  # never raises: damaged files are kept aside and reported
+    problems += start.notices
+    saved = start.saved
+    game: Game | None = None
+    if pgn_file is not None:
+        from ..data.records import open_pgn_file
+
+        game = open_pgn_file(pgn_file).game
+        game.go_to(game.ply)
+    elif pdtl is not None:
+        game = Game.new(pdtl=pdtl, castling=castling)
+    if game is not None and saved is not None and start.slot is not None:
+        problems.append(f"the unfinished game was kept in {start.slot.keep(saved.game)}")
+        saved = None
+    session = GameSession(game or new_game(settings, castling=castling), store=start.slot)
+    plain = PlainGame(session, write, settings=settings)
+    opening = None
+    if start.slot is None and start.busy is not None:
+        opening = session.offer_separate_game(start.busy)
+        if resume is not None:
+            resume = not resume  # --new: a separate game; --resume: wait to take the other one over
+    elif saved is not None:
+        opening = session.offer_resume(saved)
+    why = "as asked on the command line (--resume or --new)."
+    if opening is not None and resume is None and not source.isatty():
+        assert isinstance(opening.question, Confirm)
+        resume, why = opening.question.default, PIPE_ANSWERS
+    try:
+        with _stopping_signals():
+            plain.start(opening, answer=resume, why=why, problems=problems)
+            plain.run(_lines(source))
+            plain.finish("" if not plain.running else "End of input. ")
+    except (KeyboardInterrupt, _Stopped) as stop:
+        plain.session.close()
+        with contextlib.suppress(OSError):
+            plain.finish("Interrupted. " if isinstance(stop, KeyboardInterrupt) else f"{stop}: stopping. ")
+    except BrokenPipeError:  # the reader went away (cescacs --plain | head): save, and write nothing more
+        plain.session.close()
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), target.fileno())
+    return 0

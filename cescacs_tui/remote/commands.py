@@ -1,0 +1,246 @@
+"""The ``host``, ``join`` and ``serve-ssh`` subcommands of ``cescacs``: one game played from two places.
+
+Only ``argparse`` is imported with this module: the ``cescacs`` command
+builds its parser from :func:`add_remote_subcommands` on every start, and
+must not pay for asyncio servers, Textual or asyncssh unless one of these
+subcommands runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..core.game import Game
+
+__all__ = ["DEFAULT_PORT", "DEFAULT_SSH_PORT", "REMOTE_SUBCOMMANDS", "add_remote_subcommands"]
+
+REMOTE_SUBCOMMANDS: Final = ("host", "join", "serve-ssh")
+DEFAULT_PORT: Final = 7469
+DEFAULT_SSH_PORT: Final = 2222
+LOOPBACK: Final = ("127.0.0.1", "::1", "localhost")
+MIN_TOKEN: Final = 12
+"""A token chosen by hand must be at least this long (a generated one has 22 characters)."""
+
+
+def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``host``, ``join`` and ``serve-ssh`` to the ``cescacs`` subcommand parser."""
+    host = sub.add_parser(
+        "host",
+        help="hold a game that two terminals play over TCP",
+        description="Hold a game for two terminals: prints the command the other player runs to join.",
+    )
+    host.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help="address to listen on (default: 127.0.0.1)")
+    host.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT}; 0: any free)")
+    host.add_argument("--token", help="the secret joiners give (default: a new random one)")
+    host.add_argument("--play", choices=("white", "black"), help="also play here, with this colour")
+    host.add_argument("--name", help="your name, with --play")
+    _add_game_options(host)
+    host.add_argument("--data-dir", type=Path, metavar="DIR", help="where the game is kept (default: DATA/hosted)")
+    host.set_defaults(run=_host)
+
+    join = sub.add_parser(
+        "join",
+        help="play (or watch) a game someone hosts",
+        description="Open the game a 'cescacs host' holds. The token may also come from $CESCACS_TOKEN.",
+    )
+    join.add_argument("address", metavar="ADDR:PORT", help="the host's address and port")
+    join.add_argument("--token", help="the host's token (default: $CESCACS_TOKEN)")
+    join.add_argument(
+        "--as", dest="seat", choices=("white", "black", "watch", "any"), default="any",
+        help="the seat to take (default: the first free one, White first, else watch)",
+    )  # fmt: skip
+    join.add_argument("--name", help="your name (default: $CESCACS_NAME, else your user name)")
+    join.set_defaults(run=_join)
+
+    ssh = sub.add_parser(
+        "serve-ssh",
+        help="an SSH server with rooms: ssh -t -p PORT HOST ROOM (needs the [ssh] extra)",
+        description="Serve C'escacs over SSH: the first two keys in a room play, the others watch.",
+    )
+    ssh.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help="address to listen on (default: 127.0.0.1)")
+    ssh.add_argument("--port", type=_port, default=DEFAULT_SSH_PORT, help=f"port (default: {DEFAULT_SSH_PORT})")
+    ssh.add_argument("--host-key", type=Path, required=True, metavar="FILE", help="the server's private host key")
+    ssh.add_argument(
+        "--authorized-keys", type=Path, metavar="FILE", help="only these public keys get in (default: any key)"
+    )
+    ssh.add_argument("--max-rooms", type=int, default=16, help="rooms open at once (default: 16)")
+    ssh.add_argument("--max-visitors", type=int, default=32, help="visitors at once, each an app process (default: 32)")
+    ssh.add_argument(
+        "--room-minutes", type=float, default=5.0, help="a room closes this long after it empties (default: 5)"
+    )
+    _add_game_options(ssh)
+    ssh.add_argument("--data-dir", type=Path, metavar="DIR", help="where the rooms' games are kept (default: DATA)")
+    ssh.set_defaults(run=_serve_ssh)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535; 0: any free port)")
+    return int(text)
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--time", metavar="TC", help="time control as a TimeControl tag: 600+5, 900, *60 (default: none)"
+    )
+    parser.add_argument(
+        "--no-castling", action="store_true", help="the beginners' rule: no castling, the King's leap cannot capture"
+    )
+
+
+def _game_factory(args: argparse.Namespace) -> Callable[[], Game]:
+    """The new-game function for these options (checked now: a bad time control is an error before serving)."""
+    from ..core.clock import NO_CLOCK, TimeControl
+    from ..core.game import Game
+
+    control = NO_CLOCK if args.time is None else TimeControl.from_tag(args.time)
+    castling = not args.no_castling
+
+    def new_game() -> Game:
+        return Game.new(castling=castling, time_control=control)
+
+    return new_game
+
+
+def _token(args: argparse.Namespace) -> str:
+    import secrets
+
+    from ..core.errors import CescacsError
+
+    if args.token is None:
+        return secrets.token_urlsafe(16)
+    if len(args.token) < MIN_TOKEN or not args.token.isprintable() or " " in args.token:
+        raise CescacsError(f"a token needs at least {MIN_TOKEN} characters, no spaces (leave it out for a random one)")
+    token: str = args.token
+    return token
+
+
+def _host(args: argparse.Namespace) -> int:
+    import asyncio
+    import shlex
+    import socket
+
+    from ..data.storage import data_dir
+    from .client import JoinRequest, new_client_id
+    from .coordinator import Coordinator
+    from .protocol import Seat
+    from .store import open_store
+    from .tcp import HostThread, run_host
+
+    token = _token(args)
+    new_game = _game_factory(args)
+    store = open_store(args.data_dir or data_dir() / "hosted")
+    coordinator = Coordinator.open(store, token=token, new_game=new_game)
+    wildcard = args.bind in ("0.0.0.0", "::", "")
+    shown = socket.gethostname() if wildcard else args.bind
+
+    def join_command(port: int) -> str:
+        address = f"[{shown}]:{port}" if ":" in shown else f"{shown}:{port}"
+        return f"cescacs join {shlex.quote(address)} --token {shlex.quote(token)}"
+
+    def ready(port: int) -> None:
+        game = coordinator.game
+        state = (
+            f"resumed: {game.ply} half-moves, {game.position.turn.title} to move" if coordinator.resumed else "new game"
+        )
+        print(
+            f"cescacs: hosting a game on {args.bind}:{port} ({state}); its files are in {store.path.parent}", flush=True
+        )
+        for notice in coordinator.notices():
+            print(f"cescacs: {notice}", flush=True)
+        if args.bind not in LOOPBACK:
+            print("cescacs: anyone who can reach this address and has the token can join", flush=True)
+        print(f"Join with: {join_command(port)}", flush=True)
+
+    coordinator.on_said = lambda said: print(f"cescacs: {said}", flush=True)
+    if args.play is None:
+        asyncio.run(run_host(coordinator, args.bind, args.port, ready=ready))
+        return 0
+    thread = HostThread(coordinator, args.bind, args.port)
+    port = thread.start()
+    ready(port)
+    local = "::1" if args.bind == "::" else "127.0.0.1" if wildcard else args.bind
+    name = args.name or _user_name()
+    request = JoinRequest(local, port, token, Seat(args.play), name, new_client_id())
+    try:
+        from .screen import run_join
+
+        return run_join(request, banner=join_command(port))
+    finally:
+        thread.stop()
+
+
+def _join(args: argparse.Namespace) -> int:
+    from ..core.errors import CescacsError
+    from .client import JoinRequest, check_join, new_client_id, parse_address
+    from .protocol import Seat, clean_name
+
+    host, port = parse_address(args.address)
+    token = args.token or os.environ.get("CESCACS_TOKEN")
+    if not token:
+        raise CescacsError("a token is needed: --token T (the host printed it), or $CESCACS_TOKEN")
+    seat = None if args.seat == "any" else Seat(args.seat)
+    name = clean_name(args.name or os.environ.get("CESCACS_NAME") or _user_name())
+    request = JoinRequest(host, port, token, seat, name, os.environ.get("CESCACS_CLIENT") or new_client_id())
+    check_join(request)  # a wrong token or a taken seat: a clear error and status 2, before the screen opens
+
+    from .screen import run_join
+
+    return run_join(request)
+
+
+def _serve_ssh(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from ..core.errors import CescacsError
+    from ..data.storage import data_dir
+
+    try:
+        from .ssh_server import ServerOptions, serve_ssh
+    except ImportError:
+        raise CescacsError("serve-ssh needs asyncssh: pip install 'cescacs-tui[ssh]'") from None
+    if not args.host_key.is_file():
+        raise CescacsError(
+            f"{args.host_key} is not a host key file (ssh-keygen -t ed25519 -f {args.host_key} makes one)"
+        )
+    if args.authorized_keys is not None and not args.authorized_keys.is_file():
+        raise CescacsError(f"{args.authorized_keys} is not a file of public keys")
+    new_game = _game_factory(args)
+    options = ServerOptions(
+        host_key=args.host_key,
+        bind=args.bind,
+        port=args.port,
+        authorized_keys=args.authorized_keys,
+        data_dir=args.data_dir or data_dir(),
+        max_rooms=max(1, args.max_rooms),
+        max_visitors=max(1, args.max_visitors),
+        max_connections=2 * max(1, args.max_visitors),
+        room_seconds=max(0.0, args.room_minutes * 60),
+        new_game=new_game,
+    )
+
+    def ready(port: int) -> None:
+        who = "the keys in " + str(args.authorized_keys) if args.authorized_keys else "any SSH key"
+        print(f"cescacs: serving C'escacs over SSH on {args.bind}:{port} to {who}", flush=True)
+        print(f"Visitors run: ssh -t -p {port} HOST ROOM", flush=True)
+
+    try:
+        asyncio.run(serve_ssh(options, ready=ready))
+    except ValueError as error:  # asyncssh: a key file it cannot read
+        raise CescacsError(str(error)) from None
+    return 0
+
+
+def _user_name() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "?"

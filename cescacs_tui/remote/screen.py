@@ -1,0 +1,144 @@
+"""The game screen of a remote game: the normal screen, a line saying who is who, and the link to the coordinator.
+
+:class:`RemoteGameScreen` is a :class:`~cescacs_tui.tui.game_screen.GameScreen`
+driven by a :class:`~cescacs_tui.remote.session.RemoteGameSession`: every key,
+dialog and panel is the local game's.  It adds the seats line (who plays
+White and Black, who is here, how many watch, the state of the link) and runs
+the :class:`~cescacs_tui.remote.client.Link` as a worker, turning what
+arrives into the session's feedback.  :class:`RemoteApp` is the ordinary app
+with this screen; :func:`run_join` starts it (the ``cescacs join`` command).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from ..app import CescacsApp, measured_wide_glyphs
+from ..core.game import Game
+from ..core.pieces import Colour
+from ..data.settings import Settings, settings_path
+from ..tui.game_screen import BoardOptions, GameScreen
+from ..tui.themes import known_themes
+from .client import JoinRequest, Link, LinkStatus
+from .protocol import Seat
+from .session import RemoteGameSession
+
+__all__ = ["RemoteApp", "RemoteGameScreen", "SeatsLine", "run_join", "seats_text"]
+
+
+def seats_text(session: RemoteGameSession, status: LinkStatus) -> Text:
+    """``White: Ana (you) ●  Black: Bo ○ away  · 1 watching · connected``: names are plain text, never markup."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    for colour, seat in ((Colour.WHITE, session.white), (Colour.BLACK, session.black)):
+        line.append(f"{colour.title}: ", style="bold")
+        line.append(seat.name or ("(free)" if not seat.held else "?"))
+        if session.colour == colour:
+            line.append(" (you)", style="bold")
+        if seat.held:
+            line.append(" ● here" if seat.connected else " ○ away", style="green" if seat.connected else "yellow")
+        line.append("   ")
+    if session.seat is Seat.WATCH:
+        line.append("You are watching   ", style="bold")
+    if session.watchers:
+        line.append(f"{session.watchers} watching   ")
+    style = {LinkStatus.CONNECTED: "green", LinkStatus.CLOSED: "red"}.get(status, "yellow")
+    line.append(
+        status.value if status is not LinkStatus.CLOSED else f"disconnected: {session.link_problem}", style=style
+    )
+    return line
+
+
+class SeatsLine(Static):
+    """The line at the top: the seats, and whether this client is connected."""
+
+    DEFAULT_CSS = """
+    SeatsLine { dock: top; height: 1; padding: 0 1; background: $panel; }
+    """
+
+
+class RemoteGameScreen(GameScreen):
+    """The game screen, connected: the seats line above, the link underneath."""
+
+    def __init__(
+        self,
+        session: RemoteGameSession,
+        link: Link,
+        *,
+        options: BoardOptions | None = None,
+        banner: str | None = None,
+    ) -> None:
+        super().__init__(session, options=options)
+        self.session: RemoteGameSession = session
+        self.link = link
+        self.banner = banner
+
+    def compose(self) -> ComposeResult:
+        yield SeatsLine(id="seats")
+        yield from super().compose()
+
+    def on_mount(self) -> None:  # Textual also runs GameScreen.on_mount
+        self.link.on_message = self.received
+        self.link.on_status = self.link_changed
+        self.run_worker(self.link.run(), name="link", exit_on_error=False)
+        self.show_seats()
+        if self.banner:
+            self.notify(self.banner, title="The other player joins with", timeout=120, markup=False)
+
+    def on_unmount(self) -> None:
+        self.link.stop()
+
+    def received(self, message: Mapping[str, Any]) -> None:
+        self.apply(self.session.receive(message))
+        self.show_seats()
+
+    def link_changed(self, status: LinkStatus, detail: str) -> None:
+        connected = status is LinkStatus.CONNECTED
+        self.apply(self.session.link_changed(connected, "" if connected else detail))
+        self.show_seats()
+
+    def show_seats(self) -> None:
+        self.query_one(SeatsLine).update(seats_text(self.session, self.link.status))
+
+    def action_new_game(self) -> None:
+        """After a game, a new one is asked of the other player (the coordinator starts it when both agree)."""
+        self.apply(self.session.request_new_game())
+
+
+class RemoteApp(CescacsApp):
+    """The C'escacs app playing (or watching) a game held by a coordinator."""
+
+    def __init__(
+        self,
+        request: JoinRequest,
+        *,
+        settings: Settings | None = None,
+        settings_path: Path | None = None,
+        wide_glyphs: frozenset[str] = frozenset(),
+        banner: str | None = None,
+    ) -> None:
+        super().__init__(Game.new(), settings=settings, settings_path=settings_path, wide_glyphs=wide_glyphs)
+        self.link = Link(request)
+        self.session = RemoteGameSession(self.link.send)
+        self.banner = banner
+        self.sub_title = request.address
+
+    def get_default_screen(self) -> RemoteGameScreen:
+        assert isinstance(self.session, RemoteGameSession)
+        return RemoteGameScreen(self.session, self.link, options=self.board_options(), banner=self.banner)
+
+
+def run_join(request: JoinRequest, *, banner: str | None = None) -> int:
+    """Open the app on the coordinator's game (the ``cescacs join`` command, and ``host --play``)."""
+    settings = Settings.load(themes=known_themes())
+    wide = measured_wide_glyphs(settings)
+    gc.freeze()  # as run_app does: start-up objects out of every collection
+    app = RemoteApp(request, settings=settings, settings_path=settings_path(), wide_glyphs=wide, banner=banner)
+    app.run()
+    return 0

@@ -1,0 +1,309 @@
+"""The session of a client of a remote game: the same commands as a local one, sent to the coordinator.
+
+A :class:`RemoteGameSession` is a :class:`~cescacs_tui.session.GameSession`
+whose game is a copy: the coordinator's snapshots replace it, and its move
+commands, instead of playing, check what a local session checks (and that it
+is this player's turn, over a live link) and then *send* a request.  Nothing
+is played here; what the coordinator did comes back as the next snapshot.
+So the game screen, its keys and its dialogs work unchanged: only what the
+commands do differs.  Takeback, draw and new-game offers become questions
+asked of the other player, on their own screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from ..core import Move
+from ..core.clock import ClockState
+from ..core.errors import CescacsError
+from ..core.game import Game
+from ..core.pgn import read_pgn
+from ..core.pieces import Colour
+from ..session import Confirm, Feedback, GameSession, Notice, Redraw, Tone
+from .protocol import ClockTimes, ProtocolError, Seat, SeatView, Snapshot
+
+__all__ = ["RemoteGameSession"]
+
+_NOT_HERE: Final = {
+    "redo": "redo is for a game at one board: ask for a takeback (u) instead",
+    "pause_clock": "the clock of a game played from two places cannot be paused",
+    "open": "a record cannot be opened into a game played from two places: open it with cescacs FILE",
+}
+"""Actions a client of a remote game cannot take, and why."""
+
+_PLAYERS_ONLY: Final = frozenset({"takeback", "offer_draw", "claim_draw", "resign", "new_game"})
+
+
+class RemoteGameSession(GameSession):
+    """The game as the coordinator last described it, and this client's requests to it.
+
+    ``send`` delivers one request to the coordinator and says whether it
+    could (``False``: the link is down, nothing was sent).
+    """
+
+    def __init__(self, send: Callable[[Mapping[str, Any]], bool]) -> None:
+        super().__init__(Game.new())
+        self.send = send
+        self.seat: Seat | None = None
+        """The seat the coordinator gave this client (``None`` until it has)."""
+        self.connected = False
+        self.link_problem = "connecting…"
+        """Why no request can be sent now (``""`` while connected)."""
+        self.white = SeatView()
+        self.black = SeatView()
+        self.watchers = 0
+        self.snapshot: Snapshot | None = None
+        self.sent_move: str | None = None
+        """A move sent and not yet answered: no other is sent meanwhile."""
+        self._asked: tuple[str, int] | None = None
+        self._pgn = ""
+
+    @property
+    def colour(self) -> Colour | None:
+        return None if self.seat is None else self.seat.colour
+
+    # --- what the coordinator says ---------------------------------------------------------------
+
+    def link_changed(self, connected: bool, problem: str = "") -> Feedback:
+        """The link came up or went down."""
+        self.connected = connected
+        self.link_problem = "" if connected else problem
+        if not connected:
+            self.sent_move = None
+        return Feedback(problem or None, Tone.ERROR if problem else Tone.PLAIN, Redraw.PANELS)
+
+    def receive(self, message: Mapping[str, Any]) -> Feedback:
+        """One line from the coordinator (checked by the link: a JSON object with a ``type``)."""
+        kind = message.get("type")
+        try:
+            if kind == "welcome":
+                seat = message.get("seat")
+                if seat not in tuple(Seat):
+                    raise ProtocolError("bad_field", "welcome without a seat")
+                self.seat = Seat(str(seat))
+                self.snapshot = None  # a (re)started coordinator counts its updates afresh
+                return Feedback(f"you are {self._seat_words()}", Tone.INFO, Redraw.PANELS)
+            if kind == "state":
+                return self.apply(Snapshot.from_json(message))
+            if kind == "error":
+                self.sent_move = None
+                reason = message.get("reason")
+                return Feedback.refused(str(reason)[:200] if reason else "the coordinator refused that")
+        except ProtocolError as error:
+            return Feedback.refused(f"the coordinator sent something this client cannot read: {error.reason}")
+        return Feedback()  # pong, and types of later protocol versions
+
+    def apply(self, snapshot: Snapshot) -> Feedback:
+        """Make the game what ``snapshot`` says it is; say what happened, and ask what is asked of this player."""
+        if self.snapshot is not None and snapshot.seq <= self.snapshot.seq:
+            return Feedback()
+        was_over = self.game.is_over
+        if snapshot.pgn != self._pgn:
+            try:
+                games = read_pgn(snapshot.pgn)
+                if len(games) != 1:
+                    raise CescacsError(f"{len(games)} games instead of one")
+            except CescacsError as error:
+                return Feedback.refused(f"the coordinator sent a record this client cannot read: {error}")
+            self._replace_game(games[0])
+            self._pgn = snapshot.pgn
+            self.sent_move = None
+        self.snapshot = snapshot
+        self.white, self.black, self.watchers = snapshot.white, snapshot.black, snapshot.watchers
+        self.game.draw_offered_by = snapshot.draw_offer
+        self._mirror_clock(snapshot.clock)
+        game = self.game
+        notice = None
+        if game.is_over and not was_over:
+            notice = Notice("Game over", f"{game.result}: {game.termination}")
+        return Feedback(
+            snapshot.said or None,
+            Tone.INFO if snapshot.said else Tone.PLAIN,
+            Redraw.GAME,
+            question=self._question(snapshot),
+            notice=notice,
+        )
+
+    def _replace_game(self, game: Game) -> None:
+        """The new copy of the game; a player reviewing an earlier move stays there."""
+        old = self.game
+        if not old.is_live:
+            game.go_to(old.cursor)
+        self.game = game
+        self.variations.clear()
+        self._picker = None
+        self.preview = ()
+
+    def _mirror_clock(self, times: ClockTimes | None) -> None:
+        """Run this copy's clock as the coordinator's runs: the display counts down between snapshots."""
+        clock = self.game.clock
+        if clock is None or times is None:
+            return
+        clock.restore(
+            ClockState((times.white, times.black), times.to_move, times.turn_start, times.delay_left, times.flagged)
+        )
+        if times.paused:
+            clock.pause()
+        elif not times.running:
+            clock.stop()
+
+    def _question(self, snapshot: Snapshot) -> Confirm | None:
+        """The opponent's offer or request addressed to this player, asked once."""
+        me = self.colour
+        if me is None:
+            return None
+        ply = self.game.ply
+        if snapshot.draw_offer is me.opponent:
+            key = ("draw", ply)
+            prompt = f"{me.opponent.title} offers a draw. Do you accept?"
+        elif snapshot.request is not None and snapshot.request.by is me.opponent:
+            key = (snapshot.request.kind, ply)
+            if snapshot.request.kind == "takeback":
+                moves = ", ".join(node.san for node in self.game.nodes[-snapshot.request.plies :])
+                prompt = f"{me.opponent.title} asks to take back {moves}. Do you agree?"
+            else:
+                prompt = f"{me.opponent.title} asks for a new game. Do you agree?"
+        else:
+            self._asked = None
+            return None
+        if self._asked == key:
+            return None
+        self._asked = key
+        to = key[0]
+
+        def answer(accept: bool) -> Feedback:
+            if not self._send({"type": "answer", "to": to, "accept": accept}):
+                return Feedback.refused(f"the answer was not sent: {self.link_problem}")
+            return Feedback("answer sent", Tone.PLAIN)
+
+        return Confirm(prompt, answer, yes="Accept", no="Decline")
+
+    def _seat_words(self) -> str:
+        if self.seat is None:
+            return "not seated yet"
+        return "watching" if self.seat is Seat.WATCH else f"playing {self.seat.label}"
+
+    # --- what this player may do ---------------------------------------------------------------
+
+    def blocked(self) -> str | None:
+        """The local reasons first (a variation shown, an earlier move reviewed), then the remote ones."""
+        game = self.game
+        if self.variations.top is not None or not game.is_live:
+            return super().blocked()
+        if game.is_over:
+            return f"the game is over ({game.termination}): n asks for a new game"
+        if (problem := self._player_problem()) is not None:
+            return problem
+        turn = game.position.turn
+        if turn != self.colour:
+            assert self.seat is not None
+            return f"it is {turn.title}'s turn: you play {self.seat.label}"
+        if self.sent_move is not None:
+            return f"{self.sent_move} is on its way to the game"
+        return None
+
+    def _player_problem(self) -> str | None:
+        """Why this client cannot act as a player now, or ``None``."""
+        if not self.connected:
+            return f"not connected to the game ({self.link_problem}): nothing was sent"
+        if self.seat is None:
+            return "not seated yet"
+        if self.seat is Seat.WATCH:
+            return "you are watching: only White and Black play"
+        return None
+
+    def refusal(self, action: str) -> str | None:
+        if action in _NOT_HERE:
+            return _NOT_HERE[action]
+        if action not in _PLAYERS_ONLY:
+            return super().refusal(action)
+        if (problem := self._player_problem()) is not None:
+            return problem
+        me = self.colour
+        game = self.game
+        pending = self.snapshot is not None and (
+            self.snapshot.request is not None or self.snapshot.draw_offer is not None
+        )
+        if action == "new_game":
+            if not game.is_over:
+                return "the game is not over: resign (R) or agree a draw first"
+            return "a request is waiting for an answer" if pending else None
+        if game.is_over:
+            return f"the game is over ({game.termination}): n asks for a new game"
+        if action == "takeback":
+            if pending:
+                return "a request is waiting for an answer"
+            if not any(node.colour == me for node in game.nodes):
+                return "you have no move to take back"
+        elif action == "offer_draw":
+            if not game.nodes or game.nodes[-1].colour != me:
+                offer = f"make it, then offer it: {self.how('offer_draw')} (or type the move with (=))"
+                return f"a draw is offered after your own move: {offer}"
+        elif action == "claim_draw" and game.position.turn != me:
+            return "a draw is claimed by the player to move, on their turn"
+        return super().refusal(action)
+
+    # --- the commands, as requests ------------------------------------------------------------------
+
+    def _send(self, message: Mapping[str, Any]) -> bool:
+        return self.connected and self.send(message)
+
+    def play(self, move: Move, *, offer_draw: bool = False) -> Feedback:
+        if (reason := self.blocked()) is not None:
+            return Feedback.refused(reason)
+        position = self.game.position
+        if not position.is_legal(move):
+            return Feedback.refused(f"{move} is not a legal move here")
+        text = position.ctl_an(move)
+        if not self._send({"type": "move", "move": str(move), "ply": self.game.ply, "draw": offer_draw}):
+            return Feedback.refused(f"not connected to the game ({self.link_problem}): {text} was not sent")
+        self.sent_move = text
+        self.preview = ()
+        return Feedback(f"{text} sent", Tone.PLAIN, Redraw.BOARD, done=True)
+
+    def _request(self, action: str, said: str) -> Feedback:
+        if (reason := self.refusal(action)) is not None:
+            return Feedback.refused(reason)
+        if not self._send({"type": action}):
+            return Feedback.refused(f"not connected to the game ({self.link_problem}): nothing was sent")
+        return Feedback(said, Tone.PLAIN)
+
+    def takeback(self) -> Feedback:
+        return self._request("takeback", f"takeback asked: {self._opponent()} answers")
+
+    def redo(self) -> Feedback:
+        return Feedback.refused(_NOT_HERE["redo"])
+
+    def offer_draw(self) -> Feedback:
+        return self._request("offer_draw", f"draw offered: {self._opponent()} answers")
+
+    def claim_draw(self) -> Feedback:
+        return self._request("claim_draw", "draw claimed")
+
+    def request_new_game(self) -> Feedback:
+        return self._request("new_game", f"new game asked: {self._opponent()} answers")
+
+    def resign(self) -> Feedback:
+        """Resign (this player, on either turn), once confirmed; No is the safe answer."""
+        if (reason := self.refusal("resign")) is not None:
+            return Feedback.refused(reason)
+        me = self.colour
+        assert me is not None
+
+        def answer(yes: bool) -> Feedback:
+            return self._request("resign", "resignation sent") if yes else Feedback("the game goes on")
+
+        return Feedback(question=Confirm(f"You resign: {me.opponent.title} wins the game. Sure?", answer))
+
+    def pause_clock(self) -> Feedback:
+        return Feedback.refused(_NOT_HERE["pause_clock"])
+
+    def check_time(self) -> Feedback:
+        """A flag fell on this copy's clock: the coordinator, whose clock rules, ends the game and says so."""
+        return Feedback()
+
+    def _opponent(self) -> str:
+        me = self.colour
+        return "your opponent" if me is None else me.opponent.title

@@ -1,0 +1,355 @@
+"""``cescacs serve-ssh``: an SSH server with rooms, where ``ssh -t -p P host ROOM`` sits you at a board.
+
+Built on asyncssh (the optional ``[ssh]`` extra).  Visitors log in with a
+public key (only the listed ones with ``--authorized-keys``); the key is their
+identity.  Each room is a :class:`~cescacs_tui.remote.coordinator.Coordinator`
+with keyed seats on a loopback port of its own, behind a random token only
+this server knows: the first two keys to arrive play, later ones watch, and
+a player who comes back with the same key gets the same seat.  Each SSH
+session runs the normal ``cescacs join`` app in a process of its own, on a
+pseudo-terminal this server relays to the visitor (window-size changes
+included), so a visitor reaches nothing but the game: no shell, no files,
+no forwarding.  A room closes a few minutes after its last visitor leaves;
+its game stays saved in the room's directory and resumes when someone returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import hashlib
+import os
+import re
+import secrets
+import signal
+import struct
+import sys
+import termios
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import asyncssh
+
+from ..core.game import Game
+from .coordinator import Coordinator
+from .store import open_store
+from .tcp import CoordinatorServer, serve_tcp
+
+__all__ = ["DEFAULT_ROOM", "ROOM_NAME", "Hub", "ServerOptions", "serve_ssh"]
+
+ROOM_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+DEFAULT_ROOM: Final = "main"
+"""The room of a visitor who names none (``ssh -t -p P host``)."""
+
+INPUT_BACKLOG: Final = 64 * 1024
+"""Keys waiting for an app that is not reading them: beyond this, the visitor's input waits."""
+
+
+@dataclass
+class ServerOptions:
+    """What ``serve-ssh`` was told: where to listen, who may come in, and the caps."""
+
+    host_key: Path
+    bind: str = "127.0.0.1"
+    port: int = 2222
+    authorized_keys: Path | None = None
+    data_dir: Path = Path(".")
+    max_rooms: int = 16
+    max_visitors: int = 32
+    """SSH sessions running an app at once (each is a process)."""
+    max_connections: int = 64
+    """SSH connections at once, logged in or not (a login must finish within 30 s)."""
+    room_seconds: float = 300.0
+    """How long a room stays open after its last visitor has left."""
+    new_game: Callable[[], Game] = Game.new
+    app_command: Callable[[int], Sequence[str]] = field(default=lambda port: _join_command(port))
+    """The command a visitor's session runs, given the room's loopback port."""
+
+
+def _join_command(port: int) -> list[str]:
+    return [sys.executable, "-m", "cescacs_tui", "join", f"127.0.0.1:{port}", "--as", "any"]
+
+
+@dataclass(eq=False)
+class Room:
+    """One game and its loopback port; ``visitors`` counts the SSH sessions in it."""
+
+    name: str
+    server: CoordinatorServer
+    token: str
+    visitors: int = 0
+    closing: asyncio.TimerHandle | None = None
+    closed: asyncio.Future[None] | None = None
+
+
+class Full(Exception):
+    """No room or no seat at the server for one more: the sentence says which."""
+
+
+class Hub:
+    """The rooms, and the caps on them."""
+
+    def __init__(self, options: ServerOptions) -> None:
+        self.options = options
+        self.rooms: dict[str, Room] = {}
+        self.visitors = 0
+        self.connections = 0
+        self.authorized = (
+            None if options.authorized_keys is None else asyncssh.read_authorized_keys(str(options.authorized_keys))
+        )
+
+    async def enter(self, name: str) -> Room:
+        """The room ``name`` with one more visitor (opened, and its game resumed, if it was closed)."""
+        if self.visitors >= self.options.max_visitors:
+            raise Full(f"the server has {self.options.max_visitors} visitors already: try again later")
+        room = self.rooms.get(name)
+        if room is None:
+            if len(self.rooms) >= self.options.max_rooms:
+                raise Full(f"the server has {self.options.max_rooms} rooms open already: join one of them, or wait")
+            room = await self._open(name)
+        if room.closing is not None:
+            room.closing.cancel()
+            room.closing = None
+        room.visitors += 1
+        self.visitors += 1
+        return room
+
+    async def _open(self, name: str) -> Room:
+        token = secrets.token_urlsafe(24)
+        store = open_store(self.options.data_dir / "rooms" / name)
+        coordinator = Coordinator.open(store, token=token, keyed=True, new_game=self.options.new_game)
+        room = Room(name, await serve_tcp(coordinator, "127.0.0.1", 0), token)
+        self.rooms[name] = room
+        return room
+
+    def leave(self, room: Room) -> None:
+        room.visitors -= 1
+        self.visitors -= 1
+        if room.visitors == 0:
+            room.closing = asyncio.get_running_loop().call_later(self.options.room_seconds, self._close, room)
+
+    def _close(self, room: Room) -> None:
+        if room.visitors == 0 and self.rooms.get(room.name) is room:
+            del self.rooms[room.name]
+            room.closed = asyncio.ensure_future(room.server.close())
+
+    async def close(self) -> None:
+        """Close every room (their games are saved)."""
+        rooms = list(self.rooms.values())
+        for room in rooms:
+            room.visitors = 0
+            self._close(room)
+        await asyncio.gather(*(room.closed for room in rooms if room.closed is not None))
+
+    def visitor_directory(self, identity: str) -> Path:
+        """A visitor's own settings (theme, pieces) on this server, by key."""
+        return self.options.data_dir / "visitors" / hashlib.sha256(identity.encode()).hexdigest()[:24]
+
+
+class _Visitor(asyncssh.SSHServer):
+    """One SSH connection: public keys only, and the key that logged in is the visitor's identity."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.identity = ""
+        self.peer = ("", "")
+        self.sessions = 0
+        self._offered: asyncssh.SSHKey | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        peer = conn.get_extra_info("peername") or ("", 0)
+        self.peer = (str(peer[0]), str(peer[0]))
+        self.hub.connections += 1
+        if self.hub.connections > self.hub.options.max_connections:
+            conn.close()  # too many at once: this one is turned away before it logs in
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.hub.connections -= 1
+
+    def begin_auth(self, username: str) -> bool:
+        return True  # every visitor authenticates
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # asyncssh handles one auth request at a time and a new one cancels the last, so the key
+        # accepted here last is the key whose signature completes the login (see auth_completed).
+        allowed = self.hub.authorized is None or self.hub.authorized.validate(key, *self.peer) is not None
+        self._offered = key if allowed else None
+        return allowed
+
+    def auth_completed(self) -> None:
+        assert self._offered is not None
+        self.identity = "key:" + self._offered.get_fingerprint("sha256")
+
+
+async def _visit(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) -> None:
+    """One SSH session: check the room and the terminal, run the app for it, relay until either side ends."""
+    visitor = process.get_extra_info("connection").get_owner()
+    assert isinstance(visitor, _Visitor)
+    room_name = (process.command or DEFAULT_ROOM).strip()
+
+    def refuse(text: str) -> None:
+        process.stdout.write(f"cescacs: {text}\r\n".encode())
+        process.exit(1)
+
+    if not ROOM_NAME.fullmatch(room_name):
+        return refuse("a room is named by 1 to 32 letters, digits, '-' or '_': ssh -t -p PORT HOST ROOM")
+    if process.get_terminal_type() is None:
+        return refuse(f"C'escacs needs a terminal: ssh -t -p PORT HOST {room_name}")
+    visitor.sessions += 1
+    if visitor.sessions > 1:
+        return refuse("one game a connection: open another ssh session for another room")
+    try:
+        room = await hub.enter(room_name)
+    except Full as full:
+        return refuse(str(full))
+    except Exception as error:  # a room whose saved game cannot be read: say so, keep the server up
+        return refuse(f"room {room_name} cannot be opened: {error}")
+    try:
+        status = await _run_app(hub, room, visitor, process)
+    finally:
+        hub.leave(room)
+    process.exit(status)
+
+
+async def _run_app(hub: Hub, room: Room, visitor: _Visitor, process: asyncssh.SSHServerProcess[bytes]) -> int:
+    """The visitor's app, on a pseudo-terminal of its own, relayed to the SSH channel until it ends."""
+    width, height, pixwidth, pixheight = process.get_terminal_size()
+    controller, terminal = os.openpty()
+    _set_size(controller, width or 80, height or 24, pixwidth, pixheight)
+    folder = hub.visitor_directory(visitor.identity)
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "CESCACS_"))} | {
+        "TERM": _terminal_type(process.get_terminal_type()),
+        "CESCACS_TOKEN": room.token,
+        "CESCACS_CLIENT": visitor.identity,
+        "CESCACS_NAME": str(process.get_extra_info("username") or ""),
+        "CESCACS_DATA_DIR": str(folder / "data"),
+        "CESCACS_CONFIG_DIR": str(folder / "config"),
+    }
+    try:
+        child = await asyncio.create_subprocess_exec(
+            *hub.options.app_command(room.server.port),
+            stdin=terminal,
+            stdout=terminal,
+            stderr=terminal,
+            env=environment,
+            start_new_session=True,
+        )
+    finally:
+        os.close(terminal)
+    try:
+        await relay(process, controller, child)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            child.send_signal(signal.SIGHUP)  # the visitor left: the app ends (the room has the game)
+        try:
+            await asyncio.wait_for(child.wait(), 5.0)
+        except TimeoutError:
+            child.kill()
+            await child.wait()
+        os.close(controller)
+    return child.returncode or 0
+
+
+async def relay(process: asyncssh.SSHServerProcess[bytes], controller: int, child: asyncio.subprocess.Process) -> None:
+    """Copy bytes between the SSH channel and the pseudo-terminal's controller until the app or the visitor ends.
+
+    A window-size change from the visitor resizes the pseudo-terminal and
+    tells the app (``SIGWINCH``): the app has no controlling terminal to be
+    told by the kernel.
+    """
+    loop = asyncio.get_running_loop()
+    screen = asyncio.StreamReader()
+    reading, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(screen), os.fdopen(controller, "rb", buffering=0, closefd=False)
+    )
+    writing, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(os.dup(controller), "wb", buffering=0))
+
+    async def to_visitor() -> None:
+        with contextlib.suppress(OSError):  # EIO: the app has ended and closed its terminal
+            while data := await screen.read(1 << 16):
+                process.stdout.write(data)
+                await process.stdout.drain()
+
+    async def from_visitor() -> None:
+        while True:
+            try:
+                data = await process.stdin.read(1 << 16)
+            except asyncssh.TerminalSizeChanged as size:
+                _set_size(controller, size.width, size.height, size.pixwidth, size.pixheight)
+                with contextlib.suppress(ProcessLookupError):
+                    child.send_signal(signal.SIGWINCH)
+                continue
+            except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                continue
+            except (asyncssh.Error, OSError):
+                return
+            if not data:
+                return
+            writing.write(data)
+            while writing.get_write_buffer_size() > INPUT_BACKLOG and not writing.is_closing():
+                await asyncio.sleep(0.05)
+
+    tasks = [asyncio.ensure_future(job) for job in (to_visitor(), from_visitor(), child.wait())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        reading.close()
+        writing.close()
+
+
+def _set_size(controller: int, width: int, height: int, pixwidth: int = 0, pixheight: int = 0) -> None:
+    size = struct.pack("HHHH", max(1, min(height, 1000)), max(1, min(width, 1000)), pixwidth, pixheight)
+    with contextlib.suppress(OSError):
+        fcntl.ioctl(controller, termios.TIOCSWINSZ, size)
+
+
+def _terminal_type(value: str | None) -> str:
+    """The visitor's ``TERM``, if it is a plausible terminal name (it goes into the app's environment)."""
+    return value if value and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}", value) else "xterm-256color"
+
+
+async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], stop: asyncio.Event | None = None) -> None:
+    """Serve until ``stop`` is set (or SIGINT, SIGTERM, SIGHUP when it is not given); rooms are saved on the way out."""
+    hub = Hub(options)
+
+    async def visit(process: asyncssh.SSHServerProcess[bytes]) -> None:
+        await _visit(hub, process)
+
+    server = await asyncssh.create_server(
+        lambda: _Visitor(hub),
+        options.bind,
+        options.port,
+        server_host_keys=[str(options.host_key)],
+        process_factory=visit,
+        encoding=None,
+        line_editor=False,
+        password_auth=False,
+        kbdint_auth=False,
+        host_based_auth=False,
+        gss_host=None,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        allow_scp=False,
+        login_timeout=30,
+        keepalive_interval=30,
+    )
+    loop = asyncio.get_running_loop()
+    if stop is None:
+        stop = asyncio.Event()
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(signum, stop.set)
+    ready(server.sockets[0].getsockname()[1])
+    try:
+        await stop.wait()
+    finally:
+        server.close()
+        await hub.close()

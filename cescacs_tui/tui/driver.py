@@ -1,0 +1,206 @@
+"""The terminal driver: Textual's own, with an input loop that no byte from the terminal can kill.
+
+Textual's :class:`~textual.drivers.linux_driver.LinuxDriver` decodes what the
+terminal sends with a strict UTF-8 decoder: one byte that is not UTF-8 (``0xFF``,
+or ``é`` from a terminal or SSH link set to Latin-1) raises in its input
+thread, and the app dies (with exit status 0).  It also reads a lone Esc as
+the start of an escape sequence for ``ESCDELAY`` (100 ms): a key pressed
+within that time after Esc joins it as Alt+key, so Esc and then ``/``
+quickly lose the ``/``.
+
+:class:`CescacsDriver` keeps everything of Textual's driver but its input
+loop, which :class:`TerminalInput` drives:
+
+* bytes that are not UTF-8 become U+FFFD, and the app is told once
+  (:class:`InvalidTerminalInput`) so it can say that the terminal's encoding
+  looks wrong;
+* an Esc that ends one read stays an Esc when what comes next arrives in a
+  later read and cannot continue an escape sequence (anything but ``[`` or
+  ``O``): terminals write a key's whole sequence, Alt+key included, at once, so
+  a later byte is another key.  The later key is held until the Esc's delay
+  has run out, so the Esc is reported first and nothing is reordered.  Esc and
+  a key that arrive in the same read are still Alt+key, as in Textual.
+* anything else that goes wrong while reading input ends the app as any
+  exception does (the terminal restored, exit status 1), not with Textual's
+  silent panic.
+
+The parser is Textual's ``XTermParser`` (a private module; Textual is pinned to
+8.x and ``tests/test_driver.py`` checks the parts used).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import errno
+import os
+import selectors
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from textual import constants
+from textual._xterm_parser import XTermParser
+from textual.driver import Driver
+from textual.drivers.linux_driver import LinuxDriver
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+ESCAPE = "\x1b"
+SEQUENCE_INTRODUCERS = ("[", "O")
+"""What follows Esc in the keys' escape sequences (CSI and SS3): after a lone Esc, these continue it."""
+
+READ_SIZE = 4096
+POLL_SECONDS = 0.1
+"""How long the input thread waits for input before it looks at the exit flag again (as Textual's)."""
+
+_UTF8_REPLACEMENT = "\ufffd".encode()
+
+
+class InvalidTerminalInput(Message):
+    """The terminal sent bytes that are not UTF-8 (they were read as U+FFFD); posted to the app once."""
+
+    advice = (
+        "The terminal sent characters that are not UTF-8 (shown as \ufffd). Set a UTF-8 locale in the terminal "
+        "and for SSH, e.g. LANG=C.UTF-8."
+    )
+
+
+class TerminalInput:
+    """What the terminal sends, as Textual's messages (keys, mouse, paste, focus), in order; never raises on bytes.
+
+    The first bytes that are not UTF-8 also give an :class:`InvalidTerminalInput`.
+
+    ``sleep`` and ``clock`` are the thread's own (``time.sleep``/``time.monotonic``);
+    the parser times a lone Esc with the same monotonic clock.
+    """
+
+    def __init__(
+        self,
+        *,
+        debug: bool = False,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self._parser = XTermParser(debug)
+        self._sleep = sleep
+        self._clock = clock
+        self._escape_read_at: float | None = None
+        """When the last read ended with Esc: the parser holds that Esc, waiting for the rest of a sequence."""
+        self.invalid_bytes = 0
+        """How many undecodable byte sequences were replaced so far."""
+
+    def feed(self, data: bytes, *, final: bool = False) -> Iterator[Message]:
+        """The messages that one read from the terminal completes (``final``: the terminal is closing)."""
+        text = self._decode(data, final)
+        invalid = text.count("\ufffd") - data.count(_UTF8_REPLACEMENT)
+        if invalid > 0:
+            if not self.invalid_bytes:
+                yield InvalidTerminalInput()
+            self.invalid_bytes += invalid
+        if not text:
+            return
+        if self._escape_read_at is not None and text[0] not in SEQUENCE_INTRODUCERS:
+            yield from self._release_escape()
+        self._escape_read_at = None
+        yield from self._parser.feed(text)
+        if text.endswith(ESCAPE):
+            self._escape_read_at = self._clock()
+
+    def tick(self) -> Iterator[Message]:
+        """Messages that are due without new input: a lone Esc once its delay has run out."""
+        for message in self._parser.tick():
+            self._escape_read_at = None
+            yield message
+
+    def wait_limit(self, longest: float) -> float:
+        """How long the thread may wait for input before :meth:`tick` is due (at most ``longest``)."""
+        if self._escape_read_at is None:
+            return longest
+        due = self._escape_read_at + constants.ESCAPE_DELAY - self._clock()
+        return min(longest, max(due, 0.0))
+
+    def close(self) -> Iterator[Message]:
+        """The end of input: whatever the parser still holds."""
+        yield from self._parser.feed("")
+
+    def _release_escape(self) -> Iterator[Message]:
+        """Let the parser's wait for the rest of the sequence run out, so it reports the lone Esc now."""
+        assert self._escape_read_at is not None
+        deadline = self._escape_read_at + constants.ESCAPE_DELAY
+        while (remaining := deadline - self._clock()) > 0:
+            self._sleep(remaining)
+        self._escape_read_at = None
+        yield from self._parser.tick()
+
+
+class CescacsDriver(LinuxDriver):
+    """Textual's Linux/macOS driver with the safe input loop of :class:`TerminalInput`."""
+
+    def __init__(
+        self, app: App[Any], *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._debug_input = debug
+        self._app_loop = asyncio.get_running_loop()
+
+    def run_input_thread(self) -> None:
+        """Read the terminal until the app stops reading it.
+
+        When the terminal goes away (end of file, or ``EIO`` once the terminal
+        or the SSH link has closed) the app is asked to exit as with Ctrl+Q;
+        any other error ends the app as an exception does.
+        """
+        try:
+            self._read_input()
+        except OSError as error:
+            if error.errno != errno.EIO:
+                self._fail(error)
+            else:
+                self._app_loop.call_soon_threadsafe(self._app.exit)
+        except Exception as error:
+            self._fail(error)
+
+    def _fail(self, error: Exception) -> None:
+        self._app_loop.call_soon_threadsafe(self._app.call_later, _raise, error)
+
+    def _read_input(self) -> None:
+        terminal = TerminalInput(debug=self._debug_input)
+        selector = selectors.SelectSelector()
+        selector.register(self.fileno, selectors.EVENT_READ)
+        try:
+            while not self.exit_event.is_set():
+                if selector.select(terminal.wait_limit(POLL_SECONDS)):
+                    data = os.read(self.fileno, READ_SIZE)
+                    if not data:  # end of file: the terminal has gone
+                        self._app_loop.call_soon_threadsafe(self._app.exit)
+                        return
+                    self._dispatch(terminal.feed(data))
+                self._dispatch(terminal.tick())
+            if selector.select(POLL_SECONDS):
+                self._dispatch(terminal.feed(os.read(self.fileno, READ_SIZE), final=True))
+        finally:
+            selector.close()
+            for _ in terminal.close():  # as Textual: what is left of an unfinished sequence is dropped
+                pass
+
+    def _dispatch(self, messages: Iterator[Message]) -> None:
+        for message in messages:
+            self.process_message(message)
+
+
+def _raise(error: Exception) -> None:
+    """Re-raise an input thread's exception in the app, where Textual handles it (terminal restored, status 1)."""
+    raise error
+
+
+def driver_class(default: type[Driver]) -> type[Driver]:
+    """The driver for the app: :class:`CescacsDriver` where Textual would use its Linux driver, else ``default``.
+
+    ``default`` is what :meth:`textual.app.App.get_driver_class` chose: the web
+    driver under textual-serve (``TEXTUAL_DRIVER``), or Windows' driver, stay.
+    """
+    return CescacsDriver if default is LinuxDriver else default

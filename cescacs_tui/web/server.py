@@ -1,0 +1,401 @@
+"""textual-serve, configured to be safe to serve: our page, our checks, one game per browser.
+
+:class:`CescacsServer` subclasses textual-serve's ``Server`` and keeps its
+websocket protocol, its ``/static`` files (the terminal in JavaScript) and its
+downloads; it adds, on every request, the ``Host`` check and security
+headers (a Content-Security-Policy that allows this site only), and around
+the websocket the ``Origin`` check, the browser's identity, the optional
+password and the limit on live sessions.  :class:`BrowserAppService` starts
+each browser's process with that browser's own data and settings
+directories and in web mode (:mod:`cescacs_tui.web.mode`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import signal
+from pathlib import Path
+from typing import Any, Final
+
+import aiohttp_jinja2
+from aiohttp import WSCloseCode, WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+from .browsers import AUTH_COOKIE, BROWSER_COOKIE, Browser, browser_from_cookie, new_browser_id
+from .mode import CHOOSE_FILE_URL, WEB_MODE_VARIABLE
+from .sessions import FULL, SessionTable
+from .site import Site
+
+__all__ = ["PASSWORD_VARIABLE", "BrowserAppService", "CescacsServer", "terminal_size"]
+
+log = logging.getLogger("cescacs-web")
+
+HERE: Final = Path(__file__).parent
+PASSWORD_VARIABLE: Final = "CESCACS_WEB_PASSWORD"
+
+MAX_COLUMNS: Final = 1000
+MAX_ROWS: Final = 500
+"""A terminal larger than any screen shows is refused: a visitor cannot make the app draw a gigapixel."""
+
+STOP_SECONDS: Final = 10.0
+"""How long a process has to quit when its tab goes; then it is killed."""
+
+LOGIN_DELAY_SECONDS: Final = 1.0
+"""A wrong password costs this long, one attempt at a time: guessing is slow."""
+
+COOKIE_DAYS: Final = 400
+"""Browsers keep a cookie at most this long (Chromium's cap); a game survives a closed browser."""
+
+CONTENT_SECURITY_POLICY: Final = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",  # the terminal's script adds its own style elements
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    )
+)
+SECURITY_HEADERS: Final = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+STATIC_PREFIXES: Final = ("/static/", "/cescacs/", "/favicon.ico")
+"""The script, styles, font and icon may be cached; pages and downloads are not."""
+
+
+def terminal_size(width: object, height: object) -> tuple[int, int] | None:
+    """A browser's terminal size in cells, if it is whole numbers a screen can show."""
+    if type(width) is not int or type(height) is not int:
+        return None
+    if not (1 <= width <= MAX_COLUMNS and 1 <= height <= MAX_ROWS):
+        return None
+    return width, height
+
+
+def _query_size(request: web.Request) -> tuple[int, int]:
+    try:
+        size = terminal_size(int(request.query.get("width", "80")), int(request.query.get("height", "24")))
+    except ValueError:
+        size = None
+    return size or (80, 24)
+
+
+class BrowserAppService(AppService):
+    """One browser's app process: its own directories, web mode, and a bounded stop."""
+
+    def __init__(self, command: str, *, browser: Browser, **kwargs: Any) -> None:
+        super().__init__(command, **kwargs)
+        self.browser = browser
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        environment = super()._build_environment(width=width, height=height)
+        environment.pop(PASSWORD_VARIABLE, None)
+        environment[WEB_MODE_VARIABLE] = "1"
+        environment["CESCACS_DATA_DIR"] = str(self.browser.data_dir)
+        environment["CESCACS_CONFIG_DIR"] = str(self.browser.config_dir)
+        return environment
+
+    async def on_meta(self, data: bytes) -> None:
+        meta = json.loads(data)
+        if isinstance(meta, dict) and meta.get("type") == "open_url" and meta.get("url") == CHOOSE_FILE_URL:
+            await self.remote_write_str(json.dumps(["cescacs", "choose_file"]))
+            return
+        await super().on_meta(data)
+
+    async def send_bytes(self, data: bytes) -> bool:
+        """Pass keys on; ``False`` if the app has not taken them within :data:`STOP_SECONDS` (its input is dead)."""
+        try:
+            return await asyncio.wait_for(super().send_bytes(data), STOP_SECONDS)
+        except TimeoutError:
+            return False
+
+    async def stop(self) -> None:
+        """Ask the app to quit; kill it if it has not within :data:`STOP_SECONDS`; wait until it has exited.
+
+        Only then is the browser's place free, so a new process never shares
+        the data directory with a dying one.
+        """
+        try:
+            await asyncio.wait_for(super().stop(), STOP_SECONDS)
+        except TimeoutError:
+            log.warning("an app process did not quit in %s s: killed", STOP_SECONDS)
+        process = self._process
+        if process is not None and process.returncode is None:
+            try:
+                await asyncio.wait_for(process.wait(), STOP_SECONDS)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+
+
+class CescacsServer(Server):
+    """``cescacs-web``'s server (see the module docstring); ``serve()`` raises ``OSError`` if it cannot listen."""
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        site: Site,
+        host: str,
+        port: int,
+        state_dir: Path,
+        max_sessions: int,
+        password: str | None = None,
+    ) -> None:
+        super().__init__(
+            command,
+            host=host,
+            port=port,
+            title="C'escacs",
+            public_url=site.public_url,
+            templates_path=HERE / "templates",
+        )
+        self.site = site
+        self.state_dir = state_dir
+        self.sessions = SessionTable(max_sessions)
+        self.password = password
+        self._login_lock = asyncio.Lock()
+
+    # --- running -------------------------------------------------------------------
+
+    def initialize_logging(self) -> None:
+        """Plain log lines: textual-serve's rich tracebacks show local variables, which may hold a password."""
+        logging.basicConfig(level=logging.DEBUG if self.debug else logging.INFO, format="%(message)s")
+
+    def serve(self, debug: bool = False) -> None:
+        """Listen, say where, and serve until SIGINT or SIGTERM."""
+        self.debug = debug
+        self.initialize_logging()
+        asyncio.run(self._serve())
+
+    async def _serve(self) -> None:
+        # No access log: a request line can carry ``?token=``, the password.
+        runner = web.AppRunner(await self._make_app(), handle_signals=False, access_log=None, shutdown_timeout=5)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+            print(f"Serving C'escacs on {self.public_url} (Ctrl+C stops)", flush=True)
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for signal_number in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signal_number, stop.set)
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Nothing yet: the address is printed once the port is really listening."""
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """End every session, so no app process outlives the server."""
+        await self.sessions.end_all()
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.middlewares.append(self._check_host)
+        app.on_response_prepare.append(self._add_security_headers)
+        app.router.add_post("/login", self.handle_login, name="login")
+        app.router.add_get("/favicon.ico", self.handle_favicon)
+        app.router.add_static("/cescacs", HERE / "static", name="cescacs-static")
+        return app
+
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if not self.site.allows_host(request.headers.get("Host")):
+            raise web.HTTPForbidden(text="This server does not answer to that host name.\n")
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    @staticmethod
+    async def _add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(SECURITY_HEADERS)
+        if not request.path.startswith(STATIC_PREFIXES):
+            response.headers["Cache-Control"] = "no-store"
+
+    # --- the page --------------------------------------------------------------------
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """The game's page, or what stands before it: the password, a full server."""
+        known = browser_from_cookie(request.cookies.get(BROWSER_COOKIE))
+        if known is None and request.headers.get("Sec-Fetch-Site") in ("cross-site", "same-site"):
+            # Arriving by a link from another site, the browser holds back its SameSite=Strict cookie;
+            # a new identity now would replace it and lose the game.  Reloading from here sends it.
+            return self._page(request, "notice.html", {"refresh": True, "message": "Opening C'escacs…"})
+        browser = self._browser(known or new_browser_id())
+        if self.password is not None:
+            token = request.query.get("token")
+            if token is not None:
+                return await self._log_in(request, browser, token, new=known is None)
+            if not browser.has_auth(self.password, request.cookies.get(AUTH_COOKIE)):
+                return self._page(request, "login.html", {}, browser=browser if known is None else None)
+        if not self.sessions.has_room_for(browser.id):
+            return self._full(request, browser if known is None else None)
+        context = {"font_size": 16}
+        return self._page(request, "app_index.html", context, browser=browser if known is None else None)
+
+    async def handle_login(self, request: web.Request) -> web.StreamResponse:
+        if self.password is None:
+            raise web.HTTPNotFound()
+        if not self.site.allows_origin(request.headers.get("Origin")):
+            raise web.HTTPForbidden(text="Log in from this site's own page.\n")
+        known = browser_from_cookie(request.cookies.get(BROWSER_COOKIE))
+        form = await request.post()
+        password = form.get("password")
+        browser = self._browser(known or new_browser_id())
+        return await self._log_in(request, browser, password if isinstance(password, str) else "", new=known is None)
+
+    async def handle_favicon(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(HERE / "static" / "favicon.svg", headers={"Content-Type": "image/svg+xml"})
+
+    async def _log_in(self, request: web.Request, browser: Browser, password: str, *, new: bool) -> web.StreamResponse:
+        assert self.password is not None
+        if not hmac.compare_digest(password.encode("utf-8"), self.password.encode("utf-8")):
+            async with self._login_lock:
+                await asyncio.sleep(LOGIN_DELAY_SECONDS)
+            return self._page(
+                request, "login.html", {"error": "Wrong password."}, status=403, browser=browser if new else None
+            )
+        redirect = web.HTTPSeeOther("./")
+        self._set_cookie(redirect, AUTH_COOKIE, browser.auth_token(self.password))
+        if new:
+            self._set_cookie(redirect, BROWSER_COOKIE, browser.id)
+        raise redirect
+
+    def _full(self, request: web.Request, new_browser: Browser | None) -> web.StreamResponse:
+        message = f"The server is full: {self.sessions.limit} games are being played. Try again in a while."
+        return self._page(request, "notice.html", {"message": message, "retry": True}, status=503, browser=new_browser)
+
+    def _page(
+        self,
+        request: web.Request,
+        template: str,
+        context: dict[str, Any],
+        *,
+        status: int = 200,
+        browser: Browser | None = None,
+    ) -> web.Response:
+        response = aiohttp_jinja2.render_template(template, request, {"title": self.title, **context}, status=status)
+        if browser is not None:
+            self._set_cookie(response, BROWSER_COOKIE, browser.id)
+        return response
+
+    def _set_cookie(self, response: web.StreamResponse, name: str, value: str) -> None:
+        response.set_cookie(
+            name,
+            value,
+            max_age=COOKIE_DAYS * 24 * 3600,
+            path="/",
+            httponly=True,
+            samesite="Strict",
+            secure=self.site.secure or None,
+        )
+
+    def _browser(self, browser_id: str) -> Browser:
+        return Browser(browser_id, self.state_dir)
+
+    def _known_browser(self, request: web.Request) -> Browser | None:
+        """The request's browser, if it carries an identity (and the password's cookie, when one is set)."""
+        browser_id = browser_from_cookie(request.cookies.get(BROWSER_COOKIE))
+        if browser_id is None:
+            return None
+        browser = self._browser(browser_id)
+        if self.password is not None and not browser.has_auth(self.password, request.cookies.get(AUTH_COOKIE)):
+            return None
+        return browser
+
+    # --- the game's websocket and downloads --------------------------------------------
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """Drive one app process for a page of this site, for the browser the page was given to."""
+        if not self.site.allows_origin(request.headers.get("Origin")):
+            raise web.HTTPForbidden(text="Only this site's own page may start a game.\n")
+        browser = self._known_browser(request)
+        if browser is None:
+            raise web.HTTPForbidden(text="Load the page first.\n")
+        width, height = _query_size(request)
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+
+        async def end_tab(code: int) -> None:
+            await websocket.close(code=code)
+
+        session = await self.sessions.admit(browser.id, end_tab)
+        if session is None:
+            await websocket.close(code=FULL)
+            return websocket
+        tag = browser.directory.name[:8]
+        log.info("browser %s: game started (%d of %d places taken)", tag, len(self.sessions), self.sessions.limit)
+        try:
+            browser.prepare()
+            service = BrowserAppService(
+                self.command,
+                browser=browser,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=websocket.close,
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
+            await service.start(width, height)
+            try:
+                await self._process_messages(websocket, service)
+            finally:
+                await service.stop()
+        except Exception:
+            log.exception("browser %s: the session failed", tag)
+        finally:
+            session.release()
+            await websocket.close(code=WSCloseCode.GOING_AWAY)
+            log.info("browser %s: game ended", tag)
+        return websocket
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
+        """Pass the page's messages to the app; anything malformed is ignored, never a crash or a huge screen."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(message.data)
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope:
+                continue
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                # A lone surrogate is dropped; nothing empty is sent: Textual's input parser takes "" for the end.
+                keys = data.encode("utf-8", "ignore")
+                if keys and not await app_service.send_bytes(keys):
+                    break
+            elif kind == "resize" and isinstance(data, dict):
+                size = terminal_size(data.get("width"), data.get("height"))
+                if size is not None:
+                    await app_service.set_terminal_size(*size)
+            elif kind == "ping" and isinstance(data, str):
+                await websocket.send_json(["pong", data])
+            elif kind == "blur":
+                await app_service.blur()
+            elif kind == "focus":
+                await app_service.focus()
+
+    async def handle_download(self, request: web.Request) -> web.StreamResponse:
+        """A record the app delivers, only to the browser whose app made it."""
+        browser = self._known_browser(request)
+        try:
+            download = await self.download_manager.get_download_metadata(request.match_info["key"])
+        except KeyError:
+            download = None
+        owner = getattr(download.app_service, "browser", None) if download is not None else None
+        if browser is None or owner is None or owner.id != browser.id:
+            raise web.HTTPNotFound(text="No such download.\n")
+        return await super().handle_download(request)

@@ -1,0 +1,221 @@
+"""The coordinator on a real TCP port: tokens, caps, pacing, stalled clients, and a seeded fuzz of hostile lines."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cescacs_tui.core.game import Game
+from cescacs_tui.core.pgn import write_pgn
+from cescacs_tui.remote.coordinator import Coordinator
+from cescacs_tui.remote.protocol import MAX_REQUEST_BYTES, ProtocolError, parse_request
+from cescacs_tui.remote.store import open_store
+from cescacs_tui.remote.tcp import HostThread, Limits
+from tests.helpers.remote import TOKEN, LineClient
+
+
+def served(coordinator: Coordinator, limits: Limits | None = None) -> Iterator[tuple[Coordinator, int]]:
+    thread = HostThread(coordinator, "127.0.0.1", 0, limits=limits or Limits())
+    port = thread.start()
+    try:
+        yield coordinator, port
+    finally:
+        thread.stop()
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[tuple[Coordinator, int]]:
+    yield from served(Coordinator(Game.new(), token=TOKEN, store=open_store(tmp_path / "room")))
+
+
+def state_after(client: LineClient, said: str | None = None) -> dict[str, object]:
+    """The next snapshot (the next saying ``said``, if given)."""
+    return client.read_until(lambda m: m["type"] == "state" and (said is None or m["said"] == said))
+
+
+def test_a_client_says_hello_and_gets_its_seat_then_the_game(host: tuple[Coordinator, int]) -> None:
+    _, port = host
+    client = LineClient(port)
+    assert client.hello(name="Ana") == {"type": "welcome", "protocol": 1, "seat": "white", "name": "Ana"}
+    state = state_after(client)
+    assert state["said"] == "Ana plays White" and '[Variant "C\'escacs"]' in str(state["pgn"])
+    client.close()
+
+
+def test_a_wrong_token_gets_a_reason_and_the_connection_is_closed(host: tuple[Coordinator, int]) -> None:
+    coordinator, port = host
+    client = LineClient(port)
+    answer = client.hello(token="not-the-token-at-all")
+    assert answer["type"] == "error" and answer["code"] == "auth" and answer["fatal"] is True
+    assert client.closed_by_peer()
+    assert coordinator.members == []
+
+
+def test_the_first_line_must_be_a_hello(host: tuple[Coordinator, int]) -> None:
+    _, port = host
+    client = LineClient(port)
+    client.send_json({"type": "move", "move": "H6-H12", "ply": 0})
+    assert client.read()["code"] == "hello_expected"
+    assert client.closed_by_peer()
+
+
+def test_a_connection_that_says_nothing_is_closed() -> None:
+    coordinator = Coordinator(Game.new(), token=TOKEN)
+    for _, port in served(coordinator, Limits(hello_seconds=0.2)):
+        client = LineClient(port)
+        assert client.read()["code"] == "hello_expected"
+        assert client.closed_by_peer()
+
+
+def test_a_line_too_long_is_refused_and_the_connection_goes_on(host: tuple[Coordinator, int]) -> None:
+    coordinator, port = host
+    client = LineClient(port)
+    client.hello()
+    state_after(client)
+    client.send(b"x" * (MAX_REQUEST_BYTES * 3) + b"\n")
+    assert client.read()["code"] == "too_long"
+    client.send_json({"type": "move", "move": "H6-H12", "ply": 0})
+    assert state_after(client)["said"] == "White played H6-H12"
+    assert coordinator.game.ply == 1
+
+
+def test_too_many_lines_too_fast_are_ignored_then_the_connection_is_closed() -> None:
+    coordinator = Coordinator(Game.new(), token=TOKEN)
+    for _, port in served(coordinator, Limits(rate=1.0, burst=5.0, flood_strikes=20)):
+        client = LineClient(port)
+        client.hello()
+        state_after(client)
+        client.send(b'{"type":"ping"}\n' * 10)
+        answers = [client.read()["type"] for _ in range(10)]
+        assert answers.count("pong") in (4, 5, 6) and "error" in answers  # the burst, then refusals
+        client.send(b'{"type":"ping"}\n' * 100)
+        assert client.closed_by_peer()
+        assert b'"code":"flood"' in client.buffer
+
+
+def test_connections_beyond_the_cap_are_refused() -> None:
+    coordinator = Coordinator(Game.new(), token=TOKEN)
+    for _, port in served(coordinator, Limits(max_connections=2)):
+        first, second = LineClient(port), LineClient(port)
+        first.hello()
+        second.hello()
+        third = LineClient(port)
+        assert third.read()["code"] == "full"
+
+
+def test_a_client_that_does_not_read_is_dropped_and_never_holds_up_the_others() -> None:
+    coordinator = Coordinator(Game.new(), token=TOKEN)
+    for _, port in served(coordinator, Limits(outbox=4, rate=1e6, burst=1e6)):
+        white, black = LineClient(port), LineClient(port)
+        white.hello(name="Ana")
+        black.hello(name="Bo")
+        stalled = socket.socket()
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.connect(("127.0.0.1", port))
+        stalled.sendall(json.dumps({"type": "hello", "protocol": 1, "token": TOKEN, "seat": "watch"}).encode() + b"\n")
+        white.read_until(lambda m: m["type"] == "state" and m["said"] == "a watcher is watching")
+        white.send_json({"type": "move", "move": "H6-H12", "ply": 0})
+        state_after(white, "White played H6-H12")
+        rounds = 0
+        while _watchers(coordinator) and rounds < 2000:  # a takeback asked and declined: two snapshots, no change
+            white.send_json({"type": "takeback"})
+            black.read_until(lambda m: m["type"] == "state" and m["request"] is not None)
+            black.send_json({"type": "answer", "to": "takeback", "accept": False})
+            for player in (white, black):
+                said = player.read_until(lambda m: m["type"] == "state" and "declines" in str(m["said"]))["said"]
+                assert said == "Black declines the takeback"
+            rounds += 1
+        assert _watchers(coordinator) == 0, "the stalled watcher was never dropped"
+        assert rounds > 2, rounds  # dropped once its queue was full, not at once
+        black.send_json({"type": "move", "move": "I23-I19", "ply": 1})
+        state_after(black, "Black played I23-I19")
+        stalled.close()
+
+
+def _watchers(coordinator: Coordinator) -> int:
+    return sum(1 for member in coordinator.members if member.seat.value == "watch")
+
+
+# --- fuzz --------------------------------------------------------------------------------------------
+
+
+def hostile_lines(seed: int, count: int) -> Iterator[bytes]:
+    """Seeded random lines: junk bytes, JSON of every shape, real messages with broken or hostile fields."""
+    rng = random.Random(seed)
+    kinds = ["hello", "move", "answer", "takeback", "offer_draw", "claim_draw", "resign", "new_game", "ping", "x", ""]
+    values: list[object] = [
+        None, True, False, 0, -1, 1.5, 2**70, "", "white", "black", "watch", "any", "draw", "takeback", "H6-H12",
+        "I23-I19", "KRK-HIO", "\x1b[2J", "\u202e", "é" * 50, "x" * 300, [], {}, [1, [2, [3]]], {"type": "move"},
+    ]  # fmt: skip
+    fields = ["type", "move", "ply", "draw", "to", "accept", "token", "seat", "name", "client", "protocol"]
+    for _ in range(count):
+        shape = rng.randrange(7)
+        if shape == 0:
+            line = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80))).replace(b"\n", b"")
+        elif shape == 1:
+            line = json.dumps(rng.choice(values)).encode()
+        elif shape == 2:
+            message = {rng.choice(fields): rng.choice(values) for _ in range(rng.randrange(6))}
+            message["type"] = rng.choice(kinds)
+            line = json.dumps(message).encode()
+        elif shape == 3:
+            good = {"type": "move", "move": rng.choice(["H6-H12", "I23-I19", "ZZ9"]), "ply": rng.randrange(4)}
+            text = json.dumps(good)
+            cut = rng.randrange(len(text))
+            line = (text[:cut] + text[cut + 1 :]).encode()  # one character lost
+        elif shape == 4:
+            line = b"{" * rng.randrange(1, 3000)
+        elif shape == 5:
+            line = b"x" * rng.randrange(MAX_REQUEST_BYTES - 10, MAX_REQUEST_BYTES * 2)
+        else:
+            line = json.dumps({"type": rng.choice(kinds), "n": rng.random()}).encode() + b"\r"
+        yield line
+
+
+def send_in_bursts(client: LineClient, lines: list[bytes], size: int = 30) -> None:
+    """Send ``lines`` a burst at a time, reading the answers after each (a client that never reads is dropped)."""
+    for start in range(0, len(lines), size):
+        end = f"end-of-burst-{start}"
+        client.send(b"\n".join(lines[start : start + size]) + f'\n{{"type":"{end}"}}\n'.encode())
+        client.read_until(lambda m, end=end: m["type"] == "error" and end in m["reason"])
+
+
+def malformed(line: bytes) -> bool:
+    try:
+        parse_request(line)
+    except ProtocolError:
+        return True
+    return False
+
+
+def test_random_and_malformed_lines_never_crash_the_coordinator_nor_change_the_game(tmp_path: Path) -> None:
+    coordinator = Coordinator(Game.new(), token=TOKEN, store=open_store(tmp_path / "room"))
+    for _, port in served(coordinator, Limits(rate=1e6, burst=1e6)):
+        white, black = LineClient(port), LineClient(port)
+        white.hello(client="ana", name="Ana")
+        black.hello(client="bo", name="Bo")
+        white.send_json({"type": "move", "move": "H6-H12", "ply": 0})
+        state_after(white, "White played H6-H12")
+        before = (write_pgn(coordinator.game), coordinator.seats.to_options(), coordinator.request)
+        watcher = LineClient(port)
+        watcher.hello("watch")
+        lines = list(hostile_lines(seed=14, count=1500))
+        send_in_bursts(watcher, lines)  # a watcher may send anything at all: it can change nothing
+        send_in_bursts(black, [line for line in lines if malformed(line)])  # the player to move: junk only
+        for seed in range(3):  # strangers with no hello: anything, until they are shown the door
+            stranger = LineClient(port)
+            with contextlib.suppress(ConnectionError):  # it may be shown the door before it has said it all
+                stranger.send(b"\n".join(hostile_lines(seed, 50)) + b"\n")
+            assert stranger.closed_by_peer()
+        for client in (watcher, black):
+            client.send_json({"type": "ping"})
+            client.read_until(lambda m: m["type"] == "pong")
+        assert (write_pgn(coordinator.game), coordinator.seats.to_options(), coordinator.request) == before
+        black.send_json({"type": "move", "move": "I23-I19", "ply": 1})
+        assert black.read_until(lambda m: m["type"] == "state" and bool(m["said"]))["said"] == "Black played I23-I19"
