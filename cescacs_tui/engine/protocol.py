@@ -6,8 +6,9 @@ connects it to stdin/stdout.  A ``go`` runs the search in a thread: the
 reading loop stays free to answer ``isready`` and ``stop`` at once.
 
 Nothing a front end sends can stop the engine: a bad line gets one
-``info string error: ...`` answer (with any control characters escaped, so
-a terminal showing the conversation is never driven by them) and the engine
+``info string error: ...`` answer (control characters shown as the core's
+placeholders, so a terminal showing the conversation is never driven by
+them) and the engine
 waits for the next command.
 """
 
@@ -43,7 +44,7 @@ class ProtocolError(Exception):
 
 
 def printable(text: str, limit: int = _SHOWN) -> str:
-    """``text`` safe to echo: unprintable characters escaped (as the core's errors do), cut after ``limit``."""
+    """``text`` safe to echo: unprintable characters replaced as the core's errors do, cut after ``limit``."""
     return escape(text[:limit]) + ("..." if len(text) > limit else "")
 
 
