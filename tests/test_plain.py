@@ -350,6 +350,15 @@ def test_save_and_open_a_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert again.answer("save").startswith(f"Saved {tmp_path / again.session.suggested_file_name()}")
 
 
+def test_a_file_name_quoted_at_the_start_of_an_answer_keeps_its_case(tmp_path: Path) -> None:
+    """A name is quoted as typed, not capitalised as the first word of a sentence (``game`` is not ``Game``)."""
+    typist = Typist()
+    assert typist.answer(f"open {tmp_path / 'game'}") == "game: No such file or directory."
+    assert typist.answer("open zero") == "zero: No such file or directory."
+    assert typist.answer("hello") == "hello: not a command or a move. Type help for the commands."
+    assert typist.answer("claim").startswith("No ")  # the session's own sentences are still capitalised
+
+
 # --- what the session says besides moves --------------------------------------------------------
 
 
