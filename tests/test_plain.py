@@ -176,6 +176,14 @@ def test_a_promotion_typed_without_its_piece_is_asked_and_one_with_it_is_played(
     assert typist.type("b22-b24=n") == ["White Pawn B22 to B24, promoting to Knight. Black to move."]
 
 
+@pytest.mark.filterwarnings("error")  # the core gives its warnings as values: nothing for a front end to silence
+def test_a_wrong_check_mark_is_tolerated_also_on_a_promotion_asked_for() -> None:
+    typist = vector("promotion-choices")
+    assert typist.type("b22-b24+")[0] == "Regain which piece on B24?"
+    assert typist.type("r") == ["White Pawn B22 to B24, promoting to Rook. Black to move."]
+    assert Typist().type("h6-h12#") == ["White Pawn H6 to H12, triple step. Black to move."]
+
+
 @pytest.mark.parametrize(
     ("answer", "piece"), [("2", "Knight"), ("n", "Knight"), ("bishop", "Bishop of the black hexes")]
 )

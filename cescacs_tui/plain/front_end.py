@@ -18,7 +18,6 @@ pass the feedback on.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -336,22 +335,20 @@ class PlainGame:
             return None
         position = self.session.game.position
         typed = normalise_typed(text.lstrip("/:"))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a wrong check mark: the session ignores it too
-            try:
-                position.parse_move(typed)
-            except AmbiguousMoveError:  # only a displacement whose promotion piece is missing is ambiguous
-                origin, target = (find_hex(name) for name in _HEX_NAME.findall(typed)[:2])
-                assert origin is not None and target is not None  # the move named them
-                regained = next(m.promotion for m in position.legal_moves() if (m.origin, m.target) == (origin, target))
-                body, mark = _CHECK_MARK.split(typed, maxsplit=1)[:2]
-                try:  # the rest of what was typed must be right (the piece letter, the separator)
-                    position.parse_move(f"{body}={LETTERS[regained]}{mark}")
-                except CescacsError:
-                    return None
-                return origin, target
+        try:
+            position.parse_move(typed)
+        except AmbiguousMoveError:  # only a displacement whose promotion piece is missing is ambiguous
+            origin, target = (find_hex(name) for name in _HEX_NAME.findall(typed)[:2])
+            assert origin is not None and target is not None  # the move named them
+            regained = next(m.promotion for m in position.legal_moves() if (m.origin, m.target) == (origin, target))
+            body, mark = _CHECK_MARK.split(typed, maxsplit=1)[:2]
+            try:  # the rest of what was typed must be right (the piece letter, the separator)
+                position.parse_move(f"{body}={LETTERS[regained]}{mark}")
             except CescacsError:
-                pass
+                return None
+            return origin, target
+        except CescacsError:
+            pass
         return None
 
     def _say_hex(self, h: int) -> None:
