@@ -176,6 +176,14 @@ def test_a_promotion_typed_without_its_piece_is_asked_and_one_with_it_is_played(
     assert typist.type("b22-b24=n") == ["White Pawn B22 to B24, promoting to Knight. Black to move."]
 
 
+@pytest.mark.filterwarnings("error")  # the core gives its warnings as values: nothing for a front end to silence
+def test_a_wrong_check_mark_is_tolerated_also_on_a_promotion_asked_for() -> None:
+    typist = vector("promotion-choices")
+    assert typist.type("b22-b24+")[0] == "Regain which piece on B24?"
+    assert typist.type("r") == ["White Pawn B22 to B24, promoting to Rook. Black to move."]
+    assert Typist().type("h6-h12#") == ["White Pawn H6 to H12, triple step. Black to move."]
+
+
 @pytest.mark.parametrize(
     ("answer", "piece"), [("2", "Knight"), ("n", "Knight"), ("bishop", "Bishop of the black hexes")]
 )
@@ -348,6 +356,15 @@ def test_save_and_open_a_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert again.answer(f"open {tmp_path / 'missing.ctl-pgn'}") == "missing.ctl-pgn: No such file or directory."
     monkeypatch.chdir(tmp_path)
     assert again.answer("save").startswith(f"Saved {tmp_path / again.session.suggested_file_name()}")
+
+
+def test_a_file_name_quoted_at_the_start_of_an_answer_keeps_its_case(tmp_path: Path) -> None:
+    """A name is quoted as typed, not capitalised as the first word of a sentence (``game`` is not ``Game``)."""
+    typist = Typist()
+    assert typist.answer(f"open {tmp_path / 'game'}") == "game: No such file or directory."
+    assert typist.answer("open zero") == "zero: No such file or directory."
+    assert typist.answer("hello") == "hello: not a command or a move. Type help for the commands."
+    assert typist.answer("claim").startswith("No ")  # the session's own sentences are still capitalised
 
 
 # --- what the session says besides moves --------------------------------------------------------
