@@ -9,6 +9,8 @@ Subcommands serve power users and scripts:
 
 * ``cescacs moves [--pdtl P]``: every legal move, canonical form and CTL-AN;
 * ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
+* ``cescacs engine``: the computer player, speaking the UCI-style protocol of
+  docs/engine-protocol.md on stdin/stdout;
 * ``cescacs host`` / ``join`` / ``serve-ssh``: one game from two places (:mod:`cescacs_tui.remote`).
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
@@ -26,6 +28,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
@@ -159,6 +162,12 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _engine(args: argparse.Namespace) -> int:
+    from .engine.serve import serve  # imported here: the other commands do not need the engine
+
+    return serve(sys.stdin.buffer, sys.stdout.buffer)
+
+
 def _interactive() -> bool:
     """Whether the full-screen app can be drawn (else: the plain mode).
 
@@ -246,6 +255,12 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     counter.add_argument("--divide", action="store_true", help=_("show the count below each first move"))
     _add_position_options(counter)
     counter.set_defaults(run=_perft)
+    engine = sub.add_parser(
+        "engine",
+        help=_("the computer player: a UCI-style engine on stdin/stdout"),
+        description=_("Speak the UCI-style protocol of docs/engine-protocol.md on stdin/stdout (type 'uci' to begin)."),
+    )
+    engine.set_defaults(run=_engine)
     add_remote_subcommands(cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub))  # cescacs_tui/remote
     return parser
 
@@ -255,8 +270,8 @@ def _play_parser() -> argparse.ArgumentParser:
         prog="cescacs",
         description=_("Play C'escacs, the hexagonal chess variant, in the terminal (hot seat)."),
         epilog=_(
-            "Subcommands: 'cescacs moves --help', 'cescacs perft --help'; to play from two places: "
-            "'cescacs host --help', 'cescacs join --help', 'cescacs serve-ssh --help'."
+            "Subcommands: 'cescacs moves --help', 'cescacs perft --help', 'cescacs engine --help'; to play from "
+            "two places: 'cescacs host --help', 'cescacs join --help', 'cescacs serve-ssh --help'."
         ),
     )
     parser.add_argument(
@@ -266,6 +281,9 @@ def _play_parser() -> argparse.ArgumentParser:
         help=_("a .ctl-pgn record to open, or the number or name of an archived game"),
     )
     parser.add_argument("--games", action="store_true", help=_("list the archived games, newest first, and exit"))
+    parser.add_argument(
+        "--version", action="version", version=f"cescacs {version('cescacs-tui')}", help=_("show the version and exit")
+    )
     _add_position_options(parser)
     _language_option(parser)
     parser.add_argument(
@@ -287,7 +305,7 @@ def _play_parser() -> argparse.ArgumentParser:
     return parser
 
 
-SUBCOMMANDS = ("moves", "perft", *REMOTE_SUBCOMMANDS)
+SUBCOMMANDS = ("moves", "perft", "engine", *REMOTE_SUBCOMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -625,6 +625,75 @@ class Position:
                         if board[x] * sign <= 0:
                             append((h, x, NORMAL, 0, None))
 
+    def _piece_captures(self, moves: list[MoveTuple]) -> None:
+        """Pseudo-legal captures and promotions of every piece but the King, and no en passant.
+
+        The same moves as :meth:`_piece_moves` keeps after dropping the quiet
+        ones, found without generating those: a quiescence search asks for
+        little else.
+        """
+        board = self._board
+        us = self._turn
+        sign = _SIGN[us]
+        append = moves.append
+        is_promotion = IS_PROMOTION[us]
+        pool: list[PromotionPool] = []  # filled on demand
+        for h in self._pieces[us]:
+            kind = board[h] * sign
+            if kind == PAWN:
+                for x in PAWN_CAPTURES[us][h]:
+                    if board[x] * sign < 0:
+                        if is_promotion[x]:
+                            self._add_arrival(moves, h, x, NORMAL, pool)
+                        else:
+                            append((h, x, NORMAL, 0, None))
+                step = NORMAL
+                for x in PAWN_FORWARD[us][h]:
+                    if board[x]:
+                        break
+                    if is_promotion[x]:
+                        self._add_promotions(moves, h, x, step, pool)
+                    step = MULTI_STEP
+                for x in PAWN_OBLIQUE[us][h]:
+                    if is_promotion[x] and not board[x]:
+                        facing = FACING[us][h]
+                        scornful = facing is not None and board[facing] == -sign
+                        self._add_promotions(moves, h, x, SCORNFUL_STEP if scornful else NORMAL, pool)
+            elif kind == KING:
+                continue
+            elif kind == KNIGHT_TYPE:
+                for x in KNIGHT[h]:
+                    if board[x] * sign < 0:
+                        append((h, x, NORMAL, 0, None))
+            elif kind == ELEPHANT:
+                for x in ELEPHANT_NEAR[us][h]:
+                    if board[x] * sign < 0:
+                        append((h, x, NORMAL, 0, None))
+                far = ELEPHANT_FAR[us][h]
+                if far is not None and not board[far[0]] and board[far[1]] * sign < 0:
+                    append((h, far[1], NORMAL, 0, None))
+            else:
+                for ray in _SLIDES[kind][h]:
+                    for x in ray:
+                        piece = board[x]
+                        if piece:
+                            if piece * sign < 0:
+                                append((h, x, NORMAL, 0, None))
+                            break
+                if kind in (PEGASUS, WYVERN):
+                    for x in KNIGHT[h]:
+                        if board[x] * sign < 0:
+                            append((h, x, NORMAL, 0, None))
+
+    def _add_promotions(
+        self, moves: list[MoveTuple], origin: int, target: int, kind: int, pool: list[PromotionPool]
+    ) -> None:
+        """Add a quiet pawn arrival on a promotion hex, once per regainable piece (none if it would await)."""
+        if not pool:
+            pool.append(self._pool(self._turn))
+        for piece in self._eligible_from(pool[0], HEX_COLOUR[target]):
+            moves.append((origin, target, kind, piece, None))
+
     def _special_captures(self, moves: list[MoveTuple]) -> None:
         """Pseudo-legal en passant and scornful captures (RULES.md 6.4, 6.5)."""
         special = self._special
@@ -645,8 +714,8 @@ class Position:
                 if board[y] == sign:
                     self._add_arrival(moves, y, special.pawn, SCORNFUL_CAPTURE, [])
 
-    def _king_moves(self, moves: list[MoveTuple], king: int, in_check: bool) -> None:
-        """Legal King steps and leaps, each tested with the King really on its target."""
+    def _king_moves(self, moves: list[MoveTuple], king: int, in_check: bool, captures_only: bool = False) -> None:
+        """Legal King steps and leaps (only the captures if asked), each tested with the King really on its target."""
         board = self._board
         us = self._turn
         them = 1 - us
@@ -658,6 +727,8 @@ class Position:
                 targets = targets + KNIGHT[king]
             else:  # the beginners' leap may not capture (RULES.md 11.1)
                 targets = targets + tuple(x for x in KNIGHT[king] if not board[x])
+        if captures_only:
+            targets = tuple(x for x in targets if board[x] * sign < 0)
         kings = self._kings
         board[king] = 0
         for x in targets:
@@ -700,25 +771,31 @@ class Position:
         self.pop()
         return safe
 
-    def _legal(self) -> list[MoveTuple]:
-        """All legal moves as plain tuples (RULES.md 9.3)."""
+    def _forced_promotions(self) -> list[MoveTuple]:
+        """The in-place promotions of a forced promotion turn (RULES.md 7.4), assuming no check."""
         us = self._turn
         sign = _SIGN[us]
         board = self._board
+        awaiting = [h for h in PROMOTION_HEXES[us] if board[h] == sign]
+        if not awaiting:
+            return []
+        pool = self._pool(us)
+        return [
+            (h, h, IN_PLACE_PROMOTION, piece, None)
+            for h in awaiting
+            for piece in self._eligible_from(pool, HEX_COLOUR[h])
+        ]
+
+    def _legal(self) -> list[MoveTuple]:
+        """All legal moves as plain tuples (RULES.md 9.3)."""
+        us = self._turn
         king = self._kings[us]
         checkers = self._checkers(king, 1 - us)
 
-        if not checkers:  # the forced promotion turn (RULES.md 7.4)
-            awaiting = [h for h in PROMOTION_HEXES[us] if board[h] == sign]
-            if awaiting:
-                pool = self._pool(us)
-                forced: list[MoveTuple] = [
-                    (h, h, IN_PLACE_PROMOTION, piece, None)
-                    for h in awaiting
-                    for piece in self._eligible_from(pool, HEX_COLOUR[h])
-                ]
-                if forced:
-                    return forced
+        if not checkers:
+            forced = self._forced_promotions()
+            if forced:
+                return forced
 
         moves: list[MoveTuple] = []
         if any(answer is None for _, answer in checkers):
@@ -756,6 +833,33 @@ class Position:
             self._castlings(moves, king)
         return moves
 
+    def _noisy(self) -> list[MoveTuple]:
+        """The legal captures and promotions: what :meth:`noisy_tuples` returns."""
+        us = self._turn
+        king = self._kings[us]
+        if self._checkers(king, 1 - us):
+            return [m for m in self._legal() if self._is_noisy(m)]
+        forced = self._forced_promotions()
+        if forced:
+            return forced
+        moves: list[MoveTuple] = []
+        self._piece_captures(moves)
+        self._special_captures(moves)
+        pins = self._pins(king, us)
+        if pins:
+            moves = [m for m in moves if m[0] not in pins or m[1] in pins[m[0]] or m[2] == EN_PASSANT]
+        if isinstance(self._special, EnPassant):
+            moves = [m for m in moves if m[2] != EN_PASSANT or self._safe_after(m)]
+        self._king_moves(moves, king, False, captures_only=True)
+        return moves
+
+    def _is_noisy(self, move: MoveTuple) -> bool:
+        """Whether ``move`` captures something or promotes a pawn to a regained piece."""
+        kind = move[2]
+        if move[3] or kind in (EN_PASSANT, SCORNFUL_CAPTURE):
+            return True
+        return kind != CASTLING and self._board[move[1]] * _SIGN[self._turn] < 0
+
     def pseudo_legal(self, origin: int, target: int) -> bool:
         """Whether a piece of the side to move could go from ``origin`` to ``target``
         by its movement rules alone, ignoring what that does to its own King.
@@ -781,6 +885,60 @@ class Position:
 
     def has_legal_moves(self) -> bool:
         return bool(self._legal())
+
+    # --- for search engines ------------------------------------------------------
+    #
+    # A search plays millions of moves: it works with the generator's plain
+    # tuples (a ``Move`` is built only for the moves it reports) and reads the
+    # board in place.  Everything here is exact, like the rest of the class.
+
+    def legal_tuples(self) -> list[MoveTuple]:
+        """Every legal move as a plain tuple (the fields of :class:`Move`), without building ``Move`` objects."""
+        return self._legal()
+
+    def noisy_tuples(self) -> list[MoveTuple]:
+        """The legal moves that capture or promote, for a quiescence search.
+
+        Exactly the legal moves that capture a piece (en passant, scornful and
+        King's-leap captures included) or bring back a regained piece (in-place
+        promotions included; a pawn arriving to await promotion is quiet).
+        When not in check they are generated directly, without the quiet moves.
+        """
+        return self._noisy()
+
+    @property
+    def raw_board(self) -> list[int]:
+        """The live board: per hex 0, the piece type, or its negation for Black.
+
+        The list itself, not a copy, so an engine reads it between ``push`` and
+        ``pop`` for free: never modify it.
+        """
+        return self._board
+
+    def piece_hexes(self, colour: Colour) -> set[int]:
+        """The live set of the hexes holding ``colour``'s pieces (the King's included): read it, never modify it."""
+        return self._pieces[colour]
+
+    @property
+    def rights(self) -> int:
+        """The castling rights as a bit mask of ``state.RIGHT_*`` (both sides)."""
+        return self._rights
+
+    def push_null(self) -> None:
+        """Pass the turn: a search's "null move", which is not a move of the game.
+
+        The side to move must not be in check.  The pending en passant or
+        scornful capture lapses, the clocks do not move.  Undo it with
+        :meth:`pop_null` before any :meth:`pop`.
+        """
+        self._stack.append((None, self._special))
+        self._special = None
+        self._turn = 1 - self._turn
+
+    def pop_null(self) -> None:
+        """Undo :meth:`push_null`."""
+        _, self._special = self._stack.pop()
+        self._turn = 1 - self._turn
 
     # --- playing moves -----------------------------------------------------------
 

@@ -1,0 +1,149 @@
+"""Playing strength 1-10: what each level does, and the move choice that applies it.
+
+Levels 1-3 are weak on purpose, in the ways beginners are weak: they look
+one or two plies ahead, their judgement of a position is blurred by noise,
+and now and then they play a *careless* move: the one that looks best before
+thinking about the reply, which is how people hang pieces.  Levels 4-9 search
+properly but shallower and with a share of the time given (each level about
+1.6 times the share of the one below); level 10 uses everything it is given.
+Because every level has its own share of the time as well as a depth cap,
+the order of strength holds at any time control.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Final
+
+from ..core.move import Move
+from .board import SearchBoard
+from .search import Info, Limits, Result, Searcher
+
+
+@dataclass(frozen=True)
+class Level:
+    """How one playing level searches."""
+
+    number: int
+    depth: int | None
+    """The deepest iteration (plies; checks and quiescence extend it); ``None``: no cap."""
+    time_share: float
+    """The share of the time given (``movetime`` or the clock's allotment) this level uses."""
+    noise: int
+    """Centipawns of pseudo-random error in every evaluation."""
+    careless: float
+    """The chance per move of playing the move that looks best without considering any reply."""
+    description: str
+    quiescence: bool = True
+    """Whether captures are followed to the end beyond the depth (without, a piece taken back is not seen)."""
+
+
+LEVELS: Final[tuple[Level, ...]] = (
+    Level(
+        1, 1, 1.0, 250, 0.0, "one ply without looking at replies, a very blurred judgement; hangs pieces often", False
+    ),
+    Level(2, 1, 1.0, 120, 0.20, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"),
+    Level(3, 2, 1.0, 60, 0.10, "two plies and exchanges, some noise; an occasional careless move"),
+    Level(4, 3, 0.05, 25, 0.0, "three plies at most, a little noise, 5% of the time given"),
+    Level(5, 4, 0.08, 10, 0.0, "four plies at most, 8% of the time"),
+    Level(6, 5, 0.13, 0, 0.0, "five plies at most, 13% of the time"),
+    Level(7, 6, 0.22, 0, 0.0, "six plies at most, 22% of the time"),
+    Level(8, 7, 0.36, 0, 0.0, "seven plies at most, 36% of the time"),
+    Level(9, 9, 0.6, 0, 0.0, "nine plies at most, 60% of the time"),
+    Level(10, None, 1.0, 0, 0.0, "full strength: as deep as the time given allows"),
+)
+"""The ten levels, weakest first (``LEVELS[n - 1]`` is level ``n``)."""
+
+
+def level(number: int) -> Level:
+    """Level ``number`` (1-10); ``ValueError`` outside that range."""
+    if not 1 <= number <= len(LEVELS):
+        raise ValueError(f"level {number} is not between 1 and {len(LEVELS)}")
+    return LEVELS[number - 1]
+
+
+def level_limits(chosen: Level, limits: Limits) -> Limits:
+    """``limits`` with the level's depth cap and share of the time applied (infinite analysis keeps its depth cap)."""
+    depth = limits.depth
+    if chosen.depth is not None:
+        depth = chosen.depth if depth is None else min(depth, chosen.depth)
+    share = chosen.time_share
+
+    def part(seconds: float | None) -> float | None:
+        return None if seconds is None else seconds * share
+
+    if limits.infinite:
+        return replace(limits, depth=depth) if chosen.depth is not None else limits
+    return replace(
+        limits,
+        depth=depth,
+        movetime=part(limits.movetime),
+        white_time=part(limits.white_time),
+        black_time=part(limits.black_time),
+        white_increment=limits.white_increment * share,
+        black_increment=limits.black_increment * share,
+    )
+
+
+def choose_move(
+    searcher: Searcher,
+    board: SearchBoard,
+    limits: Limits,
+    chosen: Level,
+    rng: random.Random,
+    on_info: Callable[[Info], None] | None = None,
+    *,
+    overhead: float = 0.03,
+    stop: threading.Event | None = None,
+) -> Result:
+    """Search ``board`` the way level ``chosen`` plays, and return its move.
+
+    ``rng`` decides the careless moves and seeds the evaluation noise, so a
+    seeded generator makes the weak levels repeatable.
+    """
+    searcher.noise = chosen.noise
+    searcher.seed = rng.getrandbits(64)
+    searcher.quiescence = chosen.quiescence
+    try:
+        if chosen.careless and not limits.infinite and rng.random() < chosen.careless:
+            careless = careless_move(searcher, board, rng)
+            if careless is not None:
+                return careless
+        return searcher.search(board, level_limits(chosen, limits), on_info, overhead=overhead, stop=stop)
+    finally:
+        searcher.noise = 0
+        searcher.quiescence = True
+
+
+def careless_move(searcher: Searcher, board: SearchBoard, rng: random.Random) -> Result | None:
+    """The move that looks best one ply ahead with no thought for the reply (the way pieces get hung).
+
+    Each move is judged by the noisy static evaluation of the position it
+    leads to; mates are still seen (a beginner sees a mate in one).
+    """
+    moves = board.position.legal_tuples()
+    if not moves:
+        return None
+    best: tuple[int, float] | None = None
+    choice = moves[0]
+    for move in moves:
+        board.make(move)
+        try:
+            if not board.position.legal_tuples():
+                score = 10**6 if board.position.is_check() else 10**5
+            else:
+                score = -searcher.evaluate(board)
+        finally:
+            board.unmake()
+        ranked = (score, rng.random())
+        if best is None or ranked > best:
+            best, choice = ranked, move
+    assert best is not None
+    move = Move._make(choice)
+    return Result(move, best[0] if best[0] < 10**5 else 0, None, 1, len(moves), 0.0, (move,))
+
+
+__all__ = ["LEVELS", "Level", "careless_move", "choose_move", "level", "level_limits"]
