@@ -21,6 +21,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from .core.game import Game
+from .core.message import Message
 from .core.safe_text import safe_text
 from .data.autosave import SavedGame
 from .data.lock import AutosaveBusy
@@ -61,7 +62,7 @@ class CescacsApp(BoardHostApp[None]):
         store: GameStore | None = None,
         resume: SavedGame | None = None,
         busy: AutosaveBusy | None = None,
-        notices: Iterable[str] = (),
+        notices: Iterable[Message | str] = (),
         settings: Settings | None = None,
         settings_path: Path | None = None,
         wide_glyphs: frozenset[str] = frozenset(),
@@ -113,7 +114,7 @@ class CescacsApp(BoardHostApp[None]):
         for problem in self.settings.problems:
             self.notify(say(problem), title=_("Settings"), severity="warning", timeout=10, markup=False)
         for notice in self.start_notices:
-            self.notify(notice, title=_("Saved games"), severity="warning", timeout=12, markup=False)
+            self.notify(say(notice), title=_("Saved games"), severity="warning", timeout=12, markup=False)
         if not self.is_headless:  # start-up objects live as long as the app: keep them out of every GC pass
             self.call_after_refresh(gc.freeze)
         loop = asyncio.get_running_loop()
@@ -246,7 +247,7 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
     """
     settings = Settings.load(themes=known_themes())
     start = open_autosave()
-    notices = list(start.notices)
+    notices: list[Message | str] = list(start.notices)
     resume = start.saved
     game: Game | None = None
     if pgn_file is not None:

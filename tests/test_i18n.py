@@ -119,6 +119,33 @@ def test_the_plain_mode_tells_a_settings_problem_in_the_language(tmp_path: Path)
     assert f"Aviso: {tmp_path / 'config' / 'settings.toml'}: castling = 3: debe ser true o false; se usa true." in lines
 
 
+def test_a_damaged_autosave_is_reported_in_the_language_and_stays_english_as_a_string(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from cescacs_tui.data.autosave import load_autosave
+    from tests.helpers.terminal import PATIENCE, terminal_environment
+
+    environment = terminal_environment(tmp_path)
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "autosave.json").write_text('{"format": "cescacs-tui autosave", "version": 1, "pgn": 3}', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "cescacs_tui", "--plain", "--lang", "ca"],
+        input=b"quit\n",
+        capture_output=True,
+        env=environment,
+        timeout=PATIENCE * 3,
+    )
+    assert result.returncode == 0, result.stderr
+    (kept,) = data.glob("autosave.json.*")
+    said = f"Avís: la desada automàtica {data / 'autosave.json'} està malmesa (la seva partida no és text CTL-PGN)"
+    assert f"{said}; s'ha guardat com a {kept}." in result.stdout.decode().splitlines()
+    (data / "autosave.json").write_bytes(b"\xff")
+    (problem,) = load_autosave(data / "autosave.json").problems
+    assert str(problem).startswith(f"the autosave {data / 'autosave.json'} is damaged (it is not UTF-8 text)")
+
+
 # --- the catalogs ----------------------------------------------------------------------------
 
 

@@ -95,7 +95,7 @@ def run_plain(
     settings = Settings.load()
     problems = _game_problems(settings)
     start = open_autosave()  # never raises: damaged files are kept aside and reported
-    problems += start.notices
+    problems += [say(notice) for notice in start.notices]
     saved = start.saved
     game: Game | None = None
     if pgn_file is not None:

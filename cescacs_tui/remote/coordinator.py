@@ -30,6 +30,7 @@ from ..core.pieces import Colour
 from ..data.slots import AutosaveSlot
 from ..i18n import _
 from ..session import Confirm, Feedback, GameSession
+from ..session.terms import say
 from .protocol import (
     PROTOCOL_VERSION,
     Answer,
@@ -161,7 +162,7 @@ class Coordinator:
 
     def notices(self) -> list[str]:
         """What saving did besides, in words for the host (files kept aside or archived), once each."""
-        said = [*self.session.notices, *(self.store.notices if self.store is not None else ())]
+        said = [say(notice) for notice in (*self.session.notices, *(self.store.notices if self.store else ()))]
         self.session.notices.clear()
         if self.store is not None:
             self.store.notices.clear()
