@@ -80,6 +80,16 @@ def test_the_help_shows_the_languages_words_and_the_english_ones_still_work(
     assert plain_how("takeback") == words["takeback"] and plain_how("new_game") == COMMANDS["new"].word
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_help_fits_80_columns_each_entry_starting_a_line(speak: object, language: str) -> None:
+    i18n.set_language(language)
+    lines = Typist().type(COMMANDS["help"].word)
+    assert lines and all(len(line) <= 80 for line in lines), max(lines, key=len)
+    entries = [line for line in lines if not line.startswith("  ")]
+    assert len(entries) == len(help_lines())  # a continuation is indented, an entry never is
+    assert " ".join(" ".join(lines).split()) == " ".join(" ".join(help_lines()).split())  # no word lost or cut
+
+
 def test_catalan_commands_answers_and_directions_are_typed_without_accents_too(speak: object) -> None:
     i18n.set_language("ca")
     typist = Typist()

@@ -18,6 +18,7 @@ pass the feedback on.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -432,7 +433,7 @@ class PlainGame:
         if not lines:
             said = _("{word}: no such command. Type {help} for the list.")
             lines = [said.format(word=argument, help=COMMANDS["help"].word)]
-        self.write("\n".join(lines))
+        self.write("\n".join(wrapped for line in lines for wrapped in help_wrapped(line)))
 
     def ask_b(self, argument: str) -> None:
         self.write("\n".join(questions.position_words(self.session.shown)))
@@ -533,6 +534,18 @@ class PlainGame:
 
     def do_quit(self, argument: str) -> None:
         self.running = False
+
+
+HELP_WIDTH: Final = 80
+"""The help's lines are cut to fit a terminal of 80 columns (its other lines are one sentence each, and short)."""
+
+
+def help_wrapped(line: str) -> list[str]:
+    """One help entry as lines of at most :data:`HELP_WIDTH` columns, the following ones indented by two spaces,
+    so that a reader (or a braille display) still finds every entry by its first word; words are never cut."""
+    return textwrap.wrap(line, HELP_WIDTH, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False) or [
+        line
+    ]
 
 
 def _reminder(question: Question) -> str:
