@@ -497,3 +497,40 @@ def test_a_port_in_use_is_one_line_and_exit_status_2(tmp_path: Path) -> None:
         f"cescacs-web: error: cannot listen on 127.0.0.1:{port}: "
         "the port is already in use (another cescacs-web? choose another with --port)"
     ]
+
+
+# --- textual serve, for local use ----------------------------------------------------------------
+
+
+async def test_plain_textual_serve_still_serves_the_full_app(tmp_path: Path) -> None:
+    """``textual serve cescacs`` (textual-dev) runs textual-serve's own server: the full app, not the plain mode."""
+    from tests.helpers.web import free_port
+
+    port = free_port()
+    command = f"{sys.executable} -m cescacs_tui"
+    serve = f"from textual_serve.server import Server; Server({command!r}, port={port}).serve()"
+    process = subprocess.Popen(
+        [sys.executable, "-c", serve],
+        env=server_environment(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        async with aiohttp.ClientSession() as session:
+            deadline = time.monotonic() + PATIENCE
+            while True:
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/") as page:
+                        assert page.status == 200
+                    break
+                except aiohttp.ClientConnectionError:
+                    assert time.monotonic() < deadline and process.poll() is None, "textual-serve did not start"
+                    await asyncio.sleep(0.2)
+            async with session.ws_connect(f"http://127.0.0.1:{port}/ws?width=120&height=40") as ws:
+                tab = Tab(ws)
+                assert await tab.read_until("Move:"), tab.screen()[-2000:]  # the move box: the full-screen app
+                await tab.burst("/e7-e13\r")
+                assert await tab.read_until("White played E7-E13"), tab.screen()[-2000:]
+    finally:
+        process.terminate()
+        process.wait(timeout=PATIENCE)
