@@ -28,6 +28,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
@@ -280,6 +281,9 @@ def _play_parser() -> argparse.ArgumentParser:
         help=_("a .ctl-pgn record to open, or the number or name of an archived game"),
     )
     parser.add_argument("--games", action="store_true", help=_("list the archived games, newest first, and exit"))
+    parser.add_argument(
+        "--version", action="version", version=f"cescacs {version('cescacs-tui')}", help=_("show the version and exit")
+    )
     _add_position_options(parser)
     _language_option(parser)
     parser.add_argument(
