@@ -146,6 +146,36 @@ def test_a_damaged_autosave_is_reported_in_the_language_and_stays_english_as_a_s
     assert str(problem).startswith(f"the autosave {data / 'autosave.json'} is damaged (it is not UTF-8 text)")
 
 
+def test_a_records_syntax_error_is_said_in_the_language_and_stays_english_as_a_string(
+    speak: object, tmp_path: Path
+) -> None:
+    from cescacs_tui.core.errors import PGNError
+    from cescacs_tui.core.pgn import read_pgn
+    from cescacs_tui.session import GameSession
+    from cescacs_tui.session.terms import say
+
+    text = '[Variant "C\'escacs"]\n[White "A" x]\n\n1. H6-H12 *\n'
+    with pytest.raises(PGNError) as caught:
+        read_pgn(text)
+    assert str(caught.value) == 'line 2, column 1: malformed tag (expected [Name "value"] on a line of its own)'
+    i18n.set_language("es")
+    assert say(caught.value.explanation) == (
+        'línea 2, columna 1: etiqueta mal formada (se esperaba [Nombre "valor"] en una línea aparte)'
+    )
+    record = tmp_path / "bad.ctl-pgn"
+    record.write_text(text, encoding="utf-8")
+    i18n.set_language("ca")
+    feedback = GameSession(Game.new()).open_record(record)
+    assert (
+        feedback.text
+        == 'bad.ctl-pgn: línia 2, columna 1: etiqueta mal formada (s\'esperava [Nom "valor"] en una línia a part)'
+    )
+    record.write_bytes(b"\xff")
+    assert GameSession(Game.new()).open_record(record).text == (
+        "bad.ctl-pgn: bad.ctl-pgn no és text UTF-8 (el byte 0 no es pot descodificar)"
+    )
+
+
 # --- the catalogs ----------------------------------------------------------------------------
 
 

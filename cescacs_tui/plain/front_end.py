@@ -34,7 +34,7 @@ from ..data.settings import Settings
 from ..i18n import NC_, _, pgettext
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.game_session import DRAW_OFFER_MARK
-from ..session.terms import hex_words, piece_words, side_label
+from ..session.terms import hex_words, piece_words, say, side_label
 from ..session.words import announce_last_move, describe_move, half_moves, situation
 from . import questions
 from .commands import COMMANDS, Command, find_command, help_lines, typed, words_of
@@ -516,7 +516,7 @@ class PlainGame:
         try:
             control = TimeControl.from_tag(argument) if argument else None
         except CescacsError as error:
-            self.write(f"{error}.")
+            self.write(f"{say(error.explanation)}.")
             return
         game = self.session.game
 

@@ -523,7 +523,7 @@ class GameSession:
         try:
             game, count = open_pgn_file(path)  # replays the first game only: a file of thousands opens at once
         except (PGNError, OSError) as error:
-            reason = str(error) if isinstance(error, PGNError) else (error.strerror or str(error))
+            reason = say(error.explanation) if isinstance(error, PGNError) else (error.strerror or str(error))
             notice = Notice(_("Cannot open the record"), reason)
             return Feedback(f"{path.name}: {reason}", Tone.ERROR, notice=notice)
         return self.show_record(game, count, path.name)

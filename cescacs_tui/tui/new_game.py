@@ -25,7 +25,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Select, Static
 
-from ..core import Position
+from ..core import CescacsError, Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
 from ..core.safe_text import safe_text
@@ -81,7 +81,9 @@ def check_pdtl(text: str, *, castling: bool = True) -> str | None:
     """
     try:
         Position.from_pdtl(text, castling=castling)
-    except ValueError as error:  # PDTLError, and anything else the reader refuses
+    except CescacsError as error:  # PDTLError
+        return say(error.explanation)
+    except ValueError as error:  # anything else the reader refuses
         return str(error)
     return None
 
