@@ -148,17 +148,19 @@ async def hint(
     ply: int | None = None,
     *,
     movetime: float = 1.0,
+    limits: Limits | None = None,
     on_info: Callable[[EngineInfo], None] | None = None,
 ) -> BestMove:
     """The engine's best move (with its last report: score, line) after the first ``ply`` half-moves of ``game``.
 
-    ``ply=None`` is the live end.  The search runs at full strength; the
-    next :func:`computer_move` sets the opponent's level again.
+    ``ply=None`` is the live end.  The search runs at full strength for
+    ``movetime`` seconds (``limits`` overrides it); the next
+    :func:`computer_move` sets the opponent's level again.
     """
     moves = game.moves if ply is None else game.moves[:ply]
     if "Level" in client.declared_options:
         await client.set_option("Level", HINT_LEVEL)
-    search = await client.go(game.start, moves, Limits(movetime=movetime), on_info=on_info)
+    search = await client.go(game.start, moves, limits or Limits(movetime=movetime), on_info=on_info)
     return await search.result()
 
 
