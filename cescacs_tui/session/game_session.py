@@ -395,7 +395,8 @@ class GameSession:
         """The player to move resigns, once confirmed (No is the safe answer)."""
         if (reason := self.refusal("resign")) is not None:
             return Feedback.refused(reason)
-        mover = human_side(self.seats) or self.game.position.turn  # against the computer, the person resigns
+        person = human_side(self.seats)
+        mover = self.game.position.turn if person is None else person  # against the computer, the person resigns
 
         def answer(yes: bool) -> Feedback:
             if not yes:

@@ -136,6 +136,12 @@ class Opponent:
                 self._client = await EngineClient.start(self.command, options=self.options, timeout=self.timeout)
             return self._client
 
+    async def _idle_client(self) -> EngineClient:
+        """The engine with no search running: options (the level) can only be set between searches."""
+        client = await self.client()
+        await client.stop()
+        return client
+
     async def close(self) -> None:
         """Stop any search and end the engine process (the front end quits, or unmounts)."""
         client, self._client = self._client, None
@@ -182,7 +188,7 @@ class Opponent:
         self._analysis = self.analysing = None  # its own search replaces any analysis
         self.thinking = True
         try:
-            client = await self.client()
+            client = await self._idle_client()
             move = await computer_move(client, game, level, limits=self.limits, on_info=on_info)
         except EngineError as error:
             return self._failed(error) if asked.still(session.game) else Feedback()
@@ -207,7 +213,7 @@ class Opponent:
         position = shown.reviewed_position()
         self._analysis = self.analysing = None
         try:
-            client = await self.client()
+            client = await self._idle_client()
             best = await hint(client, shown, shown.cursor, movetime=HINT_SECONDS, limits=self.hint_limits)
         except EngineError as error:
             return self._failed(error)
@@ -242,7 +248,7 @@ class Opponent:
                 on_analysis(analysis_of(position, info))
 
         try:
-            client = await self.client()
+            client = await self._idle_client()
             self.analysing = asked
             self._analysis = await analyse(client, shown, shown.cursor, report)
         except EngineError as error:

@@ -6,8 +6,8 @@ starts, start position.
 other dialogs it holds no game logic: it only checks that the time control tag and the PDTL it
 returns can be read, showing the error inline (the dialog stays open) when they cannot.
 
-Keys: Tab / Shift+Tab move between fields; Enter starts the game (except on the time control
-list, where it opens the list, and on a button, which it presses); Esc cancels.  Space ticks the
+Keys: Tab / Shift+Tab move between fields; Enter starts the game (except on a list, the players' or the
+time control's, where it opens the list, and on a button, which it presses); Esc cancels.  Space ticks the
 checkbox, the arrow keys choose when the clock starts.
 """
 
