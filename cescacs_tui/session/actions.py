@@ -224,12 +224,14 @@ _TABLE: Final = (
         _first(_variation_shown, _game_over),
     ),
     Action("new_game", "n", N_("New"), N_("New game"), N_("Start a new game: names, clock, options"), _U),
+    # The engine's keys: h (H too, for players whose vim keys give h to the board); A for the analysis, since a is
+    # the board's down-left step.
     Action(
-        "hint", "h", N_("Hint"), N_("Hint"), N_("The engine's best move here, shown on the board, with its score"),
+        "hint", "h,H", N_("Hint"), N_("Hint"), N_("The engine's best move here, shown on the board, with its score"),
         _U, _no_position_to_search, footer=True,
     ),
     Action(
-        "analysis", "a", N_("Analysis"), N_("Analysis panel"),
+        "analysis", "A", N_("Analysis"), N_("Analysis panel"),
         N_("Show or hide the engine's live analysis of the position shown: score, depth, best line"), _U,
     ),
     Action(
