@@ -28,6 +28,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
@@ -309,6 +310,9 @@ def _play_parser() -> argparse.ArgumentParser:
                 side=colour
             ),
         )
+    parser.add_argument(
+        "--version", action="version", version=f"cescacs {version('cescacs-tui')}", help=_("show the version and exit")
+    )
     _add_position_options(parser)
     _language_option(parser)
     parser.add_argument(

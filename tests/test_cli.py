@@ -6,6 +6,7 @@ import gc
 import os
 import subprocess
 import sys
+from importlib.metadata import version
 
 import pytest
 
@@ -146,6 +147,13 @@ def test_a_fifo_as_the_record_is_refused_at_once(tmp_path, monkeypatch, capsys):
     os.mkfifo(fifo)
     assert main([str(fifo)]) == 2
     assert "not a regular file" in capsys.readouterr().err
+
+
+def test_version_names_the_installed_package(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.split() == ["cescacs", version("cescacs-tui")]
 
 
 def test_module_entry_point_in_a_subprocess():

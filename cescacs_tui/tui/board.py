@@ -64,7 +64,7 @@ from cescacs_tui.tui.themes import BoardHostApp
 from ..i18n import N_, _
 from .translated import TranslatedBindings
 
-__all__ = ["BoardView", "HexBoard", "demo_app"]
+__all__ = ["BoardMessage", "BoardView", "HexBoard", "HexMessage", "demo_app"]
 
 _TILES = ("hexboard--tile-white", "hexboard--tile-black", "hexboard--tile-colour")
 """Tile component classes, indexed like ``HEX_COLOUR`` (0 white, 1 black, 2 colour)."""
@@ -161,6 +161,30 @@ _VIM_KEYS: tuple[tuple[str, CursorMove], ...] = (
     ("n", "down_right"),
 )
 """The optional vim-style keys (``vim_keys``): hjkl, and yubn for the four oblique steps."""
+
+
+class BoardMessage(Message):
+    """A message from a :class:`HexBoard`; ``control`` is the board, so ``@on(..., "#board")`` selectors work."""
+
+    def __init__(self, board: HexBoard) -> None:
+        super().__init__()
+        self.board = board
+
+    @property
+    def control(self) -> HexBoard:
+        return self.board
+
+
+class HexMessage(BoardMessage):
+    """A board message about one hex."""
+
+    def __init__(self, board: HexBoard, hex: int) -> None:
+        super().__init__(board)
+        self.hex = hex
+
+    @property
+    def hex_name(self) -> str:
+        return HEX_NAMES[self.hex]
 
 
 class HexBoard(TranslatedBindings, Widget, can_focus=True):
@@ -261,57 +285,22 @@ class HexBoard(TranslatedBindings, Widget, can_focus=True):
     vim_keys: reactive[bool] = reactive(False, repaint=False)
     wide_glyphs: reactive[frozenset[str]] = reactive(frozenset())
 
-    class HexSelected(Message):
+    class HexSelected(HexMessage):
         """The player chose a hex: Enter/Space on the cursor, or a click on the hex."""
 
-        def __init__(self, board: HexBoard, hex: int) -> None:
-            super().__init__()
-            self.board = board
-            self.hex = hex
-
-        @property
-        def control(self) -> HexBoard:
-            return self.board
-
-        @property
-        def hex_name(self) -> str:
-            return HEX_NAMES[self.hex]
-
-    class Cancelled(Message):
+    class Cancelled(BoardMessage):
         """Escape: the player wants to drop the current selection."""
 
-        def __init__(self, board: HexBoard) -> None:
-            super().__init__()
-            self.board = board
-
-        @property
-        def control(self) -> HexBoard:
-            return self.board
-
-    class CursorMoved(Message):
+    class CursorMoved(HexMessage):
         """The cursor moved (by key or click), so a status line can name the hex."""
 
-        def __init__(self, board: HexBoard, hex: int) -> None:
-            super().__init__()
-            self.board = board
-            self.hex = hex
-
-        @property
-        def control(self) -> HexBoard:
-            return self.board
-
-    class LayoutChanged(Message):
+    class LayoutChanged(BoardMessage):
         """The layout drawn changed (a new size or choice); ``note`` says why it is not the forced one, if so."""
 
         def __init__(self, board: HexBoard, mode: LayoutMode, note: str | None) -> None:
-            super().__init__()
-            self.board = board
+            super().__init__(board)
             self.mode = mode
             self.note = note
-
-        @property
-        def control(self) -> HexBoard:
-            return self.board
 
     def __init__(
         self,
