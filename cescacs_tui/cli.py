@@ -301,15 +301,12 @@ def _play_parser() -> argparse.ArgumentParser:
         help=_("a .ctl-pgn record to open, or the number or name of an archived game"),
     )
     parser.add_argument("--games", action="store_true", help=_("list the archived games, newest first, and exit"))
-    for flag, colour in (("--white", _("White")), ("--black", _("Black"))):
-        parser.add_argument(
-            flag,
-            type=_seat,
-            metavar="PLAYER",
-            help=_("who plays {side}: human (the default), computer (level 3) or computer:N, N from 1 to 10").format(
-                side=colour
-            ),
-        )
+    players = (
+        ("--white", _("who plays White: human (the default), computer (level 3) or computer:N, N from 1 to 10")),
+        ("--black", _("who plays Black: human (the default), computer (level 3) or computer:N, N from 1 to 10")),
+    )
+    for flag, said in players:
+        parser.add_argument(flag, type=_seat, metavar="PLAYER", help=said)
     parser.add_argument(
         "--version", action="version", version=f"cescacs {version('cescacs-tui')}", help=_("show the version and exit")
     )

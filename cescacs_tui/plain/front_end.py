@@ -509,7 +509,7 @@ class PlainGame:
 
     def do_hint(self, argument: str) -> None:
         if self.computer is None:
-            self.write(_("hints need the engine: start with --white or --black computer:N"))
+            self.write(_("there is no engine in this session to give hints"))
             return
         self.show(self.computer.hint())
 

@@ -33,7 +33,7 @@ from .feedback import Feedback, Redraw, Tone
 from .game_session import GameSession
 from .highlights import move_hexes
 from .seating import TWO_PEOPLE
-from .terms import side
+from .terms import capitalised, side
 
 __all__ = ["Analysis", "Asked", "Opponent", "score_words"]
 
@@ -46,7 +46,7 @@ def score_words(info: EngineInfo) -> str:
     mate = info.white_mate
     if mate is not None:
         winner = WHITE if mate > 0 else WHITE.opponent
-        return _("{side} mates in {moves}").format(side=side(winner), moves=abs(mate)).capitalize()
+        return capitalised(_("{side} mates in {moves}").format(side=side(winner), moves=abs(mate)))
     score = info.white_score
     if score is None:
         return "?"

@@ -31,11 +31,11 @@ class ThinkingLine(Static):
     }
     """
 
-    def show_thinking(self, level: int | None) -> None:
-        """``level``: the computer's level while it thinks; ``None`` hides the line."""
-        self.display = level is not None
-        if level is not None:
-            self.update(Text(_("\u231b The computer (level {level}) is thinking\u2026").format(level=level)))
+    def show_thinking(self, thinking: bool) -> None:
+        """Show the line while the computer thinks (its level is in its name, beside its clock)."""
+        self.display = thinking
+        if thinking:
+            self.update(Text(_("\u231b The computer is thinking\u2026")))
 
 
 class AnalysisPanel(Static):
@@ -46,7 +46,7 @@ class AnalysisPanel(Static):
         height: auto;
         max-height: 6;
         padding: 0 1;
-        border-top: solid $border-blurred;
+        border-bottom: solid $border-blurred;
         display: none;
     }
     """

@@ -214,7 +214,13 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self._thinking_for = Asked.of(session.game)
             self.run_worker(self._computer_turn(self._thinking_for), group="computer", exclusive=True)
         self._show_thinking()
-        if self.analysis_on and self._thinking_for is None and self.opponent.analysis_stale():
+        if not self.analysis_on:
+            return
+        if self._thinking_for is not None:  # its own search replaces the analysis until it has moved
+            self._panel(
+                AnalysisPanel, lambda panel: panel.show_waiting(_("the analysis resumes after the computer's move"))
+            )
+        elif self.opponent.analysis_stale():
             self._panel(AnalysisPanel, lambda panel: panel.show_waiting())
             self.run_worker(self._analyse(), group="analysis", exclusive=True)
 
@@ -234,9 +240,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self._panel(AnalysisPanel, lambda panel: panel.show_analysis(analysis))
 
     def _show_thinking(self) -> None:
-        session = self.session
-        level = session.seats[session.game.position.turn].level if self._thinking_for is not None else None
-        self._panel(ThinkingLine, lambda line: line.show_thinking(level))
+        thinking = self._thinking_for is not None
+        self._panel(ThinkingLine, lambda line: line.show_thinking(thinking))
 
     def _panel(self, kind: type[_P], show: Callable[[_P], None]) -> None:
         """Show something in a panel of the side column, once it is mounted (it is mounted after the first paint)."""
@@ -257,8 +262,6 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._panel(AnalysisPanel, lambda panel: setattr(panel, "display", self.analysis_on))
         if self.analysis_on:
             self.apply(Feedback(_("analysis on: {key} hides it").format(key=self.session.how("analysis"))))
-            if self._thinking_for is not None:
-                self._panel(AnalysisPanel, lambda panel: panel.show_waiting(_("after the computer's move")))
         else:
             self.workers.cancel_group(self, "analysis")
             self.run_worker(self.opponent.stop(), group="analysis")
