@@ -156,10 +156,14 @@ class Opponent:
             with contextlib.suppress(EngineError):
                 await self._client.stop()
 
-    def _failed(self, error: EngineError) -> Feedback:
-        """The engine failed: say why, and let people play both sides rather than wait for it forever."""
+    async def _failed(self, error: EngineError) -> Feedback:
+        """The engine failed: say why, and let people play both sides rather than wait for it forever.
+
+        The process is ended (one that refused a command may still run); the
+        next search starts a fresh one.
+        """
         self.problem = str(error)
-        self._client = None
+        await self.close()
         computer = self.session.seats != TWO_PEOPLE
         if computer:
             self.session.seats = TWO_PEOPLE
@@ -191,7 +195,7 @@ class Opponent:
             client = await self._idle_client()
             move = await computer_move(client, game, level, limits=self.limits, on_info=on_info)
         except EngineError as error:
-            return self._failed(error) if asked.still(session.game) else Feedback()
+            return await self._failed(error) if asked.still(session.game) else Feedback()
         except asyncio.CancelledError:
             await asyncio.shield(self.stop())
             raise
@@ -216,7 +220,7 @@ class Opponent:
             client = await self._idle_client()
             best = await hint(client, shown, shown.cursor, movetime=HINT_SECONDS, limits=self.hint_limits)
         except EngineError as error:
-            return self._failed(error)
+            return await self._failed(error)
         if not asked.still(session.shown, session.shown.cursor) or best.move is None:
             return Feedback()
         session.preview = move_hexes(position, best.move)
@@ -253,7 +257,7 @@ class Opponent:
             self._analysis = await analyse(client, shown, shown.cursor, report)
         except EngineError as error:
             self.analysing = None
-            return self._failed(error)
+            return await self._failed(error)
         return Feedback()
 
     def analysis_stale(self) -> bool:
