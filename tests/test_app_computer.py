@@ -5,6 +5,7 @@ and a takeback while the computer thinks stops it without any move reaching the 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable
 
 from textual.pilot import Pilot
@@ -13,9 +14,10 @@ from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pieces import BLACK, WHITE
+from cescacs_tui.data.settings import Settings
 from cescacs_tui.engine.computer import HUMAN, Seat
 from cescacs_tui.engine.search import Limits
-from cescacs_tui.session.seating import computer_name
+from cescacs_tui.session.seating import TWO_PEOPLE, computer_name
 from cescacs_tui.tui.engine_panels import AnalysisPanel, ThinkingLine
 from tests.helpers.app import message
 from tests.helpers.engine import PATIENCE
@@ -106,3 +108,25 @@ async def test_a_takeback_while_the_computer_thinks_stops_it_and_its_answer_neve
         await asyncio.sleep(0.3)  # an answer that still arrived would have been played by now
         await pilot.pause()
         assert game.ply == 0 and not app.opponent.thinking
+
+
+async def test_an_engine_setting_that_cannot_play_is_said_in_the_app_and_people_play_on() -> None:
+    settings = Settings(engine=f"{sys.executable} -c \"print('garbage, not an engine')\"")
+    app = CescacsApp(Game.new(), seats=(Seat(3), HUMAN), settings=settings)
+    app.opponent.timeout = PATIENCE
+    async with app.run_test(size=(110, 36)) as pilot:
+        await until(pilot, lambda: "the computer cannot play" in message(app), "the engine's failure")
+        assert "the engine exited" in message(app) and "people play both sides now" in message(app)
+        assert app.session.seats == TWO_PEOPLE
+        await pilot.pause(0.2)
+        assert not app.screen.query_one(ThinkingLine).display
+        await pilot.press("slash", *"e7-e13", "enter")
+        await pilot.pause()
+        assert app.game.ply == 1
+
+
+def test_the_engine_setting_is_read_and_checked() -> None:
+    assert Settings.from_dict({"engine": " /usr/bin/engine --fast "}).engine == "/usr/bin/engine --fast"
+    for bad in ("'unclosed", 3, "engine\x1b[31m"):
+        settings = Settings.from_dict({"engine": bad})
+        assert settings.engine == "" and len(settings.problems) == 1 and "engine" in settings.problems[0]

@@ -240,7 +240,7 @@ _TABLE: Final = (
     ),
     Action(
         "pause_clock", "p", N_("Pause clock"), N_("Pause or resume the clock"),
-        N_("Stop or restart the running clock"), _S, _first(_no_clock, _game_over, computer_thinking),
+        N_("Stop or restart the running clock"), _S, _first(_no_clock, _game_over),
     ),
     Action(
         "copy_pgn", "y", N_("Copy PGN"), N_("Copy game (CTL-PGN)"),

@@ -138,6 +138,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.start = start
         self.opponent = opponent or Opponent(session)
         """The engine: the computer's moves, hints, the analysis (started the first time one is wanted)."""
+        self._own_opponent = opponent is None
         self.analysis_on = False
         """Whether the live analysis panel is shown (``a``)."""
         self._thinking_for: Asked | None = None
@@ -186,6 +187,10 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self.apply(self.start)
         else:
             self.follow_engine()
+
+    async def on_unmount(self) -> None:
+        if self._own_opponent:  # the app closes the one it gave; a screen that made its own closes it
+            await self.opponent.close()
 
     def _try_take_over(self) -> None:
         if self.session.waiting_for is not None and (feedback := self.session.try_take_over()) is not None:
