@@ -17,8 +17,11 @@ from cescacs_tui.core.pieces import BLACK, WHITE
 from cescacs_tui.data.settings import Settings
 from cescacs_tui.engine.computer import HUMAN, Seat
 from cescacs_tui.engine.search import Limits
+from cescacs_tui.session import GameSession
 from cescacs_tui.session.seating import TWO_PEOPLE, computer_name
 from cescacs_tui.tui.engine_panels import AnalysisPanel, ThinkingLine
+from cescacs_tui.tui.game_screen import GameScreen
+from cescacs_tui.tui.themes import BoardHostApp
 from tests.helpers.app import message
 from tests.helpers.engine import PATIENCE
 from tests.helpers.reference import load_jsonl
@@ -130,3 +133,22 @@ def test_the_engine_setting_is_read_and_checked() -> None:
     for bad in ("'unclosed", 3, "engine\x1b[31m"):
         settings = Settings.from_dict({"engine": bad})
         assert settings.engine == "" and len(settings.problems) == 1 and "engine" in settings.problems[0]
+
+
+class ScreenApp(BoardHostApp[None]):
+    """A game screen given no engine of the app's: it makes its own, and must close it."""
+
+    def get_default_screen(self) -> GameScreen:
+        return GameScreen(GameSession())
+
+
+async def test_a_screen_closes_the_engine_it_started_for_a_hint() -> None:
+    app = ScreenApp()
+    async with app.run_test(size=(110, 36)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.opponent.hint_limits = Limits(nodes=300)
+        await pilot.press("h")
+        await until(pilot, lambda: message(app).startswith("hint: "), "the hint")
+        assert screen.opponent._client is not None
+    assert screen.opponent._client is None

@@ -188,7 +188,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
         else:
             self.follow_engine()
 
-    async def on_unmount(self) -> None:
+    @on(events.Unmount)
+    async def _close_own_engine(self) -> None:
         if self._own_opponent:  # the app closes the one it gave; a screen that made its own closes it
             await self.opponent.close()
 
