@@ -23,6 +23,7 @@ from cescacs_tui.cli import main
 from cescacs_tui.core.game import Game, Node
 from cescacs_tui.data import autosave
 from cescacs_tui.data.autosave import AutosaveWriteError, load_autosave, read_autosave, save_autosave
+from tests.helpers.app import message
 from tests.helpers.games import play
 
 HEADER = '[Variant "C\'escacs"]\n\n'
@@ -263,3 +264,36 @@ async def test_the_app_starts_with_damaged_settings_kept_aside(
         await pilot.press("T")  # a changed setting writes a fresh file
         await pilot.pause()
     assert (config / "settings.toml").is_file() and kept.read_bytes().startswith(b"theme = [[[")
+
+
+async def test_a_failing_autosave_stays_in_the_status_panel_until_a_save_succeeds(
+    started: Callable[[], CescacsApp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The message line is replaced by the next move's; the warning must not be, or the player believes it saved."""
+    from cescacs_tui.tui.panels import StatusPanel
+
+    real_replace = os.replace
+
+    def full_disk(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    app = started()
+    async with app.run_test(size=(120, 40)) as pilot:
+
+        def status() -> str:
+            return str(app.screen.query_one(StatusPanel).render())
+
+        monkeypatch.setattr(os, "replace", full_disk)
+        await pilot.press("slash", *"h6-h12", "enter")
+        await pilot.pause()
+        assert "not being saved" in status() and "No space left on device" in status()
+        await pilot.press(*"i23-i19", "enter")
+        await pilot.pause()
+        assert "Black played I23-I19" in message(app)  # the message line has moved on...
+        assert "not being saved" in status()  # ...the warning has not
+        monkeypatch.setattr(os, "replace", real_replace)
+        await pilot.press(*"jf6-c15", "enter")
+        await pilot.pause()
+        assert "not being saved" not in status()
+    saved = read_autosave(tmp_path / "data" / "autosave.json")
+    assert saved is not None and [n.san for n in saved.game.nodes] == ["H6-H12", "I23-I19", "JF6-C15"]

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -30,30 +28,7 @@ from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, annotated
 from tests.helpers.plain import Typist
 from tests.helpers.reference import RULE_VECTOR_BY_RULE
-
-
-class MemoryStore:
-    """Keeps nothing but says where it would have archived; can fail like a full disk."""
-
-    def __init__(self) -> None:
-        self.failing = False
-        self.saves = 0
-        self.released = False
-        self.notices: list[str] = []
-
-    def save(self, game: Game, options: Mapping[str, Any]) -> None:
-        if self.failing:
-            raise OSError(28, "No space left on device")
-        self.saves += 1
-
-    def finish(self, game: Game) -> Path | None:
-        return Path("archive") / "game-1.ctl-pgn"
-
-    def keep(self, game: Game) -> Path | None:
-        return Path("archive") / "kept-1.ctl-pgn"
-
-    def release(self) -> None:
-        self.released = True
+from tests.helpers.stores import ARCHIVED, KEPT, MemoryStore
 
 
 def vector(rule: str) -> Typist:
@@ -174,6 +149,14 @@ def test_a_promotion_typed_without_its_piece_is_asked_and_one_with_it_is_played(
     assert typist.type("nb22-b24") == ["nb22-b24: the piece on B22 is a Pawn, not a Knight."]  # still checked
     assert typist.type("b22xb24") == ["b22xb24: promotion piece required: =R, =N, =J."]  # not asked: it is wrong
     assert typist.type("b22-b24=n") == ["White Pawn B22 to B24, promoting to Knight. Black to move."]
+
+
+@pytest.mark.filterwarnings("error")  # the core gives its warnings as values: nothing for a front end to silence
+def test_a_wrong_check_mark_is_tolerated_also_on_a_promotion_asked_for() -> None:
+    typist = vector("promotion-choices")
+    assert typist.type("b22-b24+")[0] == "Regain which piece on B24?"
+    assert typist.type("r") == ["White Pawn B22 to B24, promoting to Rook. Black to move."]
+    assert Typist().type("h6-h12#") == ["White Pawn H6 to H12, triple step. Black to move."]
 
 
 @pytest.mark.parametrize(
@@ -350,6 +333,15 @@ def test_save_and_open_a_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert again.answer("save").startswith(f"Saved {tmp_path / again.session.suggested_file_name()}")
 
 
+def test_a_file_name_quoted_at_the_start_of_an_answer_keeps_its_case(tmp_path: Path) -> None:
+    """A name is quoted as typed, not capitalised as the first word of a sentence (``game`` is not ``Game``)."""
+    typist = Typist()
+    assert typist.answer(f"open {tmp_path / 'game'}") == "game: No such file or directory."
+    assert typist.answer("open zero") == "zero: No such file or directory."
+    assert typist.answer("hello") == "hello: not a command or a move. Type help for the commands."
+    assert typist.answer("claim").startswith("No ")  # the session's own sentences are still capitalised
+
+
 # --- what the session says besides moves --------------------------------------------------------
 
 
@@ -410,7 +402,7 @@ def test_the_archive_of_a_game_that_ends_is_said() -> None:
     typist.type(*FOOLS_MATE[:-1])
     assert typist.type(FOOLS_MATE[-1]) == [
         "Black Pegasus L5 to H6, checkmate. Game over: Black mates (0-3).",
-        f"The game is archived in {Path('archive') / 'game-1.ctl-pgn'}.",
+        f"The game is archived in {ARCHIVED}.",
     ]
 
 
@@ -446,7 +438,7 @@ def test_start_answers_the_offer_as_told() -> None:
     plain.start(session.offer_resume(saved_game()), answer=False, why="as asked.")
     assert screen.getvalue().splitlines()[2:] == [
         "New game: as asked.",
-        f"New game; the unfinished one was kept in {Path('archive') / 'kept-1.ctl-pgn'}.",
+        f"New game; the unfinished one was kept in {KEPT}.",
     ]
     assert plain.session.game.ply == 0
 
@@ -457,9 +449,9 @@ def test_quit_ends_the_run_and_finish_saves() -> None:
     plain = PlainGame(GameSession(store=store), LineWriter(screen))
     plain.run(["e7-e13", "quit", "e21-e15"])
     assert not plain.running and plain.session.game.ply == 1
-    saves = store.saves
+    saves = len(store.saved)
     plain.finish()
-    assert store.saves == saves + 1 and store.released  # saved, and the autosave free for another cescacs
+    assert len(store.saved) == saves + 1 and store.released  # saved, and the autosave free for another cescacs
     assert screen.getvalue().splitlines()[-1] == "Goodbye. The game is saved: cescacs offers to resume it."
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from cescacs_tui.cli import CRASH_NOTE
 from cescacs_tui.core.pgn import read_pgn
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, HostProcess, archived, hosted_moves
@@ -156,6 +157,42 @@ def test_a_wrong_token_is_refused_with_a_clear_message_and_status_2(
     assert result.stderr.strip() == f"cescacs: error: {address} refused: wrong token: ask the host for the join command"
     assert "Traceback" not in result.stderr
     assert TOKEN not in result.stderr
+
+
+def test_joining_or_playing_a_host_from_a_pipe_asks_for_a_terminal_with_status_2(
+    environment: dict[str, str], host: HostProcess
+) -> None:
+    """Textual started on a pipe and died with a traceback and status 0 (``ssh host cescacs join ...`` without -t)."""
+    for command in ([*host.join_args, "--as", "watch"], ["host", "--port", "0", "--play", "white"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "cescacs_tui", *command],
+            input="h6-h12\n",
+            capture_output=True,
+            text=True,
+            env=environment,
+            timeout=PATIENCE,
+        )
+        assert result.returncode == 2, result.stderr
+        assert "needs a terminal for its input and output (over SSH: ssh -t)" in result.stderr
+        assert "Traceback" not in result.stderr and "\x1b" not in result.stdout + result.stderr
+
+
+def test_a_joined_app_that_crashes_restores_the_terminal_says_so_and_exits_1(
+    environment: dict[str, str], host: HostProcess
+) -> None:
+    """As the local app does (run_join returned 0 whatever happened)."""
+    crash = "from cescacs_tui.tui.game_screen import GameScreen\nGameScreen.action_flip = lambda self: 1 / 0\n"
+    program = (sys.executable, "-c", crash + "from cescacs_tui.cli import main\nraise SystemExit(main())\n")
+    terminal = Terminal(environment, [*host.join_args, "--as", "watch"], program=program)
+    try:
+        terminal.wait_for("You are watching")
+        terminal.type("f", settle=0)
+        code = terminal.wait_for_exit()
+    finally:
+        terminal.close()
+    assert code == 1
+    assert b"\x1b[?1049l" in terminal.output  # the alternate screen is left: the terminal is restored
+    assert CRASH_NOTE.encode() in terminal.output
 
 
 def test_joining_with_no_coordinator_there_says_so_with_status_2(environment: dict[str, str]) -> None:

@@ -18,7 +18,6 @@ pass the feedback on.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -83,12 +82,19 @@ def plain_how(action: str) -> str:
     return _SCREEN_COMMANDS.get(action) or ACTIONS[action].title.lower()
 
 
-def _sentence(text: str) -> str:
-    """A session message as a sentence: a capital first letter (unless it repeats what was typed), a full stop."""
+def _sentence(text: str, typed: str = "") -> str:
+    """A session message as a sentence: a capital first letter, a full stop.
+
+    A first word that repeats an argument the player typed (a file name:
+    ``open game`` answers ``game: No such file or directory``) keeps its case:
+    a name is quoted, not corrected.
+    """
     text = text.strip()
     if not text:
         return text
-    if text.split()[0].rstrip(":,;").isalpha():
+    first = text.split()[0].rstrip(":,;")
+    quoted = {name for word in typed.split()[1:] for name in (word, Path(word).name)}  # a command's arguments
+    if first.isalpha() and first not in quoted:
         text = text[0].upper() + text[1:]
     return text if text[-1] in ".?!)" else text + "."
 
@@ -124,6 +130,8 @@ class PlainGame:
         """False once the player asked to quit."""
         self._seen = self._snapshot()
         self._save_problem: str | None = None
+        self._typed = ""
+        """The line being answered, whose words the answer quotes as they were typed."""
 
     # --- start and end -----------------------------------------------------------------
 
@@ -184,6 +192,13 @@ class PlainGame:
     def handle(self, line: str) -> None:
         """One line typed by the player: the answer to a question, a command, a move, hexes."""
         text = line.strip()
+        self._typed = text
+        try:
+            self._handle(text)
+        finally:
+            self._typed = ""
+
+    def _handle(self, text: str) -> None:
         self._notice_time()
         if self.session.waiting_for is not None and (taken := self.session.try_take_over()) is not None:
             self.show(taken)  # the other cescacs has closed the game this one waited for
@@ -249,7 +264,7 @@ class PlainGame:
         seen, now = self._seen, self._snapshot()
         if feedback.new_game or now.start != seen.start:
             if feedback.text:
-                self.write(_sentence(feedback.text))
+                self.write(_sentence(feedback.text, self._typed))
             self.write(situation(game))
         else:
             common = 0
@@ -264,7 +279,7 @@ class PlainGame:
             elif now.ending != seen.ending:
                 self.write(situation(game))
             elif feedback.text:
-                self.write(_sentence(feedback.text))
+                self.write(_sentence(feedback.text, self._typed))
         if feedback.archived is not None:
             self.write(f"The game is archived in {feedback.archived}.")
         self._seen = now
@@ -349,22 +364,20 @@ class PlainGame:
             return None
         position = self.session.game.position
         typed = normalise_typed(text.lstrip("/:"))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a wrong check mark: the session ignores it too
-            try:
-                position.parse_move(typed)
-            except AmbiguousMoveError:  # only a displacement whose promotion piece is missing is ambiguous
-                origin, target = (find_hex(name) for name in _HEX_NAME.findall(typed)[:2])
-                assert origin is not None and target is not None  # the move named them
-                regained = next(m.promotion for m in position.legal_moves() if (m.origin, m.target) == (origin, target))
-                body, mark = _CHECK_MARK.split(typed, maxsplit=1)[:2]
-                try:  # the rest of what was typed must be right (the piece letter, the separator)
-                    position.parse_move(f"{body}={LETTERS[regained]}{mark}")
-                except CescacsError:
-                    return None
-                return origin, target
+        try:
+            position.parse_move(typed)
+        except AmbiguousMoveError:  # only a displacement whose promotion piece is missing is ambiguous
+            origin, target = (find_hex(name) for name in _HEX_NAME.findall(typed)[:2])
+            assert origin is not None and target is not None  # the move named them
+            regained = next(m.promotion for m in position.legal_moves() if (m.origin, m.target) == (origin, target))
+            body, mark = _CHECK_MARK.split(typed, maxsplit=1)[:2]
+            try:  # the rest of what was typed must be right (the piece letter, the separator)
+                position.parse_move(f"{body}={LETTERS[regained]}{mark}")
             except CescacsError:
-                pass
+                return None
+            return origin, target
+        except CescacsError:
+            pass
         return None
 
     def _say_hex(self, h: int) -> None:

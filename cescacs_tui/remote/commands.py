@@ -121,6 +121,19 @@ def _token(args: argparse.Namespace) -> str:
     return token
 
 
+def _need_terminal(command: str) -> None:
+    """Refuse to draw the app where it cannot be drawn (a pipe, ``ssh host cescacs join`` without ``-t``).
+
+    Textual would start on a pipe and crash with a traceback; the plain mode
+    cannot join a hosted game (yet), so the player is told what to do instead.
+    """
+    from .. import cli
+    from ..core.errors import CescacsError
+
+    if not cli._interactive():
+        raise CescacsError(f"cescacs {command} needs a terminal for its input and output (over SSH: ssh -t)")
+
+
 def _host(args: argparse.Namespace) -> int:
     import asyncio
     import shlex
@@ -134,6 +147,8 @@ def _host(args: argparse.Namespace) -> int:
     from .tcp import HostThread, run_host
 
     token = _token(args)
+    if args.play is not None:
+        _need_terminal("host --play")
     new_game = _game_factory(args)
     store = open_store(args.data_dir or data_dir() / "hosted")
     coordinator = Coordinator.open(store, token=token, new_game=new_game)
@@ -189,6 +204,7 @@ def _join(args: argparse.Namespace) -> int:
     name = clean_name(args.name or os.environ.get("CESCACS_NAME") or _user_name())
     request = JoinRequest(host, port, token, seat, name, os.environ.get("CESCACS_CLIENT") or new_client_id())
     check_join(request)  # a wrong token or a taken seat: a clear error and status 2, before the screen opens
+    _need_terminal("join")
 
     from .screen import run_join
 

@@ -12,6 +12,7 @@ with this screen; :func:`run_join` starts it (the ``cescacs join`` command).
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -141,4 +142,9 @@ def run_join(request: JoinRequest, *, banner: str | None = None) -> int:
     gc.freeze()  # as run_app does: start-up objects out of every collection
     app = RemoteApp(request, settings=settings, settings_path=settings_path(), wide_glyphs=wide, banner=banner)
     app.run()
-    return 0
+    if app.return_code:  # Textual has restored the terminal and printed the traceback
+        from ..cli import CRASH_NOTE
+        from ..i18n import _
+
+        print(_(CRASH_NOTE), file=sys.stderr)
+    return app.return_code or 0  # 1 when the app died of an exception, as run_app
