@@ -24,7 +24,7 @@ from typing import Final
 from ..core.game import Game, Node
 from ..core.pieces import WHITE
 from ..core.position import Position
-from ..engine.client import EngineClient, EngineError, EngineInfo, Search
+from ..engine.client import EngineClient, EngineError, EngineInfo
 from ..engine.computer import analyse, computer_move, hint
 from ..engine.pv import pv_to_ctl_an
 from ..engine.search import Limits
@@ -125,7 +125,6 @@ class Opponent:
         """The position the running analysis is about."""
         self._client: EngineClient | None = None
         self._starting = asyncio.Lock()
-        self._analysis: Search | None = None
 
     # --- the engine process ----------------------------------------------------------------
 
@@ -145,13 +144,13 @@ class Opponent:
     async def close(self) -> None:
         """Stop any search and end the engine process (the front end quits, or unmounts)."""
         client, self._client = self._client, None
-        self._analysis = self.analysing = None
+        self.analysing = None
         if client is not None:
             await client.close()
 
     async def stop(self) -> None:
         """Stop whatever the engine is doing (its answer is dropped)."""
-        self._analysis = self.analysing = None
+        self.analysing = None
         if self._client is not None and self._client.alive:
             with contextlib.suppress(EngineError):
                 await self._client.stop()
@@ -189,7 +188,7 @@ class Opponent:
         level = session.seats[game.position.turn].level
         assert level is not None  # the computer is to move
         asked = Asked.of(game)
-        self._analysis = self.analysing = None  # its own search replaces any analysis
+        self.analysing = None  # its own search replaces any analysis
         self.thinking = True
         try:
             client = await self._idle_client()
@@ -215,7 +214,7 @@ class Opponent:
         shown = session.shown
         asked = Asked.of(shown, shown.cursor)
         position = shown.reviewed_position()
-        self._analysis = self.analysing = None
+        self.analysing = None
         try:
             client = await self._idle_client()
             best = await hint(client, shown, shown.cursor, movetime=HINT_SECONDS, limits=self.hint_limits)
@@ -254,7 +253,7 @@ class Opponent:
         try:
             client = await self._idle_client()
             self.analysing = asked
-            self._analysis = await analyse(client, shown, shown.cursor, report)
+            await analyse(client, shown, shown.cursor, report)  # it runs until the engine's next command
         except EngineError as error:
             self.analysing = None
             return await self._failed(error)
