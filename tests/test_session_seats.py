@@ -4,6 +4,8 @@ played through :meth:`GameSession.play_computer`, as :mod:`cescacs_tui.session.o
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,8 @@ from cescacs_tui.core.pieces import BLACK
 from cescacs_tui.data.autosave import load_autosave
 from cescacs_tui.data.slots import AutosaveSlot
 from cescacs_tui.engine.computer import HUMAN, Seat
+from cescacs_tui.engine.levels import LEVELS
+from cescacs_tui.engine.seats import LEVEL_COUNT
 from cescacs_tui.session import Confirm, GameSession, Tone
 from cescacs_tui.session.seating import TWO_PEOPLE, computer_name, human_side, player_names, seats_from
 from tests.helpers.games import FOOLS_MATE
@@ -161,3 +165,22 @@ def test_the_record_names_the_computer() -> None:
     assert '[White "cescacs-tui level 7"]' in record and '[Black "Grace"]' in record
     assert human_side((Seat(7), HUMAN)) == BLACK and human_side(TWO_PEOPLE) is None
     assert human_side((Seat(1), Seat(2))) is None
+
+
+def test_a_session_and_the_plain_mode_load_no_search_and_no_engine_client_until_the_computer_plays() -> None:
+    code = (
+        "import sys\n"
+        "import cescacs_tui.plain.run\n"
+        "from cescacs_tui.session import GameSession\n"
+        "from cescacs_tui.engine.seats import Seat, HUMAN\n"
+        "session = GameSession()\n"
+        "session.seats = (HUMAN, Seat(3))\n"
+        "session.play_text('E7-E13'); session.takeback()\n"
+        "print(sorted(m for m in sys.modules if m.startswith('cescacs_tui.engine.')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert result.stdout.strip() == "['cescacs_tui.engine.seats']"
+
+
+def test_the_seats_know_as_many_levels_as_the_engine() -> None:
+    assert len(LEVELS) == LEVEL_COUNT

@@ -4,17 +4,22 @@ run to the end of each move on an event loop of its own.
 The plain mode reads one line, answers it, then reads the next: while the
 computer thinks nothing else can happen, so its turn simply runs to
 completion before the next line is read, and its move is then announced like
-a person's (:meth:`~cescacs_tui.plain.front_end.PlainGame.show`).
+a person's (:meth:`~cescacs_tui.plain.front_end.PlainGame.show`).  The
+engine's modules, the event loop and the engine process are all started the
+first time the computer is needed: a game between people starts as fast as
+before.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..session import Feedback, GameSession
-from ..session.opponent import Opponent
+
+if TYPE_CHECKING:
+    from ..session.opponent import Opponent
 
 __all__ = ["PlainComputer"]
 
@@ -22,11 +27,22 @@ T = TypeVar("T")
 
 
 class PlainComputer:
-    """The engine behind the plain mode's computer seats and hints (its process starts when first needed)."""
+    """The engine behind the plain mode's computer seats and hints; ``engine`` is the ``engine`` setting."""
 
-    def __init__(self, session: GameSession, command: Sequence[str] | None = None, **options: Any) -> None:
-        self.opponent = Opponent(session, command, **options)
+    def __init__(self, session: GameSession, engine: str = "") -> None:
+        self.session = session
+        self.engine = engine
+        self._opponent: Opponent | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def opponent(self) -> Opponent:
+        if self._opponent is None:
+            from ..engine.computer import engine_command
+            from ..session.opponent import Opponent
+
+            self._opponent = Opponent(self.session, engine_command(self.engine))
+        return self._opponent
 
     def _run(self, work: Coroutine[Any, Any, T]) -> T:
         if self._loop is None:
@@ -35,8 +51,7 @@ class PlainComputer:
 
     def play_turns(self, show: Callable[[Feedback], None], *, asking: Callable[[], bool]) -> None:
         """While the computer is to move (and no question waits, ``asking``), let it play and ``show`` its move."""
-        session = self.opponent.session
-        while session.computer_to_move and not asking():
+        while self.session.computer_to_move and not asking():
             feedback = self._run(self.opponent.play_turn())
             show(feedback)
             if not feedback.done:  # the engine failed (said), or the move was not wanted
@@ -48,6 +63,7 @@ class PlainComputer:
     def close(self) -> None:
         """End the engine process, if it was started."""
         if self._loop is not None:
-            self._run(self.opponent.close())
+            if self._opponent is not None:
+                self._run(self._opponent.close())
             self._loop.close()
             self._loop = None

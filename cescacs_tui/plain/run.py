@@ -19,7 +19,6 @@ from typing import TextIO
 from ..core.game import Game
 from ..data.settings import Settings, settings_path
 from ..data.slots import open_autosave
-from ..engine.computer import engine_command
 from ..session import Confirm, GameSession
 from ..session.seating import TWO_PEOPLE, Seats, player_names
 from .computer import PlainComputer
@@ -119,7 +118,7 @@ def run_plain(
         saved = None
     session = GameSession(game or new_game(settings, castling=castling), store=start.slot)
     session.seats = seats
-    computer = PlainComputer(session, engine_command(settings.engine))
+    computer = PlainComputer(session, settings.engine)
     plain = PlainGame(session, write, settings=settings, computer=computer)
     opening = None
     if start.slot is None and start.busy is not None:

@@ -29,7 +29,7 @@ from ..core.notation import normalise_typed
 from ..core.pieces import LETTERS
 from ..data.autosave import SavedGame
 from ..data.lock import AutosaveBusy
-from ..engine.computer import takeback_plies
+from ..engine.seats import takeback_plies
 from ..i18n import _, ngettext
 from .actions import ACTIONS, computer_plays_on, no_move_now, press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ..core.pieces import BLACK, WHITE, Colour
-from ..engine.computer import HUMAN, Seat, parse_seat
+from ..engine.seats import HUMAN, Seat, parse_seat
 
 __all__ = [
     "HUMAN",
