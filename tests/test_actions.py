@@ -128,3 +128,22 @@ async def test_every_key_and_palette_command_that_cannot_act_says_why(state: str
             commands[ACTIONS[name].title].callback()
         await pilot.pause()
         assert message(app) == reason
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)], ids=["80x24", "200x50"])
+async def test_a_reason_too_long_for_the_line_is_shown_whole_in_a_notification(size: tuple[int, int]) -> None:
+    reason = GameSession().refusal("claim_draw")
+    assert reason is not None and len(reason) > 80  # the claim's counts come last
+    app = CescacsApp()
+    shown: list[str] = []
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.notify = lambda text, **options: shown.append(text)  # type: ignore[method-assign]
+        await pilot.press("c")
+        await pilot.pause()
+        assert message(app) == reason
+        fits = app.screen.query_one("#message").content_region.width >= len(reason)
+        assert shown == ([] if fits else [reason])
+        await pilot.press("u")  # a short reason: the line holds it
+        await pilot.pause()
+        assert shown == ([] if fits else [reason])
