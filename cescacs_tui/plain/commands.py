@@ -108,6 +108,8 @@ _TABLE: Final = (
     Command("open", "open a CTL-PGN record (its first game)", "FILE", method="do_open"),
     Command("new", "a new game (asks first if one is under way); new 900+10 with a clock", "TIMECONTROL",
             optional=True, method="do_new"),
+    Command("hint", "the engine's best move in the position shown, with its score (White's side)",
+            method="do_hint"),
     Command("quit", "end the session; an unfinished game is kept and offered next time", aliases=("exit", "q"),
             method="do_quit"),
 )  # fmt: skip
