@@ -27,8 +27,11 @@ from .data.autosave import SavedGame
 from .data.lock import AutosaveBusy
 from .data.settings import Settings, settings_path
 from .data.slots import open_autosave
+from .engine.computer import engine_command
 from .i18n import _
 from .session import Feedback, GameSession, GameStore
+from .session.opponent import Opponent
+from .session.seating import TWO_PEOPLE, Seats, player_names
 from .session.terms import say
 from .tui.board import HexBoard
 from .tui.driver import InvalidTerminalInput, driver_class
@@ -50,7 +53,9 @@ class CescacsApp(BoardHostApp[None]):
     the start found worth saying (damaged files kept aside...).
     ``settings`` are the player's preferences; with a ``settings_path``
     every change is saved there.  ``wide_glyphs`` are the FAN glyphs this
-    terminal draws wider than a cell.
+    terminal draws wider than a cell.  ``seats`` say who plays the new game
+    (``--white computer:3``); the computer thinks in the engine process of
+    the ``engine`` setting, started the first time it is needed.
     """
 
     TITLE = "C'escacs"
@@ -66,13 +71,17 @@ class CescacsApp(BoardHostApp[None]):
         settings: Settings | None = None,
         settings_path: Path | None = None,
         wide_glyphs: frozenset[str] = frozenset(),
+        seats: Seats = TWO_PEOPLE,
     ) -> None:
         super().__init__()
         register_themes(self)
         self.settings = settings or Settings()
         self.settings_path = settings_path
         self.theme = self.settings.theme
-        self.session = GameSession(game or self.settings_game(), store=store)
+        self.session = GameSession(game or self.settings_game(seats), store=store)
+        self.session.seats = seats
+        self.opponent = Opponent(self.session, engine_command(self.settings.engine))
+        """The engine behind the computer seats, the hints and the analysis (its process starts when first needed)."""
         self._resume = resume
         self._busy = busy
         self.start_notices = list(notices)
@@ -100,7 +109,7 @@ class CescacsApp(BoardHostApp[None]):
             start = self.session.offer_separate_game(self._busy)
         elif self._resume is not None:
             start = self.session.offer_resume(self._resume)
-        return GameScreen(self.session, options=self.board_options(), start=start)
+        return GameScreen(self.session, options=self.board_options(), start=start, opponent=self.opponent)
 
     def board_options(self) -> BoardOptions:
         """How the player's settings (and this terminal) want the board."""
@@ -126,8 +135,9 @@ class CescacsApp(BoardHostApp[None]):
         self.session.save()
         self.exit()
 
-    def on_unmount(self) -> None:
+    async def on_unmount(self) -> None:
         self.session.close()  # Ctrl+Q: the clock times at this moment; the autosave free for another cescacs
+        await self.opponent.close()  # a search stopped, the engine process ended
 
     # --- the terminal: input that cannot kill the app, output that cannot attack it ----------
 
@@ -158,15 +168,9 @@ class CescacsApp(BoardHostApp[None]):
 
     # --- settings ----------------------------------------------------------------------
 
-    def settings_game(self) -> Game:
-        """A new game with the players, clock and castling option of the settings."""
-        settings = self.settings
-        return Game.new(
-            white=settings.white,
-            black=settings.black,
-            time_control=settings.parsed_time_control,
-            castling=settings.castling,
-        )
+    def settings_game(self, seats: Seats = TWO_PEOPLE) -> Game:
+        """A new game with the players, clock and castling option of the settings (the computer's name for its side)."""
+        return settings_game(self.settings, seats)
 
     def update_settings(self, **changes: object) -> None:
         """Change preferences and save them (when the app has a settings file)."""
@@ -203,25 +207,35 @@ class CescacsApp(BoardHostApp[None]):
         from .tui.new_game import NewGameDialog, NewGameOptions
 
         settings = self.settings
+        white_seat, black_seat = self.session.seats  # the opponents of the game on the table, again
         defaults = NewGameOptions(
             white=settings.white.strip("?"),
             black=settings.black.strip("?"),
             time_control=settings.parsed_time_control,
             castling=settings.castling,
+            white_seat=white_seat,
+            black_seat=black_seat,
         )
 
         def start(options: NewGameOptions | None) -> None:
             if options is None:
                 return
+            white_seat, black_seat = options.seats
             self.update_settings(
-                white=options.white or "?",
-                black=options.black or "?",
+                white=(options.white or "?") if not white_seat.is_computer else settings.white,
+                black=(options.black or "?") if not black_seat.is_computer else settings.black,
                 time_control=options.time_control.to_tag(),
                 castling=options.castling,
             )
-            self.game_screen.apply(self.session.start_game(options.create_game()))
+            self.game_screen.apply(self.session.start_game(options.create_game(), seats=options.seats))
 
         self.push_screen(NewGameDialog(defaults), start)
+
+
+def settings_game(settings: Settings, seats: Seats = TWO_PEOPLE) -> Game:
+    """A new game with the players, clock and castling option of ``settings``, played by ``seats``."""
+    white, black = player_names(seats, settings.white, settings.black)
+    return Game.new(white=white, black=black, time_control=settings.parsed_time_control, castling=settings.castling)
 
 
 def measured_wide_glyphs(settings: Settings) -> frozenset[str]:
@@ -237,8 +251,10 @@ def measured_wide_glyphs(settings: Settings) -> frozenset[str]:
     return wide_glyphs(RISKY_GLYPHS)
 
 
-def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True) -> int:
-    """Start the app (the ``cescacs`` command without a subcommand).
+def run_app(
+    *, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True, seats: Seats = TWO_PEOPLE
+) -> int:
+    """Start the app (the ``cescacs`` command without a subcommand); ``seats`` play a new game (``--white``).
 
     The autosave this process will own is taken first (:func:`open_autosave`
     never raises: damaged files are kept aside and reported).  An unfinished
@@ -255,10 +271,11 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
 
         game = open_pgn_file(pgn_file).game  # replays the first game only: a file of thousands opens at once
         game.go_to(game.ply)
-    elif pdtl is not None:
-        game = Game.new(pdtl=pdtl, castling=castling)
-    elif not castling:
-        game = Game.new(castling=False)
+    elif pdtl is not None or not castling:
+        white, black = player_names(seats, settings.white, settings.black)
+        game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black)
+    elif seats != TWO_PEOPLE:
+        game = settings_game(settings, seats)
     if game is not None and resume is not None and start.slot is not None:
         notices.append(_("the unfinished game was kept in {path}").format(path=start.slot.keep(resume.game)))
         resume = None
@@ -276,6 +293,7 @@ def run_app(*, pgn_file: str | None = None, pdtl: str | None = None, castling: b
         settings=settings,
         settings_path=settings_path(),
         wide_glyphs=wide,
+        seats=seats,
     )
     app.run()
     return app.return_code or 0  # 1 when the app died of an exception (cli.py says so)

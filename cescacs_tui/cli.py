@@ -30,13 +30,16 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from .core import CescacsError, Position, divide, perft
 from .core.errors import printable
 from .core.perft import MAX_PERFT_DEPTH
 from .i18n import LANGUAGES, N_, _, choose_language, ngettext, set_language
 from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
+
+if TYPE_CHECKING:
+    from .engine.computer import Seat
 
 EXIT_USAGE = 2
 CRASH_NOTE = N_("cescacs: the app stopped on an unexpected error (above); the game is saved up to its last move")
@@ -120,6 +123,20 @@ def _depth(text: str) -> int:
     return int(text)
 
 
+def _seat(text: str) -> Seat:
+    """A player from the command line: ``human``, ``computer`` or ``computer:N`` (N a level from 1 to 10)."""
+    from .engine.computer import parse_seat
+
+    try:
+        return parse_seat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a player: use human, computer or computer:N with N from 1 to 10").format(
+                text=repr(printable(text[:40]))
+            )
+        ) from None
+
+
 def _add_position_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pdtl", metavar="PDTL", help=_("start from this position (default: the initial position)"))
     parser.add_argument(
@@ -184,16 +201,19 @@ def _play(args: argparse.Namespace) -> int:
             raise CescacsError(_("--games only lists the archive: it opens no game"))
         return _list_games()
     game = None if args.file is None else _resolve_game(args.file)
+    from .engine.computer import HUMAN
+
+    seats = (args.white or HUMAN, args.black or HUMAN)
     if args.plain or not _interactive():
         from .plain import run_plain  # no Textual: the plain mode starts fast and never draws
 
         resume = True if args.resume else False if args.new else None
-        return run_plain(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, resume=resume)
+        return run_plain(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, resume=resume, seats=seats)
     if args.resume or args.new:
         raise CescacsError(_("--resume and --new are options of the plain mode: add --plain"))
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
-    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling)
+    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, seats=seats)
     if status:  # Textual has restored the terminal and printed the traceback
         print(_(CRASH_NOTE), file=sys.stderr)
     return status
@@ -281,6 +301,12 @@ def _play_parser() -> argparse.ArgumentParser:
         help=_("a .ctl-pgn record to open, or the number or name of an archived game"),
     )
     parser.add_argument("--games", action="store_true", help=_("list the archived games, newest first, and exit"))
+    players = (
+        ("--white", _("who plays White: human (the default), computer (level 3) or computer:N, N from 1 to 10")),
+        ("--black", _("who plays Black: human (the default), computer (level 3) or computer:N, N from 1 to 10")),
+    )
+    for flag, said in players:
+        parser.add_argument(flag, type=_seat, metavar="PLAYER", help=said)
     parser.add_argument(
         "--version", action="version", version=f"cescacs {version('cescacs-tui')}", help=_("show the version and exit")
     )

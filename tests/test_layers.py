@@ -1,4 +1,5 @@
-"""The arrows point one way: tui → session → data → core.  Core, data and session never import a UI.
+"""The arrows point one way: tui → session → data → core, and session → engine → core.  Core, data, engine and
+session never import a UI; the engine knows nothing of the session or the data it serves.
 
 Both are read as source (every import, relative ones resolved to the package
 they name) and imported in a fresh interpreter, which must not load Textual
@@ -20,8 +21,9 @@ PACKAGE = Path(cescacs_tui.__file__).parent
 UI_LIBRARIES = ("textual", "rich")
 FRONT_ENDS = ("cescacs_tui.tui", "cescacs_tui.app", "cescacs_tui.web", "cescacs_tui.cli")
 UI_FREE = {
-    "core": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.data"),
-    "data": (*FRONT_ENDS, "cescacs_tui.session"),
+    "core": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.data", "cescacs_tui.engine"),
+    "data": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.engine"),
+    "engine": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.data", "cescacs_tui.plain", "cescacs_tui.remote"),
     "session": FRONT_ENDS,
 }
 """For each UI-free layer, the project's own packages it must not import (besides the UI libraries)."""
@@ -105,8 +107,13 @@ DATA_MODULES = ("settings", "choices", "storage", "autosave", "slots", "lock", "
 
 @pytest.mark.parametrize(
     "modules",
-    [("cescacs_tui.core",), ("cescacs_tui.session",), tuple(f"cescacs_tui.data.{name}" for name in DATA_MODULES)],
-    ids=["core", "session", "data"],
+    [
+        ("cescacs_tui.core",),
+        ("cescacs_tui.session", "cescacs_tui.session.opponent"),
+        tuple(f"cescacs_tui.data.{name}" for name in DATA_MODULES),
+        ("cescacs_tui.engine", "cescacs_tui.engine.client", "cescacs_tui.engine.computer", "cescacs_tui.engine.serve"),
+    ],
+    ids=["core", "session", "data", "engine"],
 )
 def test_importing_the_layer_loads_neither_textual_nor_rich(modules: tuple[str, ...]) -> None:
     code = (

@@ -10,6 +10,7 @@ from textual.widgets import Input, Static
 from cescacs_tui.core import INITIAL_PDTL, PDTLError, Position
 from cescacs_tui.core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from cescacs_tui.core.pieces import BLACK, WHITE
+from cescacs_tui.engine.computer import HUMAN, Seat
 from cescacs_tui.tui.new_game import NewGameDialog, NewGameOptions
 
 _MISSING = object()
@@ -70,10 +71,43 @@ async def test_defaults_and_enter() -> None:
 async def test_names_typed_and_trimmed() -> None:
     app = DialogApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press(*" Ada ", "tab", *"Grace", "enter")
+        await pilot.press(*" Ada ", "tab", "tab", *"Grace", "enter")  # the first Tab goes to White's seat
         await pilot.pause()
     assert isinstance(app.result, NewGameOptions)
     assert (app.result.white, app.result.black) == ("Ada", "Grace")
+    assert app.result.seats == (HUMAN, HUMAN)
+
+
+async def test_the_computer_chosen_for_a_side_with_its_level() -> None:
+    app = DialogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await tab_to(pilot, app, "black-seat")
+        await pilot.press("enter", "down", "down", "down", "enter")  # Human, then levels 1, 2, 3
+        await pilot.pause()
+        assert app.screen.query_one("#black", Input).disabled  # the computer's name is its own
+        assert not app.screen.query_one("#white", Input).disabled
+        await pilot.press("enter")  # on a list, Enter opens it (as on the time control's)
+        await pilot.press("escape")
+        await pilot.click("#start")
+        await pilot.pause()
+    assert isinstance(app.result, NewGameOptions)
+    assert app.result.seats == (HUMAN, Seat(3))
+    game = app.result.create_game()
+    assert (game.tags["White"], game.tags["Black"]) == ("?", "cescacs-tui level 3")
+
+
+async def test_a_computer_default_starts_on_its_seat_list() -> None:
+    app = DialogApp(NewGameOptions("Ada", white_seat=Seat(10)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert focused_id(app) == "white-seat"  # the name field is greyed: the focus cannot start there
+        await pilot.press("enter", "home", "enter")  # back to Human
+        await pilot.pause()
+        assert not app.screen.query_one("#white", Input).disabled
+        await pilot.click("#start")
+        await pilot.pause()
+    assert isinstance(app.result, NewGameOptions)
+    assert app.result.seats == (HUMAN, HUMAN) and app.result.white == "Ada"
 
 
 async def test_constructor_defaults_fill_the_fields() -> None:

@@ -72,6 +72,7 @@ def test_the_file_is_plain_toml_with_one_key_per_setting(tmp_path: Path):
         "time_control",
         "castling",
         "language",
+        "engine",
     ]
 
 

@@ -12,6 +12,7 @@ The file is plain TOML with one key per setting, for example::
     time_control = "900+10"
     castling = true
     language = "ca"
+    engine = ""
 
 Reading never fails: a missing file gives the defaults; a file that cannot be
 read or is not TOML gives the defaults and one problem; a bad value or an
@@ -30,6 +31,7 @@ installs): see :func:`cescacs_tui.data.storage.config_dir`.
 
 from __future__ import annotations
 
+import shlex
 import tomllib
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
@@ -72,7 +74,10 @@ class Settings:
     ``"900+10"``...: see :meth:`~cescacs_tui.core.clock.TimeControl.from_tag`);
     ``castling`` is ``False`` for the beginners' variant without castling;
     ``language`` is the interface's language (``"ca"``, ``"es"``, ``"en"``; ``""``:
-    the locale's, see :func:`cescacs_tui.i18n.choose_language`).
+    the locale's, see :func:`cescacs_tui.i18n.choose_language`); ``engine`` is
+    the command line of the engine the computer opponent, hints and analysis
+    use (``""``: this package's own, ``cescacs engine``; any program speaking
+    docs/engine-protocol.md can be plugged in).
 
     ``problems`` lists, in words for the player, what :meth:`load` could not
     use: each a :class:`~cescacs_tui.core.message.Message` (English as a
@@ -90,6 +95,7 @@ class Settings:
     time_control: str = "-"
     castling: bool = True
     language: str = ""
+    engine: str = ""
     problems: list[Message] = field(default_factory=list, compare=False, repr=False)
 
     @property
@@ -277,6 +283,18 @@ def _time_control(value: object, themes: frozenset[str]) -> str:
         raise _Refused(error.explanation) from None
 
 
+def _engine(value: object, themes: frozenset[str]) -> str:
+    if not isinstance(value, str):
+        raise _Refused(N_('the engine must be a command line in quotes, or "" for the engine of cescacs'))
+    if any(unicodedata.category(c).startswith("C") for c in value):
+        raise _Refused(N_("the engine command cannot hold control characters"))
+    try:
+        shlex.split(value)
+    except ValueError as error:
+        raise _Refused(N_("the engine command cannot be read ({reason})"), reason=error) from None
+    return value.strip()
+
+
 _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "theme": _theme,
     "piece_set": _choice(PIECE_SETS, N_("the piece set must be one of {options}")),
@@ -288,6 +306,7 @@ _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "time_control": _time_control,
     "castling": _flag,
     "language": _language,
+    "engine": _engine,
 }
 """Per key, the function that checks a read value and returns the value to use (or raises ``ValueError``)."""
 

@@ -10,15 +10,40 @@
 * :class:`EngineProtocol` (:mod:`.protocol`): the UCI-style text protocol of
   ``cescacs engine`` (docs/engine-protocol.md);
 * :mod:`.client`: an asyncio client that runs any engine speaking that
-  protocol as a subprocess, for front ends.
+  protocol as a subprocess, for front ends; :mod:`.seats`: who plays each
+  side, for sessions.
 
-Like the core, nothing here imports a user-interface library.
+Like the core, nothing here imports a user-interface library.  The names
+above are imported on first use: a session that only needs :mod:`.seats`
+does not load the search.
 """
 
-from .board import SearchBoard
-from .evaluation import Weights
-from .levels import LEVELS, Level, choose_move, level
-from .search import MATE, STALEMATE, Info, Limits, Result, Searcher
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .board import SearchBoard
+    from .evaluation import Weights
+    from .levels import LEVELS, Level, choose_move, level
+    from .search import MATE, STALEMATE, Info, Limits, Result, Searcher
+
+_HOMES = {
+    "SearchBoard": "board",
+    "Weights": "evaluation",
+    **dict.fromkeys(("LEVELS", "Level", "choose_move", "level"), "levels"),
+    **dict.fromkeys(("MATE", "STALEMATE", "Info", "Limits", "Result", "Searcher"), "search"),
+}
+
+
+def __getattr__(name: str) -> object:
+    """The engine's classes and levels, imported from their module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{home}", __name__), name)
+
 
 __all__ = [
     "LEVELS",

@@ -361,6 +361,10 @@ class EngineClient:
         search = await self.go(start, moves, limits)
         return await search.result()
 
+    async def stop(self) -> None:
+        """Stop the running search, if any, and wait for its answer (which is dropped): the engine is then idle."""
+        await self._stop_search()
+
     async def _stop_search(self) -> None:
         search = self._search
         if search is not None and not search.done:

@@ -5,7 +5,8 @@ any user interface so they are tested alone:
 
 * :class:`Seat` and :func:`parse_seat`: ``human`` or ``computer:LEVEL`` for
   each side (the ``--white computer:3`` of the command line, the new-game
-  dialog's choice);
+  dialog's choice), and :func:`takeback_plies`, from :mod:`.seats` (a session
+  imports them from there, without the client);
 * :func:`engine_command`: the engine to start, from the setting a player may
   change (any program speaking docs/engine-protocol.md);
 * :func:`limits_for`: the ``go`` limits for the computer's turn, from the
@@ -20,59 +21,22 @@ any user interface so they are tested alone:
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Final
 
 from ..core.clock import ClockKind
 from ..core.game import Game
 from ..core.move import Move
-from ..core.pieces import BLACK, WHITE, Colour
+from ..core.pieces import BLACK, WHITE
 from .client import DEFAULT_COMMAND, BestMove, EngineClient, EngineError, EngineInfo, Search
 from .levels import LEVELS
 from .search import Limits
+from .seats import DEFAULT_LEVEL, HUMAN, Seat, parse_seat, takeback_plies
 
-DEFAULT_LEVEL: Final = 3
-"""The level ``computer`` alone means: weak enough for a beginner to win."""
 DEFAULT_MOVETIME: Final = 2.0
 """Seconds the computer thinks per move in a game without a clock."""
 PER_MOVE_MARGIN: Final = 0.2
 """Seconds kept back from a per-move clock, so the computer never loses on time by a hair."""
-
-
-@dataclass(frozen=True)
-class Seat:
-    """Who plays one side: a person (``level is None``) or the computer at ``level`` (1-10)."""
-
-    level: int | None = None
-
-    @property
-    def is_computer(self) -> bool:
-        return self.level is not None
-
-    def __str__(self) -> str:
-        return "human" if self.level is None else f"computer:{self.level}"
-
-
-HUMAN: Final = Seat()
-
-
-def parse_seat(text: str) -> Seat:
-    """``human``, ``computer`` (level :data:`DEFAULT_LEVEL`) or ``computer:N`` with N from 1 to 10.
-
-    Case and surrounding spaces do not matter; anything else is a
-    ``ValueError`` saying what is accepted (argparse shows it as it is).
-    """
-    word, colon, rest = text.strip().lower().partition(":")
-    if word == "human" and not colon:
-        return HUMAN
-    if word == "computer":
-        if not colon:
-            return Seat(DEFAULT_LEVEL)
-        if rest.isdigit() and 1 <= int(rest) <= len(LEVELS):
-            return Seat(int(rest))
-    shown = text if len(text) <= 40 and text.isprintable() else repr(text[:40])
-    raise ValueError(f"{shown!s} is not a player: use 'human', 'computer' or 'computer:N' with N from 1 to 10")
 
 
 def engine_command(setting: str | None) -> list[str]:
@@ -148,17 +112,19 @@ async def hint(
     ply: int | None = None,
     *,
     movetime: float = 1.0,
+    limits: Limits | None = None,
     on_info: Callable[[EngineInfo], None] | None = None,
 ) -> BestMove:
     """The engine's best move (with its last report: score, line) after the first ``ply`` half-moves of ``game``.
 
-    ``ply=None`` is the live end.  The search runs at full strength; the
-    next :func:`computer_move` sets the opponent's level again.
+    ``ply=None`` is the live end.  The search runs at full strength for
+    ``movetime`` seconds (``limits`` overrides it); the next
+    :func:`computer_move` sets the opponent's level again.
     """
     moves = game.moves if ply is None else game.moves[:ply]
     if "Level" in client.declared_options:
         await client.set_option("Level", HINT_LEVEL)
-    search = await client.go(game.start, moves, Limits(movetime=movetime), on_info=on_info)
+    search = await client.go(game.start, moves, limits or Limits(movetime=movetime), on_info=on_info)
     return await search.result()
 
 
@@ -177,26 +143,6 @@ async def analyse(
     if "Level" in client.declared_options:
         await client.set_option("Level", HINT_LEVEL)
     return await client.go(game.start, moves, Limits(infinite=True), on_info=on_info)
-
-
-def takeback_plies(moves: Sequence[Move], start_turn: Colour, seats: tuple[Seat, Seat]) -> int:
-    """How many half-moves to take back so that a person is to move before their last move.
-
-    Against the computer a takeback undoes the computer's reply too (or,
-    while it is thinking, just the person's move); between two people, or
-    two computers, it is one half-move.  0 when there is nothing to undo.
-    """
-    if not moves:
-        return 0
-    if seats[0].is_computer == seats[1].is_computer:
-        return 1
-    human = WHITE if not seats[WHITE].is_computer else BLACK
-    plies = len(moves)
-    for undone in range(1, plies + 1):
-        mover = Colour((start_turn + plies - undone) % 2)  # who played the half-move being undone
-        if mover == human:
-            return undone
-    return plies  # only the computer has moved: back to the start
 
 
 __all__ = [

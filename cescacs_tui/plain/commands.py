@@ -165,6 +165,8 @@ _TABLE: Final = (
     Command(NC_("command typed in plain mode", "new"),
             N_("a new game (asks first if one is under way); new 900+10 with a clock"), N_("TIMECONTROL"),
             optional=True, method="do_new"),
+    Command(NC_("command typed in plain mode", "hint"),
+            N_("the engine's best move in the position shown, with its score (White's side)"), method="do_hint"),
     Command(NC_("command typed in plain mode", "quit"),
             N_("end the session; an unfinished game is kept and offered next time"), aliases=("exit", "q"),
             method="do_quit"),

@@ -34,10 +34,12 @@ from ..data.settings import Settings
 from ..i18n import NC_, _, pgettext
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.game_session import DRAW_OFFER_MARK
+from ..session.seating import TWO_PEOPLE, Seats, player_names
 from ..session.terms import hex_words, piece_words, say, side_label
 from ..session.words import announce_last_move, describe_move, half_moves, situation
 from . import questions
 from .commands import COMMANDS, Command, find_command, help_lines, typed, words_of
+from .computer import PlainComputer
 
 __all__ = ["PlainGame", "new_game", "plain_how"]
 
@@ -55,11 +57,19 @@ _NO: Final = NC_("answer typed in plain mode", "n no")
 _CANCEL: Final = NC_("answer typed in plain mode", "cancel")
 
 
-def new_game(settings: Settings, *, castling: bool = True, time_control: TimeControl | None = None) -> Game:
-    """A new game with the players and clock of the settings (as the app starts one), ``castling`` as asked."""
+def new_game(
+    settings: Settings,
+    *,
+    castling: bool = True,
+    time_control: TimeControl | None = None,
+    seats: Seats = TWO_PEOPLE,
+) -> Game:
+    """A new game with the players and clock of the settings (as the app starts one), ``castling`` as asked,
+    played by ``seats`` (the computer's name in the tags of a side it plays)."""
+    white, black = player_names(seats, settings.white, settings.black)
     return Game.new(
-        white=settings.white,
-        black=settings.black,
+        white=white,
+        black=black,
         time_control=settings.parsed_time_control if time_control is None else time_control,
         castling=castling and settings.castling,
     )
@@ -108,8 +118,17 @@ class PlainGame:
     ``settings`` give a new game its players, clock and castling option, as in the app.
     """
 
-    def __init__(self, session: GameSession, write: Write, *, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        session: GameSession,
+        write: Write,
+        *,
+        settings: Settings | None = None,
+        computer: PlainComputer | None = None,
+    ) -> None:
         self.session = session
+        self.computer = computer
+        """The engine for the computer's seats and hints (``None``: none was asked for, hints are refused)."""
         session.how = plain_how
         self.write = write
         self.settings = settings or Settings()
@@ -148,6 +167,7 @@ class PlainGame:
         question = None if opening is None else opening.question
         if opening is None or not isinstance(question, Confirm):
             self.write(situation(self.session.game))
+            self._computer_plays()
             return
         if answer is None:
             self.show(opening)
@@ -155,10 +175,13 @@ class PlainGame:
         self.write(question.prompt)
         self.write(f"{_yes(question) if answer else _no(question)}: {why}")
         self.show(question.answer(answer))
+        self._computer_plays()
 
     def finish(self, why: str = "") -> None:
         """Save the game, free its autosave for another cescacs, and say goodbye (``why``: how the session ended)."""
         self.session.close()
+        if self.computer is not None:
+            self.computer.close()
         game = self.session.game
         said = [why] if why else []
         said.append(_("Goodbye."))
@@ -172,6 +195,12 @@ class PlainGame:
             self.handle(line)
             if not self.running:
                 return
+            self._computer_plays()
+
+    def _computer_plays(self) -> None:
+        """The computer's turn, if it is: it thinks, then its move is announced like a person's."""
+        if self.computer is not None:
+            self.computer.play_turns(self.show, asking=lambda: self.pending is not None)
 
     # --- one line ------------------------------------------------------------------------
 
@@ -524,13 +553,19 @@ class PlainGame:
             if not yes:
                 return Feedback(_("the game goes on"))
             return self.session.start_game(
-                new_game(self.settings, castling=game.castling_enabled, time_control=control)
+                new_game(self.settings, castling=game.castling_enabled, time_control=control, seats=self.session.seats)
             )
 
         if game.nodes and not game.is_over:
             self.show(Feedback(question=Confirm(_("Abandon this game and start a new one?"), start)))
         else:
             self.show(start(True))
+
+    def do_hint(self, argument: str) -> None:
+        if self.computer is None:
+            self.write(_("there is no engine in this session to give hints"))
+            return
+        self.show(self.computer.hint())
 
     def do_quit(self, argument: str) -> None:
         self.running = False

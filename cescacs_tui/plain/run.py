@@ -21,7 +21,9 @@ from ..data.settings import Settings
 from ..data.slots import open_autosave
 from ..i18n import N_, _
 from ..session import Confirm, GameSession
+from ..session.seating import TWO_PEOPLE, Seats, player_names
 from ..session.terms import say
+from .computer import PlainComputer
 from .front_end import PlainGame, new_game
 from .output import LineWriter
 
@@ -77,6 +79,7 @@ def run_plain(
     resume: bool | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    seats: Seats = TWO_PEOPLE,
 ) -> int:
     """Play in plain text on ``stdin`` and ``stdout`` (default: the process's); returns the exit status, 0.
 
@@ -85,7 +88,10 @@ def run_plain(
     the unfinished one archived), or, when another cescacs has it open,
     whether to wait and take it over (``False``: a separate game).  ``None``
     asks when the input is a terminal, and gives the safe answer otherwise
-    (resume; a separate game): nothing is replaced by accident.
+    (resume; a separate game): nothing is replaced by accident.  ``seats``
+    other than two people start a new game against the computer (an
+    unfinished one is kept in the archive), which thinks in the engine of the
+    ``engine`` setting.
     """
     source = stdin or sys.stdin
     target = stdout or sys.stdout
@@ -104,12 +110,17 @@ def run_plain(
         game = open_pgn_file(pgn_file).game
         game.go_to(game.ply)
     elif pdtl is not None:
-        game = Game.new(pdtl=pdtl, castling=castling)
+        white, black = player_names(seats, settings.white, settings.black)
+        game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black)
+    elif seats != TWO_PEOPLE:
+        game = new_game(settings, castling=castling, seats=seats)
     if game is not None and saved is not None and start.slot is not None:
         problems.append(_("the unfinished game was kept in {path}").format(path=start.slot.keep(saved.game)))
         saved = None
     session = GameSession(game or new_game(settings, castling=castling), store=start.slot)
-    plain = PlainGame(session, write, settings=settings)
+    session.seats = seats
+    computer = PlainComputer(session, settings.engine)
+    plain = PlainGame(session, write, settings=settings, computer=computer)
     opening = None
     if start.slot is None and start.busy is not None:
         opening = session.offer_separate_game(start.busy)

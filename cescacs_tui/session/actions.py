@@ -110,9 +110,33 @@ def _over_until_taken_back(session: GameSession) -> str | None:
     )
 
 
+def computer_thinking(session: GameSession) -> str | None:
+    """Why a player cannot act while the computer thinks, or ``None`` when it is not its turn."""
+    if not session.computer_to_move:
+        return None
+    return _("the computer is thinking: wait for its move, or take yours back with {key}").format(
+        key=session.how("takeback")
+    )
+
+
+def computer_plays_on(session: GameSession) -> str | None:
+    """Why no draw can be offered to the computer, or ``None`` when the opponent is a person."""
+    return _("the computer plays on: it takes no draw offers") if session.against_computer else None
+
+
 def no_move_now(session: GameSession) -> str | None:
-    """Why no move can be played now (a variation is shown, an earlier move reviewed, the game over), or ``None``."""
-    return _first(_variation_shown, _reviewing, _over_until_taken_back)(session)
+    """Why no move can be played now (the computer is thinking, a variation is shown, an earlier move reviewed,
+    the game over), or ``None``."""
+    return _first(computer_thinking, _variation_shown, _reviewing, _over_until_taken_back)(session)
+
+
+def _no_position_to_search(session: GameSession) -> str | None:
+    """Why the engine cannot look at the position shown now: the computer is busy with its move, or it has none."""
+    if (thinking := computer_thinking(session)) is not None:
+        return thinking
+    if not session.shown.reviewed_position().has_legal_moves():
+        return _("there is no move to look for in this position")
+    return None
 
 
 def _no_move_to_take_back(session: GameSession) -> str | None:
@@ -188,11 +212,11 @@ _TABLE: Final = (
     ),
     Action(
         "offer_draw", "o", N_("Offer draw"), N_("Offer a draw"), N_("Offer a draw with the move just made"), _S,
-        _first(_variation_shown, _game_over, _reviewing, _no_offer_now),
+        _first(_variation_shown, _game_over, computer_plays_on, _reviewing, _no_offer_now),
     ),
     Action(
         "claim_draw", "c", N_("Claim draw"), N_("Claim a draw"), N_("Threefold repetition or the fifty-move rule"),
-        _S, _first(_variation_shown, _game_over, _reviewing, _no_grounds_for_a_claim), footer=True,
+        _S, _first(_variation_shown, _game_over, computer_thinking, _reviewing, _no_grounds_for_a_claim), footer=True,
         only_when_possible=True,
     ),
     Action(
@@ -200,6 +224,16 @@ _TABLE: Final = (
         _first(_variation_shown, _game_over),
     ),
     Action("new_game", "n", N_("New"), N_("New game"), N_("Start a new game: names, clock, options"), _U),
+    # The engine's keys: h (H too, for players whose vim keys give h to the board); A for the analysis, since a is
+    # the board's down-left step.
+    Action(
+        "hint", "h,H", N_("Hint"), N_("Hint"), N_("The engine's best move here, shown on the board, with its score"),
+        _U, _no_position_to_search, footer=True,
+    ),
+    Action(
+        "analysis", "A", N_("Analysis"), N_("Analysis panel"),
+        N_("Show or hide the engine's live analysis of the position shown: score, depth, best line"), _U,
+    ),
     Action(
         "cycle_overlays", "t", N_("Overlays"), N_("Overlays"),
         N_("Cycle: attacked hexes, threatened pieces, both, none"), _S,

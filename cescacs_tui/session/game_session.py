@@ -30,10 +30,12 @@ from ..core.notation import normalise_typed
 from ..core.pieces import LETTERS
 from ..data.autosave import SavedGame
 from ..data.lock import AutosaveBusy
+from ..engine.seats import takeback_plies
 from ..i18n import _, ngettext
-from .actions import ACTIONS, no_move_now, press
+from .actions import ACTIONS, computer_plays_on, no_move_now, press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
+from .seating import PLAYERS_OPTION, TWO_PEOPLE, Seats, human_side, seats_from, seats_option
 from .selection import Picker, PickKind
 from .store import GameStore
 from .terms import capitalised, piece_name, piece_words, say, side, side_label, termination
@@ -109,6 +111,26 @@ class GameSession:
             self._picker_key = key
         return self._picker
 
+    @property
+    def seats(self) -> Seats:
+        """Who plays White and Black: people, or the computer at a level (kept in :attr:`options`, so saved)."""
+        return seats_from(self.options)
+
+    @seats.setter
+    def seats(self, seats: Seats) -> None:
+        self.options[PLAYERS_OPTION] = seats_option(seats)
+
+    @property
+    def against_computer(self) -> bool:
+        """Whether one side is a person and the other the computer."""
+        return human_side(self.seats) is not None
+
+    @property
+    def computer_to_move(self) -> bool:
+        """Whether the computer is to move at the live end of the game (the front end then asks it to)."""
+        game = self.game
+        return not game.is_over and self.seats[game.position.turn].is_computer
+
     def blocked(self) -> str | None:
         """Why no move can be played now, or ``None`` when one can: the one rule every move command follows."""
         return no_move_now(self)
@@ -124,7 +146,7 @@ class GameSession:
 
     def play(self, move: Move, *, offer_draw: bool = False) -> Feedback:
         """Play ``move`` in the live position (with a draw offer, ``offer_draw``)."""
-        if (reason := self.blocked()) is not None:
+        if (reason := self.blocked() or (computer_plays_on(self) if offer_draw else None)) is not None:
             return Feedback.refused(reason)
         game = self.game
         mover = game.position.turn
@@ -139,6 +161,28 @@ class GameSession:
             self._save()
             return self._ask_about_draw(said)
         return self._changed(said)
+
+    def play_computer(self, move: Move) -> Feedback:
+        """Play the computer's ``move`` at the live end, while the player may be reviewing an earlier one.
+
+        The review stays where the player left it (a variation shown too);
+        the move is announced like a person's.
+        """
+        game = self.game
+        if not self.computer_to_move:
+            return Feedback.refused(_("the computer is not to move"))
+        cursor = None if game.is_live else game.cursor
+        game.go_to(game.ply)
+        mover = game.position.turn
+        try:
+            node = game.play(move)
+        except (GameError, MoveError) as error:
+            return Feedback.refused(say(error.explanation))
+        finally:
+            if cursor is not None:
+                game.go_to(cursor)
+        self.preview = ()
+        return self._changed(capitalised(_("{side} played {move}").format(side=side(mover), move=node.san)))
 
     def play_text(self, text: str) -> Feedback:
         """Play a move typed in CTL-AN (or the canonical form); a hex name alone goes to that hex instead.
@@ -255,22 +299,41 @@ class GameSession:
     # --- takeback, review, variations ----------------------------------------------------
 
     def takeback(self) -> Feedback:
+        """Undo the last half-move; against the computer, back to before the person's last move (its reply too)."""
         if (reason := self.refusal("takeback")) is not None:
             return Feedback.refused(reason)
-        node = self.game.takeback()
-        assert node is not None  # not refused: there was a move
+        game = self.game
+        plies = takeback_plies(game.moves, game.start.turn, self.seats)
+        taken = [node for node in (game.takeback() for _ in range(plies)) if node is not None]
+        assert taken  # not refused: there was a move
         self.preview = ()
-        return self._changed(_("took back {move}").format(move=node.san), tone=Tone.PLAIN)
+        if len(taken) == 2:
+            said = _("took back {move} and the computer's reply {reply}").format(move=taken[1].san, reply=taken[0].san)
+        else:
+            said = _("took back {move}").format(move=taken[-1].san)
+        return self._changed(said, tone=Tone.PLAIN)
 
     def redo(self) -> Feedback:
+        """Replay a taken-back half-move; against the computer, its reply too (it need not think again)."""
         if (reason := self.refusal("redo")) is not None:
             return Feedback.refused(reason)
+        game = self.game
+        replayed: list[Node] = []
         try:
-            node = self.game.redo()
+            while not replayed or (self.computer_to_move and game.can_redo):
+                node = game.redo()
+                assert node is not None  # not refused, and can_redo checked
+                replayed.append(node)
         except GameError as error:  # the game has ended since the takeback
-            return Feedback.refused(say(error.explanation))
-        assert node is not None
-        return self._changed(_("replayed {move}").format(move=node.san), tone=Tone.PLAIN)
+            if not replayed:
+                return Feedback.refused(say(error.explanation))
+        if len(replayed) == 2:
+            said = _("replayed {move} and the computer's reply {reply}").format(
+                move=replayed[0].san, reply=replayed[1].san
+            )
+        else:
+            said = _("replayed {move}").format(move=replayed[0].san)
+        return self._changed(said, tone=Tone.PLAIN)
 
     def review_back(self) -> Feedback:
         return self._review(self.shown.cursor - 1, "review_back")
@@ -286,12 +349,14 @@ class GameSession:
 
     def review_to(self, ply: int) -> Feedback:
         """Show the position after ``ply`` half-moves of the line on the board (a click in the move list)."""
+        self.preview = ()  # a hint's arrow belongs to the position it was given for
         self.shown.go_to(ply)
         return Feedback("", redraw=Redraw.GAME)
 
     def _review(self, ply: int, action: str) -> Feedback:
         if (reason := self.refusal(action)) is not None:
             return Feedback.refused(reason)
+        self.preview = ()
         self.shown.go_to(ply)
         return Feedback("" if self.shown.is_live else None, redraw=Redraw.GAME)
 
@@ -331,7 +396,8 @@ class GameSession:
         """The player to move resigns, once confirmed (No is the safe answer)."""
         if (reason := self.refusal("resign")) is not None:
             return Feedback.refused(reason)
-        mover = self.game.position.turn
+        person = human_side(self.seats)
+        mover = self.game.position.turn if person is None else person  # against the computer, the person resigns
 
         def answer(yes: bool) -> Feedback:
             if not yes:
@@ -408,13 +474,16 @@ class GameSession:
 
     # --- whole games ------------------------------------------------------------------
 
-    def start_game(self, game: Game, *, said: str | None = None) -> Feedback:
-        """Put ``game`` on the table (a new one, a record opened, a resumed one).
+    def start_game(self, game: Game, *, said: str | None = None, seats: Seats | None = None) -> Feedback:
+        """Put ``game`` on the table (a new one, a record opened, a resumed one), played by ``seats``.
 
+        ``seats=None`` keeps the seats of :attr:`options` (a resumed game's).
         An unfinished game that was on the table is archived first: no game is
         dropped without a copy.
         """
         kept = self._keep_unfinished()
+        if seats is not None:
+            self.seats = seats
         self.game = game
         self.variations.clear()
         self._picker = None
@@ -543,7 +612,7 @@ class GameSession:
                 "{count} irregularity tolerated", "{count} irregularities tolerated", len(game.warnings)
             )
             said = f"{said}; {tolerated.format(count=len(game.warnings))}"
-        return self.start_game(game, said=said)
+        return self.start_game(game, said=said, seats=TWO_PEOPLE)  # a record is reviewed, or played on, by people
 
     def save_record(self, path: Path) -> Feedback:
         from ..data.records import save_pgn_file

@@ -10,10 +10,10 @@ session's action table (:data:`~cescacs_tui.session.ACTIONS`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events, on
@@ -23,6 +23,7 @@ from textual.containers import Horizontal
 from textual.lazy import Lazy
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from ..core import HEX_NAMES, Colour
@@ -30,6 +31,7 @@ from ..i18n import LANGUAGES, _, language, set_language
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
 from ..session.actions import keys_label
 from ..session.highlights import last_move_hexes
+from ..session.opponent import Analysis, Asked, Opponent
 from ..session.terms import piece_words, say
 from ..web.mode import web_mode
 from .annotations import AnnotationPanel
@@ -37,6 +39,7 @@ from .board import HexBoard
 from .board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
 from .clock_panel import ClockPanel
 from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog
+from .engine_panels import AnalysisPanel, ThinkingLine
 from .help import help_text
 from .lazy_line import LazyLine
 from .message_line import MessageLine
@@ -49,6 +52,8 @@ from .view import board_view
 
 if TYPE_CHECKING:
     from ..data.records import OpenedRecord  # the records module (and the PGN code) load when a record is opened
+
+_P = TypeVar("_P", bound=Widget)
 
 CLOCK_SAVE_SECONDS = 10.0
 """How often the game is saved while a clock runs (moves are saved at once)."""
@@ -119,11 +124,25 @@ class GameScreen(TranslatedBindings, Screen[None]):
             super().__init__()
             self.options = options
 
-    def __init__(self, session: GameSession, *, options: BoardOptions | None = None, start: Feedback | None = None):
+    def __init__(
+        self,
+        session: GameSession,
+        *,
+        options: BoardOptions | None = None,
+        start: Feedback | None = None,
+        opponent: Opponent | None = None,
+    ):
         super().__init__()
         self.session = session
         self.options = options or BoardOptions()
         self.start = start
+        self.opponent = opponent or Opponent(session)
+        """The engine: the computer's moves, hints, the analysis (started the first time one is wanted)."""
+        self._own_opponent = opponent is None
+        self.analysis_on = False
+        """Whether the live analysis panel is shown (``A``)."""
+        self._thinking_for: Asked | None = None
+        """The position the computer is thinking about, while it is (its worker runs)."""
         self._footer_state: tuple[bool, ...] = ()
         self._turn_shown: Colour | None = None
         self._layout_said: tuple[str, str | None] | None = None
@@ -136,7 +155,9 @@ class GameScreen(TranslatedBindings, Screen[None]):
             yield HexBoard(id="board", piece_set=self.options.piece_set, layout=self.options.layout)
             with Lazy(SidePanel(id="side")):
                 yield ClockPanel(id="clocks")
+                yield ThinkingLine(id="thinking")
                 yield StatusPanel(id="status")
+                yield AnalysisPanel(id="analysis")
                 yield MoveList(id="moves")
                 yield AnnotationPanel(id="notes")
                 yield MaterialPanel(id="material")
@@ -164,6 +185,13 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.set_interval(TAKE_OVER_SECONDS, self._try_take_over)
         if self.start is not None:
             self.apply(self.start)
+        else:
+            self.follow_engine()
+
+    @on(events.Unmount)
+    async def _close_own_engine(self) -> None:
+        if self._own_opponent:  # the app closes the one it gave; a screen that made its own closes it
+            await self.opponent.close()
 
     def _try_take_over(self) -> None:
         if self.session.waiting_for is not None and (feedback := self.session.try_take_over()) is not None:
@@ -172,6 +200,78 @@ class GameScreen(TranslatedBindings, Screen[None]):
     @on(SidePanel.Ready)
     def side_panel_ready(self) -> None:
         self.refresh_game()
+        self._show_thinking()
+
+    # --- the engine: the computer's turn, the analysis ---------------------------------------
+
+    def follow_engine(self) -> None:
+        """After any change: stop a search the game has left behind, start the computer's turn, refresh the analysis.
+
+        A takeback, a new game or a flag fall while the computer thinks
+        cancels its worker, which stops the engine's search; an answer that
+        still arrives is checked against the position and dropped.
+        """
+        session = self.session
+        thinking = self._thinking_for
+        if thinking is not None and not (session.computer_to_move and thinking.still(session.game)):
+            self.workers.cancel_group(self, "computer")
+            self._thinking_for = None
+        if self._thinking_for is None and session.computer_to_move:
+            self._thinking_for = Asked.of(session.game)
+            self.run_worker(self._computer_turn(self._thinking_for), group="computer", exclusive=True)
+        self._show_thinking()
+        if not self.analysis_on:
+            return
+        if self._thinking_for is not None:  # its own search replaces the analysis until it has moved
+            self._panel(
+                AnalysisPanel, lambda panel: panel.show_waiting(_("the analysis resumes after the computer's move"))
+            )
+        elif self.opponent.analysis_stale():
+            self._panel(AnalysisPanel, lambda panel: panel.show_waiting())
+            self.run_worker(self._analyse(), group="analysis", exclusive=True)
+
+    async def _computer_turn(self, asked: Asked) -> None:
+        try:
+            feedback = await self.opponent.play_turn()
+        finally:
+            if self._thinking_for is asked:
+                self._thinking_for = None
+        self.apply(feedback)
+
+    async def _analyse(self) -> None:
+        self.apply(await self.opponent.analyse(self._show_analysis))
+
+    def _show_analysis(self, analysis: Analysis) -> None:
+        if self.analysis_on:
+            self._panel(AnalysisPanel, lambda panel: panel.show_analysis(analysis))
+
+    def _show_thinking(self) -> None:
+        thinking = self._thinking_for is not None
+        self._panel(ThinkingLine, lambda line: line.show_thinking(thinking))
+
+    def _panel(self, kind: type[_P], show: Callable[[_P], None]) -> None:
+        """Show something in a panel of the side column, once it is mounted (it is mounted after the first paint)."""
+        for panel in self.query(kind).results(kind):
+            show(panel)
+
+    def action_hint(self) -> None:
+        """``h``: the engine's best move in the position shown, marked on the board (not played), with its score."""
+        self.message.say(_("the engine is looking for a hint…"), Tone.PLAIN)
+        self.run_worker(self._hint(), group="analysis", exclusive=True)
+
+    async def _hint(self) -> None:
+        self.apply(await self.opponent.hint())
+
+    def action_analysis(self) -> None:
+        """``A``: show the live analysis of the position shown (it follows the review), or hide and stop it."""
+        self.analysis_on = not self.analysis_on
+        self._panel(AnalysisPanel, lambda panel: setattr(panel, "display", self.analysis_on))
+        if self.analysis_on:
+            self.apply(Feedback(_("analysis on: {key} hides it").format(key=self.session.how("analysis"))))
+        else:
+            self.workers.cancel_group(self, "analysis")
+            self.run_worker(self.opponent.stop(), group="analysis")
+            self.apply(Feedback(_("analysis off")))
 
     @on(MoveEntry.Ready)
     def move_entry_ready(self, event: MoveEntry.Ready) -> None:
@@ -196,6 +296,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.session.notices.clear()
         if feedback.question is not None:
             self.ask(feedback.question)
+        self.follow_engine()
 
     def ask(self, question: Question) -> None:
         if isinstance(question, Confirm):

@@ -1,12 +1,13 @@
-"""The "new game" dialog: players, time control, castling, when the clock starts, start position.
+"""The "new game" dialog: players (a person, or the computer at a level), time control, castling, when the clock
+starts, start position.
 
 :class:`NewGameDialog` returns a :class:`NewGameOptions` (or ``None`` when cancelled) through
 ``dismiss``; :meth:`NewGameOptions.create_game` turns the answer into a :class:`Game`.  Like the
 other dialogs it holds no game logic: it only checks that the time control tag and the PDTL it
 returns can be read, showing the error inline (the dialog stays open) when they cannot.
 
-Keys: Tab / Shift+Tab move between fields; Enter starts the game (except on the time control
-list, where it opens the list, and on a button, which it presses); Esc cancels.  Space ticks the
+Keys: Tab / Shift+Tab move between fields; Enter starts the game (except on a list, the players' or the
+time control's, where it opens the list, and on a button, which it presses); Esc cancels.  Space ticks the
 checkbox, the arrow keys choose when the clock starts.
 """
 
@@ -29,7 +30,10 @@ from ..core import CescacsError, Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
 from ..core.safe_text import safe_text
+from ..engine.computer import HUMAN, Seat
+from ..engine.levels import LEVELS
 from ..i18n import N_, _
+from ..session.seating import Seats, computer_name
 from ..session.terms import say
 from .translated import TranslatedBindings
 
@@ -49,7 +53,9 @@ class NewGameOptions:
     ``white`` and ``black`` are the names as typed, spaces trimmed (``""`` when left empty: the app
     writes ``"?"``).  ``castling`` is ``False`` for the beginners' rule (no castling).
     ``clock_starts`` is described at :data:`ClockStart`.  ``pdtl`` is the start position, trimmed
-    and known to be readable, or ``None`` for the standard start.
+    and known to be readable, or ``None`` for the standard start.  ``white_seat`` and ``black_seat`` say who
+    plays each side: a person, or the computer at a level (its name in the record is then
+    :func:`~cescacs_tui.session.seating.computer_name`, whatever was typed).
     """
 
     white: str = ""
@@ -58,20 +64,38 @@ class NewGameOptions:
     castling: bool = True
     clock_starts: ClockStart = "first-move"
     pdtl: str | None = None
+    white_seat: Seat = HUMAN
+    black_seat: Seat = HUMAN
+
+    @property
+    def seats(self) -> Seats:
+        return self.white_seat, self.black_seat
 
     def create_game(self, *, time_source: Callable[[], float] = time.monotonic) -> Game:
         """The new game; with ``clock_starts == "now"`` its clock is already running for the side to move."""
         game = Game.new(
             pdtl=self.pdtl,
             castling=self.castling,
-            white=self.white or "?",
-            black=self.black or "?",
+            white=_player_name(self.white, self.white_seat),
+            black=_player_name(self.black, self.black_seat),
             time_control=self.time_control,
             time_source=time_source,
         )
         if self.clock_starts == "now" and game.clock is not None:
             game.clock.start(game.position.turn)
         return game
+
+
+def _player_name(typed: str, seat: Seat) -> str:
+    return computer_name(seat.level) if seat.level is not None else typed or "?"
+
+
+def seat_choices() -> list[tuple[Text, str]]:
+    """The seat list's entries: a person, then the computer at each level (values as :func:`parse_seat` reads)."""
+    computer = [
+        (Text(_("Computer, level {level}").format(level=n)), f"computer:{n}") for n in range(1, len(LEVELS) + 1)
+    ]
+    return [(Text(_("Human")), str(HUMAN)), *computer]
 
 
 def check_pdtl(text: str, *, castling: bool = True) -> str | None:
@@ -141,6 +165,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
     NewGameDialog .field.-tight { margin-top: 0; }
     NewGameDialog .field-label { width: 15; color: $text-muted; }
     NewGameDialog Input, NewGameDialog Select { width: 1fr; }
+    NewGameDialog .seat { width: 24; margin-left: 1; }
     NewGameDialog Input:focus { background: $boost; }
     NewGameDialog .note { margin-left: 15; color: $text-muted; height: auto; }
     NewGameDialog .note.-error { color: $error; text-style: bold; }
@@ -168,9 +193,11 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
             with Horizontal(classes="field -tight"):
                 yield Label(Text(_("White")), classes="field-label")
                 yield Input(safe_text(defaults.white), placeholder=_("White's name"), id="white", compact=True)
+                yield self._seat_list("white-seat", defaults.white_seat)
             with Horizontal(classes="field -tight"):
                 yield Label(Text(_("Black")), classes="field-label")
                 yield Input(safe_text(defaults.black), placeholder=_("Black's name"), id="black", compact=True)
+                yield self._seat_list("black-seat", defaults.black_seat)
             with Horizontal(classes="field"):
                 yield Label(Text(_("Time control")), classes="field-label")
                 yield Select[str](
@@ -216,10 +243,18 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
                 yield Button(_("Cancel"), id="cancel")
             yield Label(Text(_("Enter starts \u00b7 Esc cancels \u00b7 Tab moves")), id="new-hint")
 
+    @staticmethod
+    def _seat_list(widget_id: str, seat: Seat) -> Select[str]:
+        return Select[str](
+            seat_choices(), value=str(seat), allow_blank=False, compact=True, id=widget_id, classes="seat"
+        )
+
     def on_mount(self) -> None:
+        self._show_seats()
         self.query_one("#pdtl-note").display = False
         self._show_control()
-        self.query_one("#white", Input).focus()
+        white = self.query_one("#white", Input)
+        (self.query_one("#white-seat") if white.disabled else white).focus()
 
     # --- reading the fields ------------------------------------------------------------
 
@@ -247,6 +282,20 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
         note.update(Text(say(control.description()) if control.enabled else _("No clock: unlimited time")))
         self.query_one("#clock-starts", RadioSet).disabled = not control.enabled
         return control
+
+    def _seat(self, widget_id: str) -> Seat:
+        value = self.query_one(f"#{widget_id}", Select).value
+        level = str(value).partition(":")[2]
+        return Seat(int(level)) if level.isdigit() else HUMAN
+
+    def _show_seats(self) -> None:
+        """The computer's name is its own: the name field of a side it plays is greyed."""
+        for side in ("white", "black"):
+            self.query_one(f"#{side}", Input).disabled = self._seat(f"{side}-seat").is_computer
+
+    @on(Select.Changed, ".seat")
+    def _seat_changed(self) -> None:
+        self._show_seats()
 
     @on(Select.Changed, "#preset")
     def _preset_changed(self) -> None:
@@ -286,6 +335,8 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
             castling=castling,
             clock_starts=starts,
             pdtl=pdtl,
+            white_seat=self._seat("white-seat"),
+            black_seat=self._seat("black-seat"),
         )
 
     # --- actions -----------------------------------------------------------------------
