@@ -159,12 +159,13 @@ def test_a_wrong_token_is_refused_with_a_clear_message_and_status_2(
     assert TOKEN not in result.stderr
 
 
-def test_joining_or_playing_a_host_from_a_pipe_asks_for_a_terminal_with_status_2(
+def test_playing_at_the_host_from_a_pipe_asks_for_a_terminal_and_joining_from_one_plays_in_plain_text(
     environment: dict[str, str], host: HostProcess
 ) -> None:
-    """Textual started on a pipe and died with a traceback and status 0 (``ssh host cescacs join ...`` without -t)."""
-    for command in ([*host.join_args, "--as", "watch"], ["host", "--port", "0", "--play", "white"]):
-        result = subprocess.run(
+    """Textual started on a pipe and died with a traceback and status 0 (``ssh host cescacs join ...`` without -t);
+    ``join`` now plays in plain lines there (tests/test_remote_plain.py), ``host --play`` still asks for a terminal."""
+    results = [
+        subprocess.run(
             [sys.executable, "-m", "cescacs_tui", *command],
             input="h6-h12\n",
             capture_output=True,
@@ -172,8 +173,14 @@ def test_joining_or_playing_a_host_from_a_pipe_asks_for_a_terminal_with_status_2
             env=environment,
             timeout=PATIENCE,
         )
-        assert result.returncode == 2, result.stderr
-        assert "needs a terminal for its input and output (over SSH: ssh -t)" in result.stderr
+        for command in (["host", "--port", "0", "--play", "white"], [*host.join_args, "--as", "watch"])
+    ]
+    hosting, joining = results
+    assert hosting.returncode == 2, hosting.stderr
+    assert "needs a terminal for its input and output (over SSH: ssh -t)" in hosting.stderr
+    assert joining.returncode == 0, joining.stderr
+    assert "You are watching." in joining.stdout and "you are watching: only White and Black play" in joining.stdout
+    for result in results:
         assert "Traceback" not in result.stderr and "\x1b" not in result.stdout + result.stderr
 
 

@@ -13,6 +13,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from ..i18n import _
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -56,6 +58,11 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         help="the seat to take (default: the first free one, White first, else watch)",
     )  # fmt: skip
     join.add_argument("--name", help="your name (default: $CESCACS_NAME, else your user name)")
+    join.add_argument(
+        "--plain",
+        action="store_true",
+        help=_("play in plain lines of text, for a screen reader or a script (automatic without a terminal)"),
+    )
     join.set_defaults(run=_join)
 
     ssh = sub.add_parser(
@@ -122,10 +129,11 @@ def _token(args: argparse.Namespace) -> str:
 
 
 def _need_terminal(command: str) -> None:
-    """Refuse to draw the app where it cannot be drawn (a pipe, ``ssh host cescacs join`` without ``-t``).
+    """Refuse to draw the app where it cannot be drawn (a pipe, ``ssh host cescacs host --play`` without ``-t``).
 
-    Textual would start on a pipe and crash with a traceback; the plain mode
-    cannot join a hosted game (yet), so the player is told what to do instead.
+    Textual would start on a pipe and crash with a traceback; the host's own
+    player has no plain mode (``cescacs join --plain`` has one), so the player
+    is told what to do instead.
     """
     from .. import cli
     from ..core.errors import CescacsError
@@ -192,6 +200,7 @@ def _host(args: argparse.Namespace) -> int:
 
 
 def _join(args: argparse.Namespace) -> int:
+    from .. import cli
     from ..core.errors import CescacsError
     from .client import JoinRequest, check_join, new_client_id, parse_address
     from .protocol import Seat, clean_name
@@ -204,8 +213,10 @@ def _join(args: argparse.Namespace) -> int:
     name = clean_name(args.name or os.environ.get("CESCACS_NAME") or _user_name())
     request = JoinRequest(host, port, token, seat, name, os.environ.get("CESCACS_CLIENT") or new_client_id())
     check_join(request)  # a wrong token or a taken seat: a clear error and status 2, before the screen opens
-    _need_terminal("join")
+    if args.plain or not cli._interactive():  # as cescacs itself: a pipe or a screen reader gets the plain mode
+        from .plain_client import run_plain_join
 
+        return run_plain_join(request)
     from .screen import run_join
 
     return run_join(request)
