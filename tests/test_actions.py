@@ -9,12 +9,13 @@ from textual.binding import Binding
 from textual.widgets import Footer
 
 from cescacs_tui.app import CescacsApp
+from cescacs_tui.core.game import Game
 from cescacs_tui.session import ACTIONS, GameSession, Scope
 from cescacs_tui.session.actions import keys_label
 from cescacs_tui.tui.game_screen import GameScreen
 from cescacs_tui.tui.help import help_text
 from tests.helpers.app import message
-from tests.helpers.games import annotated
+from tests.helpers.games import FOOLS_MATE, annotated, play
 
 
 def test_every_action_is_named_once_and_every_key_is_bound_once() -> None:
@@ -92,3 +93,57 @@ async def test_the_footer_fits_80_columns_in_every_state_of_the_game() -> None:
         assert labels[0] == "Select" and "Variation" in labels and "Takeback" in labels
         assert "Cancel" not in labels  # Esc is announced where a selection is made
         assert sum(key.outer_size.width for key in keys) <= 80
+
+
+def _refusal_states() -> dict[str, Game]:
+    """Games in which many actions cannot act: the start, after one move, after a mate."""
+    one_move, mate = Game.new(), Game.new()
+    play(one_move, "E7-E13")
+    play(mate, *FOOLS_MATE)
+    return {"start": Game.new(), "one move": one_move, "mate": mate}
+
+
+REFUSED = [
+    (state, name)
+    for state, game in _refusal_states().items()
+    for name, action in ACTIONS.items()
+    if GameSession(game).refusal(name) is not None and action.keys != "escape"
+]
+"""Every action that cannot act in those games.  Esc is left out: on the board it also cancels a selection, and a
+bare Esc stays silent rather than saying "no variation is being followed" after every Esc out of the move box."""
+
+
+@pytest.mark.parametrize("way", ["key", "palette"])
+@pytest.mark.parametrize(("state", "name"), REFUSED, ids=[f"{state}-{name}" for state, name in REFUSED])
+async def test_every_key_and_palette_command_that_cannot_act_says_why(state: str, name: str, way: str) -> None:
+    game = _refusal_states()[state]
+    reason = GameSession(game).refusal(name)
+    app = CescacsApp(game)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        if way == "key":
+            await pilot.press(ACTIONS[name].keys.split(",")[0])
+        else:
+            commands = {command.title: command for command in app.get_system_commands(app.screen)}
+            commands[ACTIONS[name].title].callback()
+        await pilot.pause()
+        assert message(app) == reason
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)], ids=["80x24", "200x50"])
+async def test_a_reason_too_long_for_the_line_is_shown_whole_in_a_notification(size: tuple[int, int]) -> None:
+    reason = GameSession().refusal("claim_draw")
+    assert reason is not None and len(reason) > 80  # the claim's counts come last
+    app = CescacsApp()
+    shown: list[str] = []
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.notify = lambda text, **options: shown.append(text)  # type: ignore[method-assign]
+        await pilot.press("c")
+        await pilot.pause()
+        assert message(app) == reason
+        fits = app.screen.query_one("#message").content_region.width >= len(reason)
+        assert shown == ([] if fits else [reason])
+        await pilot.press("u")  # a short reason: the line holds it
+        await pilot.pause()
+        assert shown == ([] if fits else [reason])

@@ -91,13 +91,22 @@ def test_a_bracketed_paste_with_an_escape_in_it_is_one_paste():
 
 
 def test_the_app_uses_the_safe_driver_where_textual_would_use_its_linux_driver():
-    class Other(Driver):  # the web driver, Windows' driver
+    class Other(Driver):  # Windows' driver
         pass
 
     assert driver_class(LinuxDriver) is CescacsDriver
     assert driver_class(Other) is Other  # type: ignore[type-abstract]
     if sys.platform != "win32":
         assert CescacsApp().driver_class is CescacsDriver
+
+
+def test_under_textual_serve_the_web_driver_gets_the_same_input_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.drivers.web_driver import WebDriver
+
+    web = driver_class(WebDriver)
+    assert web is not WebDriver and issubclass(web, WebDriver) and driver_class(WebDriver) is web
+    monkeypatch.setattr(constants, "DRIVER", "textual.drivers.web_driver:WebDriver")  # textual-serve's TEXTUAL_DRIVER
+    assert CescacsApp().driver_class is web
 
 
 def test_the_first_bytes_that_are_not_utf8_tell_the_app_once():

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from cescacs_tui.core import INITIAL_PDTL, Move, Position
 from cescacs_tui.core.move import CASTLING, EN_PASSANT, IN_PLACE_PROMOTION, SCORNFUL_CAPTURE
 from tests.helpers.builders import pdtl
+from tests.helpers.random_games import budget, random_game
 from tests.helpers.reference import POSITIONS, RULE_VECTORS
-from tests.test_properties import budget, random_game
 
 STARTS = [INITIAL_PDTL] + [row["pdtl"] for row in RULE_VECTORS] + [row["pdtl"] for row in POSITIONS]
 

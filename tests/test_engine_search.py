@@ -24,8 +24,8 @@ from cescacs_tui.engine.match import play_game, play_match, random_opening
 from cescacs_tui.engine.players import EnginePlayer, MaterialPlayer, RandomPlayer
 from cescacs_tui.engine.search import MATE, STALEMATE, Limits, mate_in, plan_time
 from tests.helpers.builders import pdtl
+from tests.helpers.random_games import budget, random_game
 from tests.helpers.reference import POSITIONS, RULE_VECTORS, load_jsonl
-from tests.test_properties import budget, random_game
 
 MATES = load_jsonl("mates.jsonl")
 BUSY = sorted(POSITIONS, key=lambda row: -len(row["moves"]))[0]["pdtl"]

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -30,30 +28,7 @@ from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, annotated
 from tests.helpers.plain import Typist
 from tests.helpers.reference import RULE_VECTOR_BY_RULE
-
-
-class MemoryStore:
-    """Keeps nothing but says where it would have archived; can fail like a full disk."""
-
-    def __init__(self) -> None:
-        self.failing = False
-        self.saves = 0
-        self.released = False
-        self.notices: list[str] = []
-
-    def save(self, game: Game, options: Mapping[str, Any]) -> None:
-        if self.failing:
-            raise OSError(28, "No space left on device")
-        self.saves += 1
-
-    def finish(self, game: Game) -> Path | None:
-        return Path("archive") / "game-1.ctl-pgn"
-
-    def keep(self, game: Game) -> Path | None:
-        return Path("archive") / "kept-1.ctl-pgn"
-
-    def release(self) -> None:
-        self.released = True
+from tests.helpers.stores import ARCHIVED, KEPT, MemoryStore
 
 
 def vector(rule: str) -> Typist:
@@ -427,7 +402,7 @@ def test_the_archive_of_a_game_that_ends_is_said() -> None:
     typist.type(*FOOLS_MATE[:-1])
     assert typist.type(FOOLS_MATE[-1]) == [
         "Black Pegasus L5 to H6, checkmate. Game over: Black mates (0-3).",
-        f"The game is archived in {Path('archive') / 'game-1.ctl-pgn'}.",
+        f"The game is archived in {ARCHIVED}.",
     ]
 
 
@@ -463,7 +438,7 @@ def test_start_answers_the_offer_as_told() -> None:
     plain.start(session.offer_resume(saved_game()), answer=False, why="as asked.")
     assert screen.getvalue().splitlines()[2:] == [
         "New game: as asked.",
-        f"New game; the unfinished one was kept in {Path('archive') / 'kept-1.ctl-pgn'}.",
+        f"New game; the unfinished one was kept in {KEPT}.",
     ]
     assert plain.session.game.ply == 0
 
@@ -474,9 +449,9 @@ def test_quit_ends_the_run_and_finish_saves() -> None:
     plain = PlainGame(GameSession(store=store), LineWriter(screen))
     plain.run(["e7-e13", "quit", "e21-e15"])
     assert not plain.running and plain.session.game.ply == 1
-    saves = store.saves
+    saves = len(store.saved)
     plain.finish()
-    assert store.saves == saves + 1 and store.released  # saved, and the autosave free for another cescacs
+    assert len(store.saved) == saves + 1 and store.released  # saved, and the autosave free for another cescacs
     assert screen.getvalue().splitlines()[-1] == "Goodbye. The game is saved: cescacs offers to resume it."
 
 

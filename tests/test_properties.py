@@ -1,45 +1,20 @@
 """Property tests: random legal games keep push/pop, PDTL and CTL-AN consistent.
 
-Hypothesis chooses a start position (the initial one, or one met in the
-reference games and rule vectors, so that promotions, castling and special
-captures come up) and then the index of the move to play at every ply.
+Hypothesis chooses a start position and the move to play at every ply
+(:mod:`tests.helpers.random_games`).
 """
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from cescacs_tui.core import BLACK, INITIAL_PDTL, WHITE, PieceType, Position
-from tests.helpers.reference import POSITIONS, RULE_VECTORS
-
-STARTS = [INITIAL_PDTL] + [row["pdtl"] for row in RULE_VECTORS] + [row["pdtl"] for row in POSITIONS[::7]]
-
-
-def budget(examples: int) -> settings:
-    """Few examples, no deadline: each test stays well under 20 s on a slow machine."""
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
+from cescacs_tui.core import BLACK, WHITE, PieceType, Position
+from tests.helpers.random_games import budget, random_game
 
 
 def names(position: Position) -> list[str]:
     return sorted(str(m) for m in position.legal_moves())
-
-
-def random_game(data, plies: int):
-    """Yield the position after each ply of a random legal game (the same object, mutated)."""
-    castling = data.draw(st.booleans(), label="castling option")
-    position = Position.from_pdtl(data.draw(st.sampled_from(STARTS), label="start"), castling=castling)
-    yield position
-    for _ in range(plies):
-        moves = position.legal_moves()
-        if not moves:
-            return
-        position.push(moves[data.draw(st.integers(0, len(moves) - 1), label="move index")])
-        yield position
 
 
 def snapshot(position: Position) -> tuple:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,43 +23,11 @@ from cescacs_tui.data.slots import AutosaveSlot
 from cescacs_tui.session import Choice, Confirm, Feedback, GameSession, Redraw, Tone
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, annotated
+from tests.helpers.stores import MemoryStore
 
 PROMOTION = "/27:1k/22:1P5/18:5p1/4:2J2/3:R3/2:GJG/1:DK/0:V/ w -- - 0 30"
 """RULES.md 7.1: the pawn on B22 may regain a Rook, a Knight or the black-hex Bishop on B24."""
 CASTLING = "/27:dk/25:r2r/3:R2R/1:DK/ w RKRrkr - 0 1"
-
-
-class MemoryStore:
-    """A store that remembers what the session asked of it (and can be told to fail like a full disk)."""
-
-    def __init__(self) -> None:
-        self.notices: list[str] = []
-        self.released = False
-        self.saved: list[str] = []
-        self.finished: list[str] = []
-        self.kept: list[str] = []
-        self.failing = False
-
-    def _check(self) -> None:
-        if self.failing:
-            raise OSError(28, "No space left on device")
-
-    def save(self, game: Game, options: Mapping[str, Any]) -> None:
-        self._check()
-        self.saved.append(write_pgn(game))
-
-    def finish(self, game: Game) -> Path | None:
-        self._check()
-        self.finished.append(write_pgn(game))
-        return Path("games") / "finished.ctl-pgn"
-
-    def keep(self, game: Game) -> Path | None:
-        self._check()
-        self.kept.append(write_pgn(game))
-        return Path("games") / "kept.ctl-pgn"
-
-    def release(self) -> None:
-        self.released = True
 
 
 def played(session: GameSession, *moves: str) -> Feedback:

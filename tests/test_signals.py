@@ -1,4 +1,4 @@
-"""Told to stop (SIGTERM) or cut off (SIGHUP: the terminal or the SSH link closed), the app saves the game first.
+"""Told to stop (SIGTERM), cut off (SIGHUP: the terminal or the SSH link closed) or quit (Ctrl+Q), the app saves first.
 
 The clock times are saved as they are at that moment, not as they were at the
 last move: the side to move has used time since.
@@ -21,8 +21,10 @@ THINKING = 1.5
 """Seconds Black's clock runs before the signal: its saved time must show them."""
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
-def test_a_stop_signal_saves_the_game_and_the_running_clock(stop: signal.Signals, tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, None], ids=["SIGTERM", "SIGHUP", "Ctrl+Q"])
+def test_a_stop_signal_or_quitting_saves_the_game_and_the_running_clock(
+    stop: signal.Signals | None, tmp_path: Path
+) -> None:
     config = tmp_path / "config"
     config.mkdir()
     (config / "settings.toml").write_text('time_control = "300"\n', encoding="utf-8")
@@ -34,7 +36,10 @@ def test_a_stop_signal_saves_the_game_and_the_running_clock(stop: signal.Signals
         terminal.type("e7-e13\r")
         terminal.read_until(lambda: (data / "autosave.json").exists(), "the move in the autosave")
         time.sleep(THINKING)
-        terminal.process.send_signal(stop)
+        if stop is None:
+            terminal.type("\x11", settle=0)  # Ctrl+Q
+        else:
+            terminal.process.send_signal(stop)
         terminal.read_until(lambda: terminal.process.poll() is not None, "the app to end")
     finally:
         terminal.close()

@@ -11,7 +11,9 @@ import pytest
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.data.autosave import AutosaveWriteError, load_autosave, save_autosave
+from cescacs_tui.data.lock import AutosaveBusy
 from cescacs_tui.data.slots import AutosaveSlot, fresh_slot, open_autosave, slot_path, slot_paths
+from cescacs_tui.session import GameSession
 from tests.helpers.autosave_player import Player
 from tests.helpers.games import FOOLS_MATE, play
 
@@ -177,8 +179,6 @@ def test_a_finished_game_is_archived_and_the_slot_kept(tmp_path: Path) -> None:
 
 
 def test_a_slot_is_a_session_store(tmp_path: Path) -> None:
-    from cescacs_tui.session import GameSession
-
     with AutosaveSlot.acquire(slot_path(1, tmp_path)) as slot:
         session = GameSession(Game.new(white="Ann", black="Bob"), store=slot)
         for move in FOOLS_MATE[:-1]:
@@ -319,8 +319,6 @@ def test_a_directory_where_nothing_can_be_locked_still_offers_the_game(
 
 
 def test_a_session_in_a_slot_archives_the_game_it_replaces_and_the_games_that_end(tmp_path: Path) -> None:
-    from cescacs_tui.session import GameSession
-
     store = AutosaveSlot.acquire(tmp_path / "autosave.json")
     session = GameSession(Game.new(white="Ann", black="Bob"), store=store)
     session.play_text("E7-E13")
@@ -330,3 +328,44 @@ def test_a_session_in_a_slot_archives_the_game_it_replaces_and_the_games_that_en
     for move in FOOLS_MATE:
         end = session.play_text(move)
     assert "saved in" in (end.text or "") and len(list((tmp_path / "games").iterdir())) == 2
+
+
+def _waiting_session(tmp_path: Path) -> tuple[AutosaveSlot, GameSession]:
+    """A first cescacs owns the main autosave; a second one chose to wait and take it over."""
+    unfinished(tmp_path / "autosave.json", "E7-E13")
+    first = AutosaveSlot.acquire(tmp_path / "autosave.json")
+    start = open_autosave(tmp_path)
+    assert start.slot is None and isinstance(start.busy, AutosaveBusy)
+    second = GameSession()
+    question = second.offer_separate_game(start.busy).question
+    assert question is not None
+    question.answer(False)  # "Wait and take over"
+    assert second.waiting_for == tmp_path / "autosave.json"
+    return first, second
+
+
+def test_moves_played_while_waiting_to_take_over_are_kept_when_that_instance_quits_first(tmp_path: Path) -> None:
+    first, second = _waiting_session(tmp_path)
+    for move in ("E7-E11", "E21-E17"):
+        assert second.play_text(move).done
+    second.close()
+    first.release()
+    assert saved_moves(tmp_path / "autosave.json") == ["E7-E13"]
+    assert saved_moves(tmp_path / "autosave-2.json") == ["E7-E11", "E21-E17"]  # offered at the next start
+
+
+def test_a_game_that_ends_while_waiting_to_take_over_is_archived_and_the_take_over_still_happens(
+    tmp_path: Path,
+) -> None:
+    first, second = _waiting_session(tmp_path)
+    for move in FOOLS_MATE:
+        end = second.play_text(move)
+    assert "saved in" in (end.text or "")
+    (archived,) = (tmp_path / "games").iterdir()
+    (game,) = read_pgn(archived.read_text(encoding="utf-8"))
+    assert [n.san for n in game.nodes] == list(FOOLS_MATE)
+    first.release()
+    offer = second.try_take_over()
+    assert offer is not None and offer.question is not None  # the first instance's game, to resume
+    assert not (tmp_path / "autosave-2.json").exists()  # the separate slot held the game only until it ended
+    second.close()

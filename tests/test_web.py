@@ -204,6 +204,18 @@ async def test_arriving_by_a_link_from_another_site_keeps_the_browsers_game(serv
         assert '<meta http-equiv="refresh" content="0">' in body and "/ws" not in body
 
 
+async def test_esc_and_a_key_typed_right_after_it_are_two_keys(server: WebServer) -> None:
+    """The page sends each key in a message of its own: Esc then "/" 30 ms later leave the box and come back."""
+    async with browser(server) as visitor, visitor.tab() as tab:
+        assert await tab.read_until("White to move")
+        await tab.type("/")
+        await asyncio.sleep(0.5)  # the focus moves to the box a moment later
+        await tab.burst("e7")
+        await tab.type("\x1b/")  # Esc: back to the board; "/": the box again, its "e7" selected (typing replaces it)
+        await tab.burst("f8-f12\r")
+        assert await tab.read_until("White played F8-F12"), tab.screen()[-2000:]
+
+
 async def test_malformed_messages_are_ignored_and_the_game_goes_on(server: WebServer) -> None:
     async with browser(server) as visitor, visitor.tab() as tab:
         assert await tab.read_until("White to move")
@@ -294,7 +306,7 @@ async def test_a_visitor_cannot_make_the_app_read_a_server_file(server: WebServe
         assert await tab.read_until("column"), tab.screen()[-2000:]  # what was typed is read as a PDTL, and refused
         assert "Openagame" in tab.screen()
         await tab.type("\x1b")
-        await asyncio.sleep(0.5)  # an Esc followed at once by "/" would be read as Alt+/
+        await asyncio.sleep(0.5)  # the paste box closes
         await tab.type("/")  # the move box (Textual moves the focus a moment later)
         await asyncio.sleep(0.5)
         await tab.burst(f"{secret}\r")
@@ -497,3 +509,40 @@ def test_a_port_in_use_is_one_line_and_exit_status_2(tmp_path: Path) -> None:
         f"cescacs-web: error: cannot listen on 127.0.0.1:{port}: "
         "the port is already in use (another cescacs-web? choose another with --port)"
     ]
+
+
+# --- textual serve, for local use ----------------------------------------------------------------
+
+
+async def test_plain_textual_serve_still_serves_the_full_app(tmp_path: Path) -> None:
+    """``textual serve cescacs`` (textual-dev) runs textual-serve's own server: the full app, not the plain mode."""
+    from tests.helpers.web import free_port
+
+    port = free_port()
+    command = f"{sys.executable} -m cescacs_tui"
+    serve = f"from textual_serve.server import Server; Server({command!r}, port={port}).serve()"
+    process = subprocess.Popen(
+        [sys.executable, "-c", serve],
+        env=server_environment(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        async with aiohttp.ClientSession() as session:
+            deadline = time.monotonic() + PATIENCE
+            while True:
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/") as page:
+                        assert page.status == 200
+                    break
+                except aiohttp.ClientConnectionError:
+                    assert time.monotonic() < deadline and process.poll() is None, "textual-serve did not start"
+                    await asyncio.sleep(0.2)
+            async with session.ws_connect(f"http://127.0.0.1:{port}/ws?width=120&height=40") as ws:
+                tab = Tab(ws)
+                assert await tab.read_until("Move:"), tab.screen()[-2000:]  # the move box: the full-screen app
+                await tab.burst("/e7-e13\r")
+                assert await tab.read_until("White played E7-E13"), tab.screen()[-2000:]
+    finally:
+        process.terminate()
+        process.wait(timeout=PATIENCE)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 import threading
-import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
@@ -285,9 +284,7 @@ class EngineProtocol:
             if len(setup) == 1:
                 raise ProtocolError("position pdtl: the PDTL is missing")
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    start = Position.from_pdtl(" ".join(setup[1:]), castling=castling)
+                start = Position.from_pdtl(" ".join(setup[1:]), castling=castling)
             except CescacsError as problem:
                 raise ProtocolError(f"position pdtl: {printable(str(problem), 200)}") from None
         elif kind == "fen":
@@ -298,9 +295,7 @@ class EngineProtocol:
         current = start.copy()
         for number, text in enumerate(moves, 1):
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    move = current.parse_move(text)
+                move = current.parse_move(text)
             except CescacsError as problem:
                 reason = getattr(problem, "reason", str(problem))
                 raise ProtocolError(

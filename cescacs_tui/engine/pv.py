@@ -8,7 +8,6 @@ are checked: a line is cut at its first move that is not legal.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Sequence
 
 from ..core.errors import CescacsError
@@ -23,9 +22,7 @@ def pv_moves(position: Position, texts: Iterable[str]) -> tuple[Move, ...]:
     out: list[Move] = []
     for text in texts:
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                move = current.parse_move(text)
+            move = current.parse_move(text)
         except CescacsError:
             break
         current.push(move)

@@ -467,7 +467,9 @@ class GameSession:
         def answer(separate: bool) -> Feedback:
             if not separate:
                 self.waiting_for = busy.path
-                said = _("waiting for {who} to close its game; this one is not saved until then").format(who=who)
+                said = _("waiting for {who} to close its game; what is played here meanwhile is kept apart").format(
+                    who=who
+                )
                 return Feedback(said, Tone.INFO)
             from ..data.slots import fresh_slot
 
@@ -503,6 +505,8 @@ class GameSession:
         except AutosaveBusy:
             return None
         self.waiting_for = None
+        if self.store is not None:  # a separate slot taken while waiting: what it holds is offered at the next start
+            self.store.release()
         self.store = slot
         loaded = slot.load()
         if loaded.saved is None:
@@ -575,6 +579,7 @@ class GameSession:
 
     def close(self) -> None:
         """The front end quits: save the game and let another process own its autosave."""
+        self._separate_while_waiting()
         self._save()
         if self.store is not None:
             self.store.release()
@@ -587,6 +592,8 @@ class GameSession:
 
     def _save(self) -> Path | None:
         """The autosave, after every change; an ended game goes to the archive.  Returns the archive path."""
+        if self.store is None and self.game.is_over:
+            self._separate_while_waiting()
         if self.store is None:
             return None
         try:
@@ -603,6 +610,25 @@ class GameSession:
             self.store.notices.clear()
         self.save_problem = None
         return path
+
+    def _separate_while_waiting(self) -> None:
+        """Waiting to take another cescacs' game over, the moves played here meanwhile must still reach the disk.
+
+        Nothing is saved while waiting (the autosave is the other process's),
+        but a game that ends here, or that is on the table when this front end
+        quits first, gets a separate slot of its own: the archive, or the
+        autosave offered at the next start.
+        """
+        if self.store is not None or self.waiting_for is None or not self.game.nodes:
+            return
+        from ..data.slots import fresh_slot
+
+        try:
+            self.store = fresh_slot(self.waiting_for.parent)
+        except OSError as error:
+            self.save_problem = _("no autosave of its own could be made: {reason}").format(
+                reason=error.strerror or error
+            )
 
     def _keep_unfinished(self) -> Path | None:
         """Archive the game on the table if it is unfinished and has moves (it is about to be replaced)."""

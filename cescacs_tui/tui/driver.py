@@ -37,6 +37,7 @@ import os
 import selectors
 import time
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from textual import constants
@@ -202,7 +203,58 @@ def _raise(error: Exception) -> None:
 def driver_class(default: type[Driver]) -> type[Driver]:
     """The driver for the app: :class:`CescacsDriver` where Textual would use its Linux driver, else ``default``.
 
-    ``default`` is what :meth:`textual.app.App.get_driver_class` chose: the web
-    driver under textual-serve (``TEXTUAL_DRIVER``), or Windows' driver, stay.
+    ``default`` is what :meth:`textual.app.App.get_driver_class` chose.  Under
+    textual-serve (``TEXTUAL_DRIVER``) it is Textual's web driver, which gets
+    the same input loop (:func:`web_driver_class`); Windows' driver stays.
     """
-    return CescacsDriver if default is LinuxDriver else default
+    if default is LinuxDriver:
+        return CescacsDriver
+    web = web_driver_class()  # imported only off the terminal: the usual start needs none of it
+    return web if issubclass(web, default) else default
+
+
+@cache
+def web_driver_class() -> type[Driver]:
+    """Textual's web driver with the input loop of :class:`TerminalInput`, each stdin packet taken as one read.
+
+    The page's terminal sends each key (an escape sequence whole) in a message
+    of its own, which textual-serve forwards as one stdin packet: Esc and a key
+    typed right after it are two packets, so they stay two keys, as with
+    :class:`CescacsDriver` (Textual's web driver made them Alt+key within the
+    Esc delay: Esc then ``/`` lost the ``/``).
+    """
+    from textual.drivers._byte_stream import ByteStream
+    from textual.drivers.web_driver import WebDriver, _ExitInput
+
+    class CescacsWebDriver(WebDriver):
+        def __init__(
+            self, app: App[Any], *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None
+        ) -> None:
+            super().__init__(app, debug=debug, mouse=mouse, size=size)
+            self._app_loop = asyncio.get_running_loop()
+
+        def run_input_thread(self) -> None:
+            """As Textual's web driver: stdin packets are keys, the others the server's meta messages.
+
+            An error ends the app as in :class:`CescacsDriver` (Textual's only logged it, and input stopped).
+            """
+            terminal = TerminalInput(debug=self._debug)
+            packets = ByteStream()
+            try:
+                for data in self._input_reader:
+                    for kind, payload in packets.feed(data) if data else ():
+                        if kind == "D":
+                            for message in terminal.feed(payload):
+                                self.process_message(message)
+                        else:
+                            self._on_meta(kind, payload)
+                    for message in terminal.tick():
+                        self.process_message(message)
+            except _ExitInput:
+                pass
+            except Exception as error:
+                self._app_loop.call_soon_threadsafe(self._app.call_later, _raise, error)
+            finally:
+                self._input_reader.close()
+
+    return CescacsWebDriver

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -12,8 +13,11 @@ from ..session import Tone
 class MessageLine(Static):
     """One line of plain text (never markup), styled by its :class:`~cescacs_tui.session.Tone`.
 
-    A message longer than the line is cut with an ellipsis: messages put the
-    useful part (what was refused, and why) first.
+    A message longer than the line is cut with an ellipsis (messages put the
+    useful part, what was refused, first) and shown whole in a notification,
+    so that the reason, a claim's counts for instance, can always be read at
+    80 columns.  The line itself never grows: the board's layouts count its
+    one row.
     """
 
     DEFAULT_CSS = """
@@ -23,8 +27,12 @@ class MessageLine(Static):
     """
 
     def say(self, text: str, tone: Tone = Tone.PLAIN) -> None:
-        self.update(Text(safe_text(text)))  # it quotes file names, tokens and names from outside
+        shown = safe_text(text)  # it quotes file names, tokens and names from outside
+        self.update(Text(shown))
         self.set_classes(tone.value)
+        width = self.content_region.width
+        if width and cell_len(shown) > width:
+            self.notify(shown, severity="warning" if tone is Tone.ERROR else "information", timeout=10, markup=False)
 
     @property
     def text(self) -> str:
