@@ -33,6 +33,7 @@ from ..i18n import _
 from ..plain import PlainGame
 from ..plain.output import LineWriter
 from ..session import Feedback, Question, Tone
+from ..session.terms import side_label
 from .client import FINAL, JoinRequest, Link, LinkStatus
 from .protocol import Seat
 from .session import RemoteGameSession
@@ -58,14 +59,16 @@ def seats_words(session: RemoteGameSession) -> str:
     """
     parts = []
     for colour, seat in ((Colour.WHITE, session.white), (Colour.BLACK, session.black)):
+        # Translators: a seat nobody has taken yet ("Black: free.")
         name = seat.name or ("?" if seat.held else _("free"))
         if session.colour == colour:
             name = _("{name} (you)").format(name=name)
         if seat.held:
+            # Translators: whether a seated player's link is up ("White: Ana, here.") or down ("..., away.")
             state = _("here") if seat.connected else _("away")
-            parts.append(_("{side}: {name}, {state}.").format(side=colour.title, name=name, state=state))
+            parts.append(_("{side}: {name}, {state}.").format(side=side_label(colour), name=name, state=state))
         else:
-            parts.append(_("{side}: {name}.").format(side=colour.title, name=name))
+            parts.append(_("{side}: {name}.").format(side=side_label(colour), name=name))
     if session.seat is Seat.WATCH:
         parts.append(_("You are watching."))
     if session.watchers:
