@@ -34,7 +34,7 @@ from cescacs_tui.remote.plain_client import PlainClient
 from cescacs_tui.remote.protocol import ProtocolError, SeatView, Snapshot, encode, parse_request
 from cescacs_tui.session.words import describe_move
 from tests.helpers.games import FOOLS_MATE
-from tests.helpers.remote import TOKEN, HostProcess, LineClient, hello, move, request, seat
+from tests.helpers.remote import TOKEN, HostProcess, LineClient, hello, hosted_moves, move, request, seat
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
 
 ESC = b"\x1b"
@@ -431,3 +431,31 @@ def test_the_host_stopped_and_started_again_is_said_and_the_game_goes_on(
             again.stop()
     assert code == 0
     assert player.output.count(b"The connection to the game was lost") == 1  # however often the link tried
+
+
+@POSIX_ONLY
+def test_the_host_plays_in_plain_lines_from_a_pipe_while_its_coordinator_keeps_the_game(
+    environment: dict[str, str], tmp_path: Path
+) -> None:
+    host = PipedPlayer(environment, ["host", "--port", "0", "--token", TOKEN, "--play", "black", "--name", "Bo"])
+    white: Opponent | None = None
+    try:
+        host.wait_for("Join with: cescacs join 127.0.0.1:")
+        host.wait_for("Type who to hear who plays and who is here.")  # (the join command's line is whole by then)
+        port = int(host.output.split(b"Join with: cescacs join 127.0.0.1:")[1].split()[0])
+        white = Opponent(port, "white", "Ana")
+        host.wait_for("Ana plays White.")
+        host.wait_for(white.play("H6-H12"))
+        host.type("i23-i19")
+        host.wait_for("I23-I19 sent.")
+        host.wait_for(white.follow("I23-I19"))
+        assert hosted_moves(tmp_path / "data") == ["H6-H12", "I23-I19"]
+        code = host.end_input()
+    finally:
+        host.kill()
+        if white is not None:
+            white.client.close()
+    assert code == 0
+    assert b"cescacs: White played" not in host.output  # the coordinator's log stays out of the player's lines
+    assert ESC not in host.output
+    assert hosted_moves(tmp_path / "data") == ["H6-H12", "I23-I19"]  # the game is kept for the next host
