@@ -14,6 +14,7 @@ import io
 import json
 import os
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -459,3 +460,24 @@ def test_the_host_plays_in_plain_lines_from_a_pipe_while_its_coordinator_keeps_t
     assert b"cescacs: White played" not in host.output  # the coordinator's log stays out of the player's lines
     assert ESC not in host.output
     assert hosted_moves(tmp_path / "data") == ["H6-H12", "I23-I19"]  # the game is kept for the next host
+
+
+@POSIX_ONLY
+@pytest.mark.parametrize(
+    ("signum", "said"), [(signal.SIGINT, "Interrupted. "), (signal.SIGTERM, "SIGTERM: stopping. ")]
+)
+def test_ctrl_c_or_sigterm_ends_a_plain_join_with_a_goodbye_and_status_0(
+    environment: dict[str, str], host: HostProcess, signum: signal.Signals, said: str
+) -> None:
+    player = PipedPlayer(environment, [*host.join_args, "--as", "white"])
+    try:
+        player.wait_for("Type who to hear")
+        player.type("h6-h12")
+        player.wait_for("White Pawn H6 to H12, triple step. Black to move.")
+        player.process.send_signal(signum)
+        code = player.end_input()
+    finally:
+        player.kill()
+    assert code == 0
+    goodbye = f"{said}Goodbye. The game goes on at the host: join it again to come back."
+    assert player.output.decode().rstrip().endswith(goodbye)
