@@ -1,4 +1,4 @@
-"""``cescacs join --plain``: a game held elsewhere, played in plain lines (a screen reader, a braille display, a pipe).
+"""``cescacs join --plain`` (and ``host --play --plain``): a hosted game played in plain lines, for a screen reader.
 
 The plain front end (:class:`~cescacs_tui.plain.PlainGame`) on a
 :class:`~cescacs_tui.remote.session.RemoteGameSession`: every command,
@@ -48,7 +48,7 @@ EXIT_CLOSED: Final = 2
 SETTLE_SECONDS: Final = 10.0
 """At the end of input, how long the client waits for the game (and the answer to a move sent) before it leaves."""
 
-_WHO: Final = frozenset({"who", "w"})
+_WHO: Final = "who"
 
 
 def seats_words(session: RemoteGameSession) -> str:
@@ -87,7 +87,7 @@ class RemotePlainGame(PlainGame):
     session: RemoteGameSession
 
     def handle(self, line: str) -> None:
-        if line.strip().lower() in _WHO:  # a question about the game, even while another question waits
+        if line.strip().lower() == _WHO:  # a question about the game, even while another question waits
             self.write(seats_words(self.session))
             return
         super().handle(line)
@@ -244,8 +244,8 @@ def run_plain_join(request: JoinRequest, *, input_fd: int = 0, output: TextIO | 
     """Play (or watch) the coordinator's game in plain lines on ``input_fd`` and ``output`` (default: the process's).
 
     Returns the exit status: 0 at the end of input, after ``quit``, Ctrl+C,
-    SIGTERM or SIGHUP, or when the reader of the output went away; 2 when the coordinator
-    closed the link for good.
+    SIGTERM or SIGHUP, or when the reader of the output went away; 2 when the
+    coordinator closed the link for good.
     """
     target = output or sys.stdout
     if hasattr(target, "reconfigure"):  # an unencodable character becomes "?", never an exception
@@ -291,7 +291,7 @@ async def _play(request: JoinRequest, input_fd: int, target: TextIO) -> int:
     link_task.add_done_callback(lambda task: ended.set())
     why = ""
     try:
-        while client.running:
+        while client.running and not ended.is_set():  # a signal is heard even amid a long paste
             next_line = asyncio.create_task(lines.get())
             interrupted = asyncio.create_task(ended.wait())
             await asyncio.wait((next_line, interrupted), return_when=asyncio.FIRST_COMPLETED)
