@@ -159,22 +159,20 @@ def test_a_wrong_token_is_refused_with_a_clear_message_and_status_2(
     assert TOKEN not in result.stderr
 
 
-def test_joining_or_playing_a_host_from_a_pipe_asks_for_a_terminal_with_status_2(
-    environment: dict[str, str], host: HostProcess
-) -> None:
-    """Textual started on a pipe and died with a traceback and status 0 (``ssh host cescacs join ...`` without -t)."""
-    for command in ([*host.join_args, "--as", "watch"], ["host", "--port", "0", "--play", "white"]):
-        result = subprocess.run(
-            [sys.executable, "-m", "cescacs_tui", *command],
-            input="h6-h12\n",
-            capture_output=True,
-            text=True,
-            env=environment,
-            timeout=PATIENCE,
-        )
-        assert result.returncode == 2, result.stderr
-        assert "needs a terminal for its input and output (over SSH: ssh -t)" in result.stderr
-        assert "Traceback" not in result.stderr and "\x1b" not in result.stdout + result.stderr
+def test_joining_a_host_from_a_pipe_plays_in_plain_text(environment: dict[str, str], host: HostProcess) -> None:
+    """Textual started on a pipe and died with a traceback and status 0 (``ssh host cescacs join ...`` without -t);
+    it asked for a terminal then, and now plays in plain lines (tests/test_remote_plain.py)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "cescacs_tui", *host.join_args, "--as", "watch"],
+        input="h6-h12\n",
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=PATIENCE,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "You are watching." in result.stdout and "you are watching: only White and Black play" in result.stdout
+    assert "Traceback" not in result.stderr and "\x1b" not in result.stdout + result.stderr
 
 
 def test_a_joined_app_that_crashes_restores_the_terminal_says_so_and_exits_1(

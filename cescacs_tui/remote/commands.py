@@ -13,6 +13,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from ..i18n import _
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -40,6 +42,11 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     host.add_argument("--token", help="the secret joiners give (default: a new random one)")
     host.add_argument("--play", choices=("white", "black"), help="also play here, with this colour")
     host.add_argument("--name", help="your name, with --play")
+    host.add_argument(
+        "--plain",
+        action="store_true",
+        help=_("with --play: play in plain lines of text, for a screen reader (automatic without a terminal)"),
+    )
     _add_game_options(host)
     host.add_argument("--data-dir", type=Path, metavar="DIR", help="where the game is kept (default: DATA/hosted)")
     host.set_defaults(run=_host)
@@ -56,6 +63,11 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         help="the seat to take (default: the first free one, White first, else watch)",
     )  # fmt: skip
     join.add_argument("--name", help="your name (default: $CESCACS_NAME, else your user name)")
+    join.add_argument(
+        "--plain",
+        action="store_true",
+        help=_("play in plain lines of text, for a screen reader or a script (automatic without a terminal)"),
+    )
     join.set_defaults(run=_join)
 
     ssh = sub.add_parser(
@@ -121,17 +133,15 @@ def _token(args: argparse.Namespace) -> str:
     return token
 
 
-def _need_terminal(command: str) -> None:
-    """Refuse to draw the app where it cannot be drawn (a pipe, ``ssh host cescacs join`` without ``-t``).
+def _plain(args: argparse.Namespace) -> bool:
+    """Whether to play in plain lines: asked, or no terminal to draw the app on (as ``cescacs`` itself decides).
 
-    Textual would start on a pipe and crash with a traceback; the plain mode
-    cannot join a hosted game (yet), so the player is told what to do instead.
+    Textual would start on a pipe (``ssh host cescacs join`` without ``-t``)
+    and crash with a traceback; the plain mode works there.
     """
     from .. import cli
-    from ..core.errors import CescacsError
 
-    if not cli._interactive():
-        raise CescacsError(f"cescacs {command} needs a terminal for its input and output (over SSH: ssh -t)")
+    return bool(args.plain) or not cli._interactive()
 
 
 def _host(args: argparse.Namespace) -> int:
@@ -147,8 +157,6 @@ def _host(args: argparse.Namespace) -> int:
     from .tcp import HostThread, run_host
 
     token = _token(args)
-    if args.play is not None:
-        _need_terminal("host --play")
     new_game = _game_factory(args)
     store = open_store(args.data_dir or data_dir() / "hosted")
     coordinator = Coordinator.open(store, token=token, new_game=new_game)
@@ -184,6 +192,11 @@ def _host(args: argparse.Namespace) -> int:
     name = args.name or _user_name()
     request = JoinRequest(local, port, token, Seat(args.play), name, new_client_id())
     try:
+        if _plain(args):
+            from .plain_client import run_plain_join
+
+            coordinator.on_said = lambda said: None  # the plain player hears it all, in words, on the same output
+            return run_plain_join(request)
         from .screen import run_join
 
         return run_join(request, banner=join_command(port))
@@ -204,8 +217,10 @@ def _join(args: argparse.Namespace) -> int:
     name = clean_name(args.name or os.environ.get("CESCACS_NAME") or _user_name())
     request = JoinRequest(host, port, token, seat, name, os.environ.get("CESCACS_CLIENT") or new_client_id())
     check_join(request)  # a wrong token or a taken seat: a clear error and status 2, before the screen opens
-    _need_terminal("join")
+    if _plain(args):
+        from .plain_client import run_plain_join
 
+        return run_plain_join(request)
     from .screen import run_join
 
     return run_join(request)
