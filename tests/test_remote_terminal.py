@@ -8,6 +8,7 @@ the players see, from their screens.
 
 from __future__ import annotations
 
+import argparse
 import re
 import signal
 import subprocess
@@ -17,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.cli import CRASH_NOTE
+from cescacs_tui.cli import CRASH_NOTE, _subcommand_parser
+from cescacs_tui.core.errors import CescacsError
 from cescacs_tui.core.pgn import read_pgn
+from cescacs_tui.remote.commands import MIN_TOKEN, _token, new_token
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, HostProcess, archived, hosted_moves
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
@@ -202,6 +205,17 @@ def test_joining_with_no_coordinator_there_says_so_with_status_2(environment: di
         timeout=PATIENCE,
     )
     assert result.returncode == 2 and "Connection refused" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_printed_join_command_reads_back_whatever_token_was_drawn() -> None:
+    """A token starting with '-' would make the pasted ``--token -x…`` an option: none is ever drawn or taken."""
+    parser = _subcommand_parser()
+    for _ in range(200):
+        token = new_token()
+        assert len(token) >= MIN_TOKEN and token.isalnum()
+        assert parser.parse_args(["join", "127.0.0.1:9", "--token", token]).token == token
+    with pytest.raises(CescacsError, match="no '-' first"):
+        _token(argparse.Namespace(token="-abcdefghijklmnop"))
 
 
 def test_hosting_beyond_loopback_says_so_and_a_short_token_is_refused(environment: dict[str, str]) -> None:

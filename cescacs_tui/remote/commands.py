@@ -120,15 +120,27 @@ def _game_factory(args: argparse.Namespace) -> Callable[[], Game]:
     return new_game
 
 
-def _token(args: argparse.Namespace) -> str:
+def new_token() -> str:
+    """A random token of 128 bits in hex digits.
+
+    Hex, not URL-safe base64: a token that starts with ``-`` would make the
+    printed ``cescacs join … --token -x…`` an option, not a value, when pasted.
+    """
     import secrets
 
+    return secrets.token_hex(16)
+
+
+def _token(args: argparse.Namespace) -> str:
     from ..core.errors import CescacsError
 
     if args.token is None:
-        return secrets.token_urlsafe(16)
-    if len(args.token) < MIN_TOKEN or not args.token.isprintable() or " " in args.token:
-        raise CescacsError(f"a token needs at least {MIN_TOKEN} characters, no spaces (leave it out for a random one)")
+        return new_token()
+    token_ok = args.token.isprintable() and " " not in args.token and not args.token.startswith("-")
+    if len(args.token) < MIN_TOKEN or not token_ok:
+        raise CescacsError(
+            f"a token needs at least {MIN_TOKEN} characters, no spaces, and no '-' first (leave it out for a random one)"
+        )
     token: str = args.token
     return token
 
