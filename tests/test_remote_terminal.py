@@ -8,6 +8,7 @@ the players see, from their screens.
 
 from __future__ import annotations
 
+import argparse
 import re
 import signal
 import subprocess
@@ -17,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.cli import CRASH_NOTE
+from cescacs_tui.cli import CRASH_NOTE, _subcommand_parser
+from cescacs_tui.core.errors import CescacsError
 from cescacs_tui.core.pgn import read_pgn
+from cescacs_tui.remote.commands import MIN_TOKEN, _token, new_token
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, HostProcess, archived, hosted_moves
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
@@ -159,22 +162,20 @@ def test_a_wrong_token_is_refused_with_a_clear_message_and_status_2(
     assert TOKEN not in result.stderr
 
 
-def test_joining_or_playing_a_host_from_a_pipe_asks_for_a_terminal_with_status_2(
-    environment: dict[str, str], host: HostProcess
-) -> None:
-    """Textual started on a pipe and died with a traceback and status 0 (``ssh host cescacs join ...`` without -t)."""
-    for command in ([*host.join_args, "--as", "watch"], ["host", "--port", "0", "--play", "white"]):
-        result = subprocess.run(
-            [sys.executable, "-m", "cescacs_tui", *command],
-            input="h6-h12\n",
-            capture_output=True,
-            text=True,
-            env=environment,
-            timeout=PATIENCE,
-        )
-        assert result.returncode == 2, result.stderr
-        assert "needs a terminal for its input and output (over SSH: ssh -t)" in result.stderr
-        assert "Traceback" not in result.stderr and "\x1b" not in result.stdout + result.stderr
+def test_joining_a_host_from_a_pipe_plays_in_plain_text(environment: dict[str, str], host: HostProcess) -> None:
+    """Textual started on a pipe and died with a traceback and status 0 (``ssh host cescacs join ...`` without -t);
+    it asked for a terminal then, and now plays in plain lines (tests/test_remote_plain.py)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "cescacs_tui", *host.join_args, "--as", "watch"],
+        input="h6-h12\n",
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=PATIENCE,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "You are watching." in result.stdout and "you are watching: only White and Black play" in result.stdout
+    assert "Traceback" not in result.stderr and "\x1b" not in result.stdout + result.stderr
 
 
 def test_a_joined_app_that_crashes_restores_the_terminal_says_so_and_exits_1(
@@ -204,6 +205,17 @@ def test_joining_with_no_coordinator_there_says_so_with_status_2(environment: di
         timeout=PATIENCE,
     )
     assert result.returncode == 2 and "Connection refused" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_printed_join_command_reads_back_whatever_token_was_drawn() -> None:
+    """A token starting with '-' would make the pasted ``--token -x…`` an option: none is ever drawn or taken."""
+    parser = _subcommand_parser()
+    for _ in range(200):
+        token = new_token()
+        assert len(token) >= MIN_TOKEN and token.isalnum()
+        assert parser.parse_args(["join", "127.0.0.1:9", "--token", token]).token == token
+    with pytest.raises(CescacsError, match="no '-' first"):
+        _token(argparse.Namespace(token="-abcdefghijklmnop"))
 
 
 def test_hosting_beyond_loopback_says_so_and_a_short_token_is_refused(environment: dict[str, str]) -> None:

@@ -49,6 +49,11 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     host.add_argument("--token", help=_("the secret joiners give (default: a new random one)"))
     host.add_argument("--play", choices=("white", "black"), help=_("also play here, with this colour"))
     host.add_argument("--name", help=_("your name, with --play"))
+    host.add_argument(
+        "--plain",
+        action="store_true",
+        help=_("with --play: play in plain lines of text, for a screen reader (automatic without a terminal)"),
+    )
     _add_game_options(host)
     host.add_argument("--data-dir", type=Path, metavar="DIR", help=_("where the game is kept (default: DATA/hosted)"))
     host.set_defaults(run=_host)
@@ -65,6 +70,11 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         help=_("the seat to take (default: the first free one, White first, else watch)"),
     )  # fmt: skip
     join.add_argument("--name", help=_("your name (default: $CESCACS_NAME, else your user name)"))
+    join.add_argument(
+        "--plain",
+        action="store_true",
+        help=_("play in plain lines of text, for a screen reader or a script (automatic without a terminal)"),
+    )
     join.set_defaults(run=_join)
 
     ssh = sub.add_parser(
@@ -123,32 +133,41 @@ def _game_factory(args: argparse.Namespace) -> Callable[[], Game]:
     return new_game
 
 
-def _token(args: argparse.Namespace) -> str:
+def new_token() -> str:
+    """A random token of 128 bits in hex digits.
+
+    Hex, not URL-safe base64: a token that starts with ``-`` would make the
+    printed ``cescacs join … --token -x…`` an option, not a value, when pasted.
+    """
     import secrets
 
+    return secrets.token_hex(16)
+
+
+def _token(args: argparse.Namespace) -> str:
     from ..core.errors import CescacsError
 
     if args.token is None:
-        return secrets.token_urlsafe(16)
-    if len(args.token) < MIN_TOKEN or not args.token.isprintable() or " " in args.token:
-        said = _("a token needs at least {count} characters, no spaces (leave it out for a random one)")
+        return new_token()
+    token_ok = args.token.isprintable() and " " not in args.token and not args.token.startswith("-")
+    if len(args.token) < MIN_TOKEN or not token_ok:
+        said = _(
+            "a token needs at least {count} characters, no spaces, and no '-' first (leave it out for a random one)"
+        )
         raise CescacsError(said.format(count=MIN_TOKEN))
     token: str = args.token
     return token
 
 
-def _need_terminal(command: str) -> None:
-    """Refuse to draw the app where it cannot be drawn (a pipe, ``ssh host cescacs join`` without ``-t``).
+def _plain(args: argparse.Namespace) -> bool:
+    """Whether to play in plain lines: asked, or no terminal to draw the app on (as ``cescacs`` itself decides).
 
-    Textual would start on a pipe and crash with a traceback; the plain mode
-    cannot join a hosted game (yet), so the player is told what to do instead.
+    Textual would start on a pipe (``ssh host cescacs join`` without ``-t``)
+    and crash with a traceback; the plain mode works there.
     """
     from .. import cli
-    from ..core.errors import CescacsError
 
-    if not cli._interactive():
-        said = _("cescacs {command} needs a terminal for its input and output (over SSH: ssh -t)")
-        raise CescacsError(said.format(command=command))
+    return bool(args.plain) or not cli._interactive()
 
 
 def _host(args: argparse.Namespace) -> int:
@@ -165,8 +184,6 @@ def _host(args: argparse.Namespace) -> int:
     from .tcp import HostThread, run_host
 
     token = _token(args)
-    if args.play is not None:
-        _need_terminal("host --play")
     new_game = _game_factory(args)
     store = open_store(args.data_dir or data_dir() / "hosted")
     coordinator = Coordinator.open(store, token=token, new_game=new_game)
@@ -202,6 +219,11 @@ def _host(args: argparse.Namespace) -> int:
     name = args.name or _user_name()
     request = JoinRequest(local, port, token, Seat(args.play), name, new_client_id())
     try:
+        if _plain(args):
+            from .plain_client import run_plain_join
+
+            coordinator.on_said = lambda said: None  # the plain player hears it all, in words, on the same output
+            return run_plain_join(request)
         from .screen import run_join
 
         return run_join(request, banner=join_command(port))
@@ -222,8 +244,10 @@ def _join(args: argparse.Namespace) -> int:
     name = clean_name(args.name or os.environ.get("CESCACS_NAME") or _user_name())
     request = JoinRequest(host, port, token, seat, name, os.environ.get("CESCACS_CLIENT") or new_client_id())
     check_join(request)  # a wrong token or a taken seat: a clear error and status 2, before the screen opens
-    _need_terminal("join")
+    if _plain(args):
+        from .plain_client import run_plain_join
 
+        return run_plain_join(request)
     from .screen import run_join
 
     return run_join(request)
