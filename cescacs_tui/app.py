@@ -21,6 +21,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from .core.game import Game
+from .core.message import Message
 from .core.safe_text import safe_text
 from .data.autosave import SavedGame
 from .data.lock import AutosaveBusy
@@ -31,6 +32,7 @@ from .i18n import _
 from .session import Feedback, GameSession, GameStore
 from .session.opponent import Opponent
 from .session.seating import TWO_PEOPLE, Seats, player_names
+from .session.terms import say
 from .tui.board import HexBoard
 from .tui.driver import InvalidTerminalInput, driver_class
 from .tui.game_screen import BoardOptions, GameScreen
@@ -65,7 +67,7 @@ class CescacsApp(BoardHostApp[None]):
         store: GameStore | None = None,
         resume: SavedGame | None = None,
         busy: AutosaveBusy | None = None,
-        notices: Iterable[str] = (),
+        notices: Iterable[Message | str] = (),
         settings: Settings | None = None,
         settings_path: Path | None = None,
         wide_glyphs: frozenset[str] = frozenset(),
@@ -119,9 +121,9 @@ class CescacsApp(BoardHostApp[None]):
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         for problem in self.settings.problems:
-            self.notify(problem, title=_("Settings"), severity="warning", timeout=10, markup=False)
+            self.notify(say(problem), title=_("Settings"), severity="warning", timeout=10, markup=False)
         for notice in self.start_notices:
-            self.notify(notice, title=_("Saved games"), severity="warning", timeout=12, markup=False)
+            self.notify(say(notice), title=_("Saved games"), severity="warning", timeout=12, markup=False)
         if not self.is_headless:  # start-up objects live as long as the app: keep them out of every GC pass
             self.call_after_refresh(gc.freeze)
         loop = asyncio.get_running_loop()
@@ -261,7 +263,7 @@ def run_app(
     """
     settings = Settings.load(themes=known_themes())
     start = open_autosave()
-    notices = list(start.notices)
+    notices: list[Message | str] = list(start.notices)
     resume = start.saved
     game: Game | None = None
     if pgn_file is not None:

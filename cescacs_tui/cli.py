@@ -85,12 +85,12 @@ def _take_language(arguments: list[str]) -> tuple[str, list[str]]:
     """The language to speak and the arguments without ``--lang``, taken wherever it is (before any parser runs,
     so ``--help`` speaks it): ``--lang``, else the setting, else the locale.  A wrong ``--lang`` is left for the
     real parser to refuse."""
-    early = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    early = argparse.ArgumentParser(add_help=False, allow_abbrev=False, exit_on_error=False)
     early.add_argument("--lang", choices=tuple(LANGUAGES))
     flag = None
     try:
         known, rest = early.parse_known_args(arguments)
-    except SystemExit:
+    except argparse.ArgumentError:  # said once, by the real parser
         rest = arguments
     else:
         flag = known.lang

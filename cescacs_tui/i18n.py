@@ -20,6 +20,7 @@ as POSIX orders them), else English.
 
 from __future__ import annotations
 
+import functools
 import gettext
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,14 +29,17 @@ from typing import Final
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "NC_",
     "N_",
     "_",
     "choose_language",
     "language",
     "language_from_locale",
+    "locale_environment",
     "ngettext",
     "pgettext",
     "set_language",
+    "translation",
 ]
 
 DOMAIN: Final = "cescacs"
@@ -58,13 +62,23 @@ def set_language(code: str) -> None:
     ``OSError`` if its catalog is missing from the installation.
     """
     global _translations, _language
+    _translations = translation(code)
+    _language = code
+
+
+@functools.cache
+def translation(code: str) -> gettext.NullTranslations:
+    """The catalog of the language ``code``, for a text said in it whatever the interface speaks now.
+
+    A server that answers each visitor in their own language (``cescacs-web``'s
+    pages) uses this instead of :func:`set_language`, which changes the
+    language of the whole process.  Raises as :func:`set_language` does.
+    """
     if code not in LANGUAGES:
         raise ValueError(f"no interface language {code!r} (known: {', '.join(LANGUAGES)})")
     if code == DEFAULT_LANGUAGE:
-        _translations = gettext.NullTranslations()
-    else:
-        _translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
-    _language = code
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
 
 
 def language() -> str:
@@ -92,6 +106,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NC_(context: str, message: str) -> str:
+    """Mark ``message`` in ``context`` for the catalogs without translating it now (say it with :func:`pgettext`)."""
+    return message
+
+
 def language_from_locale(environ: Mapping[str, str]) -> str | None:
     """The interface language the locale asks for (``ca_ES.UTF-8`` → ``"ca"``), or ``None``.
 
@@ -106,6 +125,26 @@ def language_from_locale(environ: Mapping[str, str]) -> str | None:
             code = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
             return code if code in LANGUAGES else None
     return None
+
+
+LOCALES: Final = {"en": "en_US.UTF-8", "ca": "ca_ES.UTF-8", "es": "es_ES.UTF-8"}
+"""The locale named to another process for a language (the interface reads only its language part)."""
+
+
+def locale_environment(environment: Mapping[str, str], code: str) -> dict[str, str]:
+    """``environment`` with its messages' locale set to the language ``code``, for a process started for a visitor
+    (a browser, an SSH session) who asked for that language.
+
+    It is what :func:`choose_language` reads after ``--lang`` and the
+    setting, so a visitor's own choice in the app still wins.  ``LC_ALL``,
+    which would hide ``LC_MESSAGES``, keeps only its character set
+    (``LC_CTYPE``).
+    """
+    changed = dict(environment)
+    if all_categories := changed.pop("LC_ALL", ""):
+        changed["LC_CTYPE"] = all_categories
+    changed["LC_MESSAGES"] = LOCALES[code]
+    return changed
 
 
 def choose_language(flag: str | None, setting: str | None, environ: Mapping[str, str]) -> str:

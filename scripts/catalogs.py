@@ -6,7 +6,7 @@
                                          # or a .mo does not say what its .po says
 
 A message is whatever the code passes to ``_``, ``ngettext``, ``pgettext``,
-``N_`` (:mod:`cescacs_tui.i18n`) and, in the rules core, ``N_`` and ``Nn_``
+``N_``, ``NC_`` (:mod:`cescacs_tui.i18n`) and, in the rules core, ``N_`` and ``Nn_``
 (:mod:`cescacs_tui.core.message`).  A comment starting with ``Translators:``
 just above a message goes into the catalogs with it.  The ``.mo`` files are
 committed, so ``pip install .`` needs neither Babel nor a network; the test
@@ -30,7 +30,7 @@ LOCALE_DIR = ROOT / "cescacs_tui" / "locale"
 DOMAIN = "cescacs"
 TRANSLATED = ("ca", "es")
 """The languages with a catalog (English is the source language)."""
-KEYWORDS = {**DEFAULT_KEYWORDS, "Nn_": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "Nn_": (1, 2), "NC_": ((1, "c"), 2)}
 METHOD_MAP = [("cescacs_tui/**.py", "python")]
 COMMENT_TAGS = ("Translators:",)
 

@@ -132,7 +132,7 @@ def test_the_engine_setting_is_read_and_checked() -> None:
     assert Settings.from_dict({"engine": " /usr/bin/engine --fast "}).engine == "/usr/bin/engine --fast"
     for bad in ("'unclosed", 3, "engine\x1b[31m"):
         settings = Settings.from_dict({"engine": bad})
-        assert settings.engine == "" and len(settings.problems) == 1 and "engine" in settings.problems[0]
+        assert settings.engine == "" and len(settings.problems) == 1 and "engine" in str(settings.problems[0])
 
 
 class ScreenApp(BoardHostApp[None]):

@@ -123,7 +123,7 @@ def test_the_autosave_is_cleared_only_once_the_archive_holds_the_game(
     # the ending is on disk, in the autosave; the next start archives it
     loaded = load_autosave(path)
     assert loaded.saved is None and loaded.archived is not None and not path.exists()
-    assert "was archived as" in loaded.problems[0]
+    assert "was archived as" in str(loaded.problems[0])
     (back,) = read_pgn(loaded.archived.read_text(encoding="utf-8"))
     assert back.result == "0-3" and len(back.nodes) == len(FOOLS_MATE)
 

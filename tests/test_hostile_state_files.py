@@ -77,7 +77,7 @@ def test_a_damaged_autosave_is_kept_aside_reported_and_never_overwritten(tmp_pat
     assert loaded.saved is None
     [kept] = _kept(path)
     assert kept.read_bytes() == content and loaded.kept == kept
-    (problem,) = loaded.problems
+    (problem,) = map(str, loaded.problems)
     assert "damaged" in problem and str(kept) in problem
     game = Game.new()
     play(game, "E7-E13")
@@ -91,7 +91,7 @@ def test_a_huge_autosave_is_refused_without_reading_it_all(tmp_path: Path, monke
     path = tmp_path / "autosave.json"
     path.write_bytes(document(pgn=HEADER + "{" + "x" * 5000 + "} *"))
     loaded = load_autosave(path)
-    assert loaded.saved is None and "larger than 1,000 bytes" in loaded.problems[0]
+    assert loaded.saved is None and "larger than 1,000 bytes" in str(loaded.problems[0])
     assert len(_kept(path)) == 1
 
 
@@ -100,7 +100,7 @@ def test_a_fifo_in_place_of_the_autosave_neither_hangs_nor_stays(tmp_path: Path)
     path = tmp_path / "autosave.json"
     os.mkfifo(path)
     loaded = load_autosave(path)  # an open() without O_NONBLOCK would wait for a writer for ever
-    assert loaded.saved is None and "not a regular file" in loaded.problems[0]
+    assert loaded.saved is None and "not a regular file" in str(loaded.problems[0])
     [kept] = _kept(path)
     assert stat.S_ISFIFO(kept.lstat().st_mode)
     game = Game.new()
@@ -113,7 +113,7 @@ def test_a_link_to_dev_zero_in_place_of_the_autosave_is_refused(tmp_path: Path) 
     path = tmp_path / "autosave.json"
     path.symlink_to("/dev/zero")
     loaded = load_autosave(path)
-    assert loaded.saved is None and "not a regular file" in loaded.problems[0]
+    assert loaded.saved is None and "not a regular file" in str(loaded.problems[0])
     [kept] = _kept(path)
     assert kept.is_symlink()
 
@@ -123,7 +123,7 @@ def test_a_directory_in_place_of_the_autosave_is_moved_so_saving_works(tmp_path:
     path.mkdir()
     (path / "inside").write_text("kept", encoding="utf-8")
     loaded = load_autosave(path)
-    assert "a directory" in loaded.problems[0]
+    assert "a directory" in str(loaded.problems[0])
     [kept] = _kept(path)
     assert (kept / "inside").read_text(encoding="utf-8") == "kept"
     save_autosave(Game.new(), path=path)
@@ -239,7 +239,7 @@ async def test_the_app_reports_a_damaged_autosave_and_its_first_move_keeps_the_c
     data.mkdir()
     (data / "autosave.json").write_bytes(b"[]")
     app = started()
-    (problem,) = [p for p in app.start_notices if "damaged" in p]
+    (problem,) = [p for p in map(str, app.start_notices) if "damaged" in p]
     [kept] = _kept(data / "autosave.json")
     assert str(kept) in problem
     async with app.run_test(size=(120, 40)) as pilot:
@@ -257,7 +257,7 @@ async def test_the_app_starts_with_damaged_settings_kept_aside(
     config.mkdir()
     (config / "settings.toml").write_bytes(b"theme = " + b"[" * 3000 + b"]" * 3000)
     app = started()
-    (problem,) = app.settings.problems
+    (problem,) = map(str, app.settings.problems)
     [kept] = _kept(config / "settings.toml")
     assert "nested too deeply" in problem and str(kept) in problem
     async with app.run_test(size=(120, 40)) as pilot:

@@ -70,10 +70,110 @@ def test_the_language_setting_round_trips_and_a_bad_one_is_a_problem(tmp_path: P
     assert Settings.load(path).language == "ca" and read_language(path) == "ca"
     path.write_text('language = "fr"\n', encoding="utf-8")
     loaded = Settings.load(path)
-    assert loaded.language == "" and "language" in loaded.problems[0]
+    assert loaded.language == "" and "language" in str(loaded.problems[0])
     assert read_language(path) is None
     path.write_text("not toml [", encoding="utf-8")
     assert read_language(path) is None and path.exists()  # reading the language alone keeps nothing aside
+
+
+def test_a_settings_problem_is_said_in_the_language_and_stays_english_as_a_string(
+    speak: object, tmp_path: Path
+) -> None:
+    from cescacs_tui.session.terms import say
+
+    path = tmp_path / "settings.toml"
+    path.write_text('auto_flip = "yes"\nwhite = 12\ncolour = 1\n', encoding="utf-8")
+    problems = Settings.load(path).problems
+    i18n.set_language("ca")
+    assert [say(problem) for problem in problems] == [
+        f'{path}: auto_flip = "yes": ha de ser true o false; s\'usa false',
+        f"{path}: white = 12: el nom d'un jugador ha de ser text entre cometes; s'usa \"?\"",
+        f"{path}: es deixa de banda l'opció desconeguda 'colour'",
+    ]
+    assert str(problems[0]) == f'{path}: auto_flip = "yes": must be true or false; using false'
+    path.write_bytes(b"\xff\xfe")
+    (problem,) = Settings.load(path).problems
+    i18n.set_language("es")
+    assert say(problem).startswith(f"{path} no es texto UTF-8; se ha guardado como {tmp_path}")
+    assert say(problem).endswith("; se usa la configuración por defecto")
+
+
+def test_the_plain_mode_tells_a_settings_problem_in_the_language(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.helpers.terminal import PATIENCE, terminal_environment
+
+    environment = terminal_environment(tmp_path)
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.toml").write_text("castling = 3\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "cescacs_tui", "--plain", "--lang", "es"],
+        input=b"quit\n",
+        capture_output=True,
+        env=environment,
+        timeout=PATIENCE * 3,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    assert f"Aviso: {tmp_path / 'config' / 'settings.toml'}: castling = 3: debe ser true o false; se usa true." in lines
+
+
+def test_a_damaged_autosave_is_reported_in_the_language_and_stays_english_as_a_string(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from cescacs_tui.data.autosave import load_autosave
+    from tests.helpers.terminal import PATIENCE, terminal_environment
+
+    environment = terminal_environment(tmp_path)
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "autosave.json").write_text('{"format": "cescacs-tui autosave", "version": 1, "pgn": 3}', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "cescacs_tui", "--plain", "--lang", "ca"],
+        input=b"quit\n",
+        capture_output=True,
+        env=environment,
+        timeout=PATIENCE * 3,
+    )
+    assert result.returncode == 0, result.stderr
+    (kept,) = data.glob("autosave.json.*")
+    said = f"Avís: la desada automàtica {data / 'autosave.json'} està malmesa (la seva partida no és text CTL-PGN)"
+    assert f"{said}; s'ha guardat com a {kept}." in result.stdout.decode().splitlines()
+    (data / "autosave.json").write_bytes(b"\xff")
+    (problem,) = load_autosave(data / "autosave.json").problems
+    assert str(problem).startswith(f"the autosave {data / 'autosave.json'} is damaged (it is not UTF-8 text)")
+
+
+def test_a_records_syntax_error_is_said_in_the_language_and_stays_english_as_a_string(
+    speak: object, tmp_path: Path
+) -> None:
+    from cescacs_tui.core.errors import PGNError
+    from cescacs_tui.core.pgn import read_pgn
+    from cescacs_tui.session import GameSession
+    from cescacs_tui.session.terms import say
+
+    text = '[Variant "C\'escacs"]\n[White "A" x]\n\n1. H6-H12 *\n'
+    with pytest.raises(PGNError) as caught:
+        read_pgn(text)
+    assert str(caught.value) == 'line 2, column 1: malformed tag (expected [Name "value"] on a line of its own)'
+    i18n.set_language("es")
+    assert say(caught.value.explanation) == (
+        'línea 2, columna 1: etiqueta mal formada (se esperaba [Nombre "valor"] en una línea aparte)'
+    )
+    record = tmp_path / "bad.ctl-pgn"
+    record.write_text(text, encoding="utf-8")
+    i18n.set_language("ca")
+    feedback = GameSession(Game.new()).open_record(record)
+    assert (
+        feedback.text
+        == 'bad.ctl-pgn: línia 2, columna 1: etiqueta mal formada (s\'esperava [Nom "valor"] en una línia a part)'
+    )
+    record.write_bytes(b"\xff")
+    assert GameSession(Game.new()).open_record(record).text == (
+        "bad.ctl-pgn: bad.ctl-pgn no és text UTF-8 (el byte 0 no es pot descodificar)"
+    )
 
 
 # --- the catalogs ----------------------------------------------------------------------------
@@ -279,8 +379,11 @@ def test_each_screen_fits_80x24_in_each_language(speak: object, screen: str, lan
 
 # --- no user-facing text left untranslated ----------------------------------------------------------------
 
-CHECKED = ["cescacs_tui/tui", "cescacs_tui/session", "cescacs_tui/app.py", "cescacs_tui/cli.py"]
-"""Where every text a player reads must go through ``_()`` (the plain mode, remote play and the web page: not yet)."""
+CHECKED = [
+    "cescacs_tui/tui", "cescacs_tui/session", "cescacs_tui/app.py", "cescacs_tui/cli.py", "cescacs_tui/plain",
+    "cescacs_tui/remote", "cescacs_tui/web",
+]  # fmt: skip
+"""Where every text a player reads must go through ``_()``."""
 SHOWN_BY = {
     "Label", "Static", "Button", "RadioButton", "Checkbox", "Feedback", "refused", "Notice", "Confirm", "Choice",
     "notify", "say", "SystemCommand", "TextDialog", "PathDialog", "ChoiceDialog", "ConfirmDialog", "PasteDialog",
@@ -290,7 +393,7 @@ SHOWN_BY = {
 SHOWN_AS = {"placeholder", "title", "help", "description", "epilog", "prompt", "hint", "yes", "no"}
 NAMED_FIRST = {"add_argument", "add_parser"}
 """Calls whose positional arguments are names (``--lang``, ``moves``), not words; their keywords are checked."""
-ALLOWED = {"CTL-AN\n", "⚠ ", "\u25cf ", "\u25cb ", " — ", "; ", ". ", " "}
+ALLOWED = {"C'escacs", "CTL-AN\n", "⚠ ", "\u25cf ", "\u25cb ", " — ", "; ", ". ", " "}
 """Literal pieces that are not words: marks, separators."""
 
 

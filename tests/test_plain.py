@@ -20,7 +20,7 @@ from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.autosave import SavedGame
 from cescacs_tui.plain import COMMANDS, PlainGame
 from cescacs_tui.plain.commands import help_lines
-from cescacs_tui.plain.front_end import plain_how
+from cescacs_tui.plain.front_end import help_wrapped, plain_how
 from cescacs_tui.plain.output import LineWriter
 from cescacs_tui.session import ACTIONS, Feedback, GameSession, Scope
 from tests.helpers.builders import pdtl
@@ -42,7 +42,7 @@ def test_help_lists_every_command_once_from_the_table() -> None:
     lines = Typist().type("help")
     for command in COMMANDS.values():
         assert sum(line.startswith(f"{command.usage}") and ":" in line for line in lines) >= 1, command.name
-    assert lines == help_lines()
+    assert lines == [wrapped for line in help_lines() for wrapped in help_wrapped(line)]
     assert Typist().type("help m") == ["m HEX (also legal): the legal moves of the piece on a hex (m E7)"]
     assert Typist().answer("? takeback") == "takeback (also u, undo): " + ACTIONS["takeback"].help
     assert Typist().answer("help flip") == "flip: no such command. Type help for the list."

@@ -103,7 +103,7 @@ async def test_a_final_refusal_stops_the_link_with_the_reason_but_closing_is_wai
     link = Link(request(port), on_status=lambda status, detail: said.append((status, detail)))
     await asyncio.wait_for(link.run(), 10)  # returns by itself: the second refusal is final
     assert connections == 2
-    assert said[-1] == (LinkStatus.CLOSED, "White is taken by Bo")
+    assert said[-1] == (LinkStatus.CLOSED, "that seat is someone else's")  # worded from its code, in the language
     served.close()
 
 

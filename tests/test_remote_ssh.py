@@ -208,3 +208,21 @@ async def test_connections_beyond_the_cap_are_turned_away_before_they_log_in(tmp
     finally:
         stop.set()
         await server
+
+
+def test_an_ssh_visitors_lang_chooses_their_language(
+    environment: dict[str, str], keys: Path, server: ServerProcess
+) -> None:
+    """OpenSSH sends ``LANG`` when asked to (``SendEnv``, on by default in Debian's ssh_config): the refusal and
+    the visitor's game are in that language, whatever the server speaks."""
+    spanish = environment | {"LANG": "es_ES.UTF-8"}
+    *options, destination = ssh_command(keys, server, "ana")
+    sending = [*options, "-o", "SendEnv=LANG", destination]
+    result = subprocess.run([*sending, "no/such$room"], capture_output=True, text=True, timeout=PATIENCE, env=spanish)
+    assert result.returncode == 1 and "cescacs: el nombre de una sala tiene de 1 a 32 letras" in result.stdout, result
+    terminal = Terminal(spanish, ["-tt", "sala"], live=True, program=sending)
+    try:
+        terminal.wait_for("Juegan las blancas")
+        terminal.wait_for("(vos)")
+    finally:
+        terminal.close()

@@ -133,7 +133,7 @@ def test_a_restarted_coordinator_resumes_the_game_and_the_players_reconnect_by_t
         white.wait_for("reconnecting…")
         seen = len(black.output)
         again = HostProcess(environment, ["--port", str(first.port)])  # the last --port wins
-        again.wait_for(b"resumed: 1 half-moves, Black to move")
+        again.wait_for(b"resumed: 1 half-move, Black (Bo) to move.")
         black.wait_for("connected", since=seen)
         play(black, "i23-i19")
         black.read_until(lambda: hosted_moves(data) == ["H6-H12", "I23-I19"], "a move after the restart")

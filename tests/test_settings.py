@@ -114,7 +114,7 @@ def test_a_file_that_is_not_toml_gives_the_defaults_and_one_problem(tmp_path: Pa
     settings = Settings.load(path)
     assert settings == Settings()
     assert len(settings.problems) == 1
-    assert str(path) in settings.problems[0] and "not valid TOML" in settings.problems[0]
+    assert str(path) in str(settings.problems[0]) and "not valid TOML" in str(settings.problems[0])
 
 
 def test_a_file_that_is_not_utf8_gives_the_defaults_and_one_problem(tmp_path: Path):
@@ -122,7 +122,7 @@ def test_a_file_that_is_not_utf8_gives_the_defaults_and_one_problem(tmp_path: Pa
     path.write_bytes(b'white = "Jos\xe9"\n')
     settings = Settings.load(path)
     assert settings == Settings()
-    assert len(settings.problems) == 1 and "UTF-8" in settings.problems[0]
+    assert len(settings.problems) == 1 and "UTF-8" in str(settings.problems[0])
 
 
 def test_an_unreadable_file_gives_the_defaults_and_one_problem(tmp_path: Path):
@@ -130,7 +130,7 @@ def test_an_unreadable_file_gives_the_defaults_and_one_problem(tmp_path: Path):
     path.mkdir()  # a directory where the file should be: reading it fails
     settings = Settings.load(path)
     assert settings == Settings()
-    assert len(settings.problems) == 1 and "cannot read" in settings.problems[0]
+    assert len(settings.problems) == 1 and "cannot read" in str(settings.problems[0])
 
 
 def test_bad_values_and_unknown_keys_are_reported_and_the_rest_is_kept(tmp_path: Path):
@@ -155,11 +155,11 @@ def test_bad_values_and_unknown_keys_are_reported_and_the_rest_is_kept(tmp_path:
     )
     settings = Settings.load(path)
     assert settings == Settings(black="Bob", castling=False)
-    problems = "\n".join(settings.problems)
+    problems = "\n".join(map(str, settings.problems))
     assert len(settings.problems) == 8, problems
     for key in ("theme", "piece_set", "board_layout", "auto_flip", "white", "time_control", "'colour'", "'extra'"):
         assert key in problems
-    assert all(problem.startswith(str(path)) for problem in settings.problems)
+    assert all(str(problem).startswith(str(path)) for problem in settings.problems)
     assert 'theme = "solarised-ish": no theme has that name' in problems
     assert f'using "{DEFAULT_THEME}"' in problems
     assert "move-count periods" in problems  # the clock's own explanation
@@ -207,7 +207,7 @@ def test_player_names_are_trimmed(written: str, kept: str):
 @pytest.mark.parametrize("bad", ['"a\\nb"', '"tab\\there"', f'"{"x" * 101}"', "[1, 2]"])
 def test_bad_player_names_are_reported(bad: str):
     settings = Settings.from_dict(tomllib.loads(f"black = {bad}"))
-    assert settings.black == "?" and len(settings.problems) == 1 and "black" in settings.problems[0]
+    assert settings.black == "?" and len(settings.problems) == 1 and "black" in str(settings.problems[0])
 
 
 def test_every_choice_is_accepted():
@@ -285,7 +285,7 @@ def test_a_damaged_settings_file_is_kept_aside_and_the_defaults_used(tmp_path: P
     [kept] = _kept_copies(path)
     assert kept.read_bytes() == content  # the player's file, untouched
     assert not path.exists()
-    assert str(kept) in settings.problems[0] and "using the default" in settings.problems[0]
+    assert str(kept) in str(settings.problems[0]) and "using the default" in str(settings.problems[0])
     CHOSEN.save(path)  # a later save writes a fresh file and leaves the kept one alone
     assert kept.read_bytes() == content and Settings.load(path, themes=THEMES) == CHOSEN
 
@@ -295,7 +295,7 @@ def test_a_fifo_in_place_of_the_settings_neither_hangs_nor_stays(tmp_path: Path)
     path = tmp_path / SETTINGS_NAME
     os.mkfifo(path)
     settings = Settings.load(path)  # without read_limited this open would block for ever
-    assert settings == Settings() and "not a regular file" in settings.problems[0]
+    assert settings == Settings() and "not a regular file" in str(settings.problems[0])
     [kept] = _kept_copies(path)
     assert stat.S_ISFIFO(kept.lstat().st_mode) and not path.exists()
 
@@ -305,7 +305,7 @@ def test_a_link_to_dev_zero_in_place_of_the_settings_is_refused(tmp_path: Path) 
     path = tmp_path / SETTINGS_NAME
     path.symlink_to("/dev/zero")
     settings = Settings.load(path)
-    assert settings == Settings() and "not a regular file" in settings.problems[0]
+    assert settings == Settings() and "not a regular file" in str(settings.problems[0])
     [kept] = _kept_copies(path)
     assert kept.is_symlink() and os.readlink(kept) == "/dev/zero"  # the link is moved, not what it points to
 
@@ -320,7 +320,7 @@ def test_an_unreadable_file_is_reported_but_left_in_place(tmp_path: Path, monkey
     monkeypatch.setattr(os, "open", denied)
     settings = Settings.load(path)
     monkeypatch.undo()
-    assert settings == Settings() and "Permission denied" in settings.problems[0]
+    assert settings == Settings() and "Permission denied" in str(settings.problems[0])
     assert path.exists() and _kept_copies(path) == []  # not damaged: nothing to keep aside
 
 

@@ -74,7 +74,7 @@ def test_a_finished_game_left_in_a_slot_is_archived_at_start(tmp_path: Path) -> 
     autosave._write(game, None, slot_path(2, tmp_path))  # as left when archiving failed at the end
     start = open_autosave(tmp_path)
     assert start.slot is not None and start.slot.number == 1 and start.saved is None
-    (notice,) = start.notices
+    (notice,) = map(str, start.notices)
     assert "was archived as" in notice and not slot_path(2, tmp_path).exists()
     (archived,) = (tmp_path / "games").iterdir()
     assert read_pgn(archived.read_text(encoding="utf-8"))[0].result == "0-3"
@@ -85,7 +85,7 @@ def test_a_damaged_main_autosave_is_kept_aside_and_the_slot_used(tmp_path: Path)
     (tmp_path / "autosave.json").write_text("[]", encoding="utf-8")
     start = open_autosave(tmp_path)
     assert start.slot is not None and start.slot.number == 1 and start.saved is None
-    (notice,) = start.notices
+    (notice,) = map(str, start.notices)
     assert "damaged" in notice
     (kept,) = tmp_path.glob("autosave.json.damaged-*")
     assert kept.read_text(encoding="utf-8") == "[]"
@@ -101,7 +101,7 @@ def test_saving_another_game_first_archives_the_game_the_slot_held(tmp_path: Pat
     with AutosaveSlot.acquire(path) as slot:
         other = Game.new(white="New")
         slot.save(other)
-        (notice,) = slot.notices
+        (notice,) = map(str, slot.notices)
         assert "kept in the archive" in notice
         (archived,) = (tmp_path / "games").iterdir()
         old = read_pgn(archived.read_text(encoding="utf-8"))[0]
@@ -129,7 +129,7 @@ def test_a_damaged_file_found_at_the_first_save_is_kept_aside_first(tmp_path: Pa
     path.write_bytes(b"\xff not an autosave")
     with AutosaveSlot.acquire(path) as slot:
         slot.save(Game.new())
-        assert "damaged" in slot.notices[0]
+        assert "damaged" in str(slot.notices[0])
     (kept,) = tmp_path.glob("autosave.json.damaged-*")
     assert kept.read_bytes() == b"\xff not an autosave"
 
@@ -208,7 +208,7 @@ def test_a_file_system_without_locks_still_saves_and_says_so(tmp_path: Path, mon
     monkeypatch.setattr(lock, "_try_lock", no_locks)
     start = open_autosave(tmp_path)
     assert start.slot is not None and start.slot.lock is None
-    assert "could overwrite" in start.notices[0]
+    assert "could overwrite" in str(start.notices[0])
     start.slot.save(Game.new())
     assert start.slot.path.is_file()
 
@@ -290,7 +290,7 @@ def test_a_game_in_progress_replaced_by_another_is_archived_first(tmp_path: Path
         assert slot.notices == []
         second = Game.new(white="Second")  # the opened record, or the new game
         slot.save(second)
-        (notice,) = slot.notices
+        (notice,) = map(str, slot.notices)
         (archived,) = (tmp_path / "games").iterdir()
         assert str(archived) in notice and read_pgn(archived.read_text(encoding="utf-8"))[0].tags["White"] == "First"
         slot.save(Game.new(white="Third"))  # the second had no move: nothing to keep
@@ -315,7 +315,7 @@ def test_a_directory_where_nothing_can_be_locked_still_offers_the_game(
     monkeypatch.setattr(lock, "_open", read_only)
     start = open_autosave(tmp_path)
     assert start.slot is not None and start.slot.lock is None and start.saved is not None
-    assert "cannot be locked (Read-only file system)" in start.notices[0]
+    assert "cannot be locked (Read-only file system)" in str(start.notices[0])
 
 
 def test_a_session_in_a_slot_archives_the_game_it_replaces_and_the_games_that_end(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from enum import StrEnum, auto
 from typing import Final
 
 from .errors import CescacsError
+from .message import N_, Message
 from .pieces import Colour
 
 
@@ -157,40 +158,47 @@ class TimeControl:
 
     def describe(self) -> str:
         """A short description for people: ``"15 min + 10 s"``, ``"5 min, 3 s delay"``, ``"No clock"``."""
+        return str(self.description())
+
+    def description(self) -> Message:
+        """:meth:`describe` as a :class:`~cescacs_tui.core.message.Message`, for a front end to say in its language
+        (the units, ``min`` and ``s``, are the same in every language the interface speaks)."""
         base = _duration(self.base)
         match self.kind:
             case ClockKind.NONE:
-                return "No clock"
+                return Message(N_("No clock"))
             case ClockKind.SUDDEN_DEATH:
-                return base
+                return Message.verbatim(base)
             case ClockKind.FISCHER:
-                return f"{base} + {_duration(self.increment)}"
+                return Message(N_("{base} + {increment}"), base=base, increment=_duration(self.increment))
             case ClockKind.BRONSTEIN:
-                return f"{base}, {_duration(self.delay)} Bronstein delay"
+                return Message(N_("{base}, {delay} Bronstein delay"), base=base, delay=_duration(self.delay))
             case ClockKind.SIMPLE_DELAY:
-                return f"{base}, {_duration(self.delay)} delay"
+                return Message(N_("{base}, {delay} delay"), base=base, delay=_duration(self.delay))
             case _:
-                return f"{base} per move"
+                return Message(N_("{base} per move"), base=base)
 
 
 NO_CLOCK: Final = TimeControl(ClockKind.NONE)
 
 PRESETS: Final[dict[str, TimeControl]] = {
-    "No clock": NO_CLOCK,
-    "Bullet 1+0": TimeControl(ClockKind.SUDDEN_DEATH, 60),
-    "Bullet 2+1": TimeControl(ClockKind.FISCHER, 120, increment=1),
-    "Blitz 3+2": TimeControl(ClockKind.FISCHER, 180, increment=2),
-    "Blitz 5+0": TimeControl(ClockKind.SUDDEN_DEATH, 300),
-    "Blitz 5, 3 s delay": TimeControl(ClockKind.SIMPLE_DELAY, 300, delay=3),
-    "Rapid 10+5": TimeControl(ClockKind.FISCHER, 600, increment=5),
-    "Rapid 15+10": TimeControl(ClockKind.FISCHER, 900, increment=10),
-    "Rapid 15, 10 s Bronstein": TimeControl(ClockKind.BRONSTEIN, 900, delay=10),
-    "Classical 30+20": TimeControl(ClockKind.FISCHER, 1800, increment=20),
-    "Classical 90+30": TimeControl(ClockKind.FISCHER, 5400, increment=30),
-    "30 s per move": TimeControl(ClockKind.PER_MOVE, 30),
-    "3 min per move": TimeControl(ClockKind.PER_MOVE, 180),
+    N_("No clock"): NO_CLOCK,
+    N_("Bullet 1+0"): TimeControl(ClockKind.SUDDEN_DEATH, 60),
+    N_("Bullet 2+1"): TimeControl(ClockKind.FISCHER, 120, increment=1),
+    N_("Blitz 3+2"): TimeControl(ClockKind.FISCHER, 180, increment=2),
+    N_("Blitz 5+0"): TimeControl(ClockKind.SUDDEN_DEATH, 300),
+    N_("Blitz 5, 3 s delay"): TimeControl(ClockKind.SIMPLE_DELAY, 300, delay=3),
+    N_("Rapid 10+5"): TimeControl(ClockKind.FISCHER, 600, increment=5),
+    N_("Rapid 15+10"): TimeControl(ClockKind.FISCHER, 900, increment=10),
+    N_("Rapid 15, 10 s Bronstein"): TimeControl(ClockKind.BRONSTEIN, 900, delay=10),
+    N_("Classical 30+20"): TimeControl(ClockKind.FISCHER, 1800, increment=20),
+    N_("Classical 90+30"): TimeControl(ClockKind.FISCHER, 5400, increment=30),
+    N_("30 s per move"): TimeControl(ClockKind.PER_MOVE, 30),
+    N_("3 min per move"): TimeControl(ClockKind.PER_MOVE, 180),
 }
-"""Common controls for a picker, fastest first (the usual "minutes+seconds" names), then per move."""
+"""Common controls for a picker, fastest first (the usual "minutes+seconds" names), then per move.
+
+The names are English message ids (a picker shows them translated) and the picker's values."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ the input as it was, for programs.
 
 from __future__ import annotations
 
-from .message import Message
+from .message import N_, Message
 from .safe_text import printable
 
 __all__ = [
@@ -93,22 +93,30 @@ class PGNError(CescacsError):
     """A CTL-PGN record is malformed or cannot be replayed.
 
     ``line`` and ``column`` are 1-based and point at ``token``; ``expected``
-    says what would have been valid there, when that is known.
+    says what would have been valid there, when that is known.  ``message``
+    and ``expected`` may be messages (:class:`~cescacs_tui.core.message.Message`);
+    :attr:`explanation` frames them (the line, the column) for a front end to
+    say in its language, ``str()`` in English.
     """
 
     def __init__(
         self,
-        message: str,
+        message: str | Message,
         *,
         line: int | None = None,
         column: int | None = None,
         token: str | None = None,
-        expected: str | None = None,
+        expected: str | Message | None = None,
     ) -> None:
-        where = f"line {line}, column {column}: " if line is not None else ""
-        detail = f" (expected {expected})" if expected else ""
-        super().__init__(f"{where}{message}{detail}")
-        self.reason = printable(message)
+        reason = message if isinstance(message, Message) else Message.verbatim(printable(message))
+        said = reason
+        if expected:
+            wanted = expected if isinstance(expected, Message) else Message.verbatim(printable(expected))
+            said = Message(N_("{reason} (expected {expected})"), reason=reason, expected=wanted)
+        if line is not None:
+            said = Message(N_("line {line}, column {column}: {reason}"), line=line, column=column, reason=said)
+        super().__init__(said)
+        self.reason = printable(str(message))
         self.line = line
         self.column = column
         self.token = token

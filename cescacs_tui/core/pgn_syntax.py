@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .errors import PGNError
+from .message import N_, Message
 from .notation import split_trailer
 from .outcome import RESULTS, UNFINISHED
 from .pieces import BLACK, WHITE, Colour
@@ -72,7 +73,9 @@ class _Scanner:
         line = bisect.bisect_right(self.line_starts, offset)
         return line, offset - self.line_starts[line - 1] + 1
 
-    def error(self, offset: int, message: str, token: str | None = None, expected: str | None = None) -> PGNError:
+    def error(
+        self, offset: int, message: str | Message, token: str | None = None, expected: str | Message | None = None
+    ) -> PGNError:
         line, column = self.where(offset)
         return PGNError(message, line=line, column=column, token=token, expected=expected)
 
@@ -80,13 +83,13 @@ class _Scanner:
         start = self.text.rfind("\n", 0, offset) + 1
         return not self.text[start:offset].strip()
 
-    def check_number(self, offset: int, digits: str, what: str) -> None:
+    def check_number(self, offset: int, digits: str, what: Message) -> None:
         if len(digits) > MAX_NUMBER_DIGITS:
             raise self.error(
                 offset,
-                f"a {what} of {len(digits)} digits is too large",
+                Message(N_("a {what} of {count} digits is too large"), what=what, count=len(digits)),
                 digits[:20],
-                f"at most {MAX_NUMBER_DIGITS} digits",
+                Message(N_("at most {count} digits"), count=MAX_NUMBER_DIGITS),
             )
 
     def tokens(self) -> Iterator[Token]:
@@ -114,21 +117,23 @@ class _Scanner:
             if ch == "{":
                 end = text.find("}", i + 1)
                 if end < 0:
-                    raise self.error(i, "comment is never closed", "{", "'}'")
+                    raise self.error(i, Message(N_("comment is never closed")), "{", "'}'")
                 token = Token(COMMENT, text[i + 1 : end], line, column)
                 i = end + 1
             elif ch == "[":
                 match = _TAG.match(text, i)
                 if not match or not self.at_line_start(i):
                     bad = text[i : text.find("\n", i) if "\n" in text[i:] else len(text)]
-                    raise self.error(i, "malformed tag", bad, '[Name "value"] on a line of its own')
+                    raise self.error(
+                        i, Message(N_("malformed tag")), bad, Message(N_('[Name "value"] on a line of its own'))
+                    )
                 value = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
                 token = Token(TAG, match.group(), line, column, (match.group(1), value))
                 i = match.end()
             elif ch == "}":
-                raise self.error(i, "'}' without a '{'", "}")
+                raise self.error(i, Message(N_("'}' without a '{'")), "}")
             elif ch == "]":
-                raise self.error(i, "']' outside a tag", "]")
+                raise self.error(i, Message(N_("']' outside a tag")), "]")
             elif text.startswith("(=)", i):
                 match = _INDICATOR.match(text, i)
                 assert match is not None
@@ -155,15 +160,16 @@ class _Scanner:
             elif match := _RESULT.match(text, i):
                 result = UNFINISHED if match.group() == "*" else f"{match.group(1)}-{match.group(2)}"
                 if result not in RESULTS:
-                    raise self.error(i, f"{match.group()!r} is not a result", match.group(), ", ".join(RESULTS))
+                    said = Message(N_("{token} is not a result"), token=repr(match.group()))
+                    raise self.error(i, said, match.group(), ", ".join(RESULTS))
                 token = Token(RESULT, match.group(), line, column, (result,))
                 i = match.end()
             elif match := _NUMBER.match(text, i):
-                self.check_number(i, match.group(1), "move number")
+                self.check_number(i, match.group(1), Message(N_("move number")))
                 token = Token(NUMBER, match.group(), line, column, (match.group(1), match.group(2)))
                 i = match.end()
             elif match := _NAG.match(text, i):
-                self.check_number(i, match.group(1), "NAG")
+                self.check_number(i, match.group(1), Message.verbatim("NAG"))
                 token = Token(NAG, match.group(), line, column, (match.group(1),))
                 i = match.end()
             elif (match := _ASSESSMENT.match(text, i)) and previous in (MOVE, ASSESSMENT):
@@ -174,7 +180,8 @@ class _Scanner:
             elif match := _MOVE.match(text, i):
                 body, trailer = split_trailer(match.group())
                 if not body:
-                    raise self.error(i, f"unexpected {match.group()!r}", match.group(), "a move")
+                    said = Message(N_("unexpected {token}"), token=repr(match.group()))
+                    raise self.error(i, said, match.group(), Message(N_("a move")))
                 yield Token(MOVE, body, line, column)
                 previous = MOVE
                 i = match.end()
@@ -187,7 +194,7 @@ class _Scanner:
                     previous = kind
                 continue
             else:  # pragma: no cover - _MOVE matches any other non-space character
-                raise self.error(i, f"unexpected {ch!r}", ch)
+                raise self.error(i, Message(N_("unexpected {token}"), token=repr(ch)), ch)
             previous = token.kind
             yield token
 
@@ -278,7 +285,7 @@ class _Parser:
         self.next = None
         return token
 
-    def error(self, token: Token | None, message: str, expected: str | None = None) -> PGNError:
+    def error(self, token: Token | None, message: str | Message, expected: str | Message | None = None) -> PGNError:
         if token is None:
             line, column = self.scanner.where(len(self.scanner.text))
             return PGNError(message, line=line, column=column, token="end of text", expected=expected)
@@ -306,9 +313,10 @@ class _Parser:
             record.final_comments.append(self.take().text)
         token = self.peek()
         if token is not None and token.kind != TAG:
-            raise self.error(token, f"unexpected {token.text!r} after the result", "a new record starting with tags")
+            said = Message(N_("unexpected {token} after the result"), token=repr(token.text))
+            raise self.error(token, said, Message(N_("a new record starting with tags")))
         if not record.tags and not record.moves and record.result is None:
-            raise self.error(first, "no tags, moves or result in this record")
+            raise self.error(first, Message(N_("no tags, moves or result in this record")))
         record.notes, self.notes = self.notes, []
         return record
 
@@ -325,12 +333,15 @@ class _Parser:
                 number, colour = int(token.value[0]), WHITE
                 if token.value[1] == "?":
                     if moves or record is None or not top:
-                        raise self.error(token, "'?' numbering is only for the first move of a record", "'.'")
+                        raise self.error(
+                            token, Message(N_("'?' numbering is only for the first move of a record")), "'.'"
+                        )
                     record.unknown_start_number = True
             elif kind == ELLIPSIS:
                 self.take()
                 if colour != WHITE or number is None:
-                    raise self.error(token, "an ellipsis only stands for White's half-move after a move number")
+                    said = N_("an ellipsis only stands for White's half-move after a move number")
+                    raise self.error(token, Message(said))
                 colour = BLACK
                 following = self.peek()
                 if following is not None and following.kind == COMMA:
@@ -338,7 +349,7 @@ class _Parser:
             elif kind == COMMA:
                 self.take()
                 if not moves or colour != BLACK:
-                    raise self.error(token, "unexpected ','", "a move")
+                    raise self.error(token, Message(N_("unexpected ','")), Message(N_("a move")))
             elif kind == MOVE:
                 self.take()
                 moves.append(HalfMove(token.text, number, colour, token.line, token.column))
@@ -350,7 +361,8 @@ class _Parser:
             elif kind in (ASSESSMENT, INDICATOR, NAG):
                 self.take()
                 if not moves:
-                    raise self.error(token, f"{token.text!r} before any move", "a move")
+                    early = Message(N_("{token} before any move"), token=repr(token.text))
+                    raise self.error(token, early, Message(N_("a move")))
                 last = moves[-1]
                 if kind == ASSESSMENT:
                     last.assessment = token.text
@@ -365,16 +377,17 @@ class _Parser:
                 elif record is not None and top:
                     record.intro_comments.append(token.text)
                 else:
-                    raise self.error(token, "a comment before the first move of a variation", "a move number")
+                    misplaced = Message(N_("a comment before the first move of a variation"))
+                    raise self.error(token, misplaced, Message(N_("a move number")))
             elif kind == OPEN:
                 self.take()
                 if not moves:
-                    raise self.error(token, "a variation before any move", "a move")
+                    raise self.error(token, Message(N_("a variation before any move")), Message(N_("a move")))
                 if depth == MAX_VARIATION_DEPTH:
                     raise self.error(
                         token,
-                        f"variations are nested more than {MAX_VARIATION_DEPTH} deep",
-                        f"at most {MAX_VARIATION_DEPTH} levels of '('",
+                        Message(N_("variations are nested more than {count} deep"), count=MAX_VARIATION_DEPTH),
+                        Message(N_("at most {count} levels of '('"), count=MAX_VARIATION_DEPTH),
                     )
                 variation = Variation(
                     self.line_of_play(None, depth + 1),
@@ -384,19 +397,19 @@ class _Parser:
                 )
                 closing = self.peek()
                 if closing is None or closing.kind != CLOSE:
-                    raise self.error(token, "variation is never closed", "')'")
+                    raise self.error(token, Message(N_("variation is never closed")), "')'")
                 self.take()
                 if not variation.moves:
-                    raise self.error(token, "empty variation", "moves")
+                    raise self.error(token, Message(N_("empty variation")), Message(N_("moves")))
                 _attach_variation(moves, variation)
             elif kind == CLOSE:
                 if top:
-                    raise self.error(token, "')' without '('")
+                    raise self.error(token, Message(N_("')' without '('")))
                 return moves
             elif kind in (RESULT, TAG):
                 return moves  # a variation left open is reported at its "("
             else:  # pragma: no cover - every kind is handled above
-                raise self.error(token, f"unexpected {token.text!r}")
+                raise self.error(token, Message(N_("unexpected {token}"), token=repr(token.text)))
         return moves
 
 

@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from ..core.errors import CescacsError
 from ..core.game import Game
+from ..core.message import N_, Message
 from ..core.pieces import Colour
 from .storage import RefusedFile, data_dir, keep_aside, read_limited, write_atomic
 
@@ -65,18 +66,23 @@ def autosave_path() -> Path:
 class DamagedAutosave(CescacsError):
     """The autosave exists but cannot be used.  The message says why and where the file was kept.
 
-    ``path`` is the autosave, ``reason`` what is wrong with it, ``kept`` where
-    :func:`load_autosave` moved it (``None`` before that, or if the rename failed).
+    ``path`` is the autosave, ``reason`` what is wrong with it (a
+    :class:`~cescacs_tui.core.message.Message`, as :attr:`explanation` is),
+    ``kept`` where :func:`load_autosave` moved it (``None`` before that, or if
+    the rename failed).
     """
 
-    def __init__(self, path: Path, reason: str, kept: Path | None = None, *, unmoved: str | None = None) -> None:
+    def __init__(self, path: Path, reason: Message, kept: Path | None = None, *, unmoved: str | None = None) -> None:
         if kept is not None:
-            where = f"; it was kept as {kept}"
+            said = Message(N_("the autosave {file} is damaged ({reason}); it was kept as {kept}"), kept=kept)
         elif unmoved is not None:
-            where = f"; it could not be kept aside ({unmoved})"
+            said = Message(
+                N_("the autosave {file} is damaged ({reason}); it could not be kept aside ({why})"), why=unmoved
+            )
         else:
-            where = ""
-        super().__init__(f"the autosave {path} is damaged ({reason}){where}")
+            said = Message(N_("the autosave {file} is damaged ({reason})"))
+        said.values.update(file=path, reason=reason)
+        super().__init__(said)
         self.path = path
         self.reason = reason
         self.kept = kept
@@ -205,13 +211,13 @@ class LoadedAutosave:
     """What :func:`load_autosave` found: the game to offer, and what the player must be told.
 
     ``saved`` is the unfinished game (``None``: nothing to resume).
-    ``problems`` are sentences for the player; ``kept`` is where a damaged
+    ``problems`` are sentences for the player (said in their language by a front end); ``kept`` is where a damaged
     autosave was moved, ``archived`` where a finished game found in the
     autosave went.
     """
 
     saved: SavedGame | None = None
-    problems: tuple[str, ...] = ()
+    problems: tuple[Message, ...] = ()
     kept: Path | None = None
     archived: Path | None = None
 
@@ -235,18 +241,18 @@ def load_autosave(path: Path | None = None) -> LoadedAutosave:
             return LoadedAutosave()  # moved by someone else meanwhile
         except OSError as error:
             unmoved = DamagedAutosave(source, damaged.reason, unmoved=error.strerror or str(error))
-            return LoadedAutosave(problems=(str(unmoved),))
-        return LoadedAutosave(problems=(str(DamagedAutosave(source, damaged.reason, kept)),), kept=kept)
+            return LoadedAutosave(problems=(unmoved.explanation,))
+        return LoadedAutosave(problems=(DamagedAutosave(source, damaged.reason, kept).explanation,), kept=kept)
     if saved is not None and saved.game.is_over:
         game = saved.game
         try:
             archived = finish_game(game, source)
         except AutosaveWriteError as error:
-            return LoadedAutosave(problems=(str(error),))
+            return LoadedAutosave(problems=(Message.verbatim(str(error)),))
         players = f"{game.tags.get('White', '?')}–{game.tags.get('Black', '?')}, {game.result}"
+        said = N_("the finished game found in {file} ({players}) was archived as {archived}")
         return LoadedAutosave(
-            problems=(f"the finished game found in {source} ({players}) was archived as {archived}",),
-            archived=archived,
+            problems=(Message(said, file=source, players=players, archived=archived),), archived=archived
         )
     return LoadedAutosave(saved)
 
@@ -262,25 +268,28 @@ def _parse(source: Path) -> SavedGame:
 
     document = json.loads(read_limited(source, MAX_AUTOSAVE_BYTES).decode("utf-8"))
     if not isinstance(document, dict):
-        raise DamagedAutosave(source, f"it holds a JSON {type(document).__name__}, not an object")
+        said = N_("it holds a JSON {kind}, not an object")
+        raise DamagedAutosave(source, Message(said, kind=type(document).__name__))
     if document.get("format") != FORMAT:
-        raise DamagedAutosave(source, "not a cescacs-tui autosave")
+        raise DamagedAutosave(source, Message(N_("not a cescacs-tui autosave")))
     version = document.get("version", 1)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise DamagedAutosave(source, f"its format version {version!r} is not a positive whole number")
+        said = N_("its format version {version} is not a positive whole number")
+        raise DamagedAutosave(source, Message(said, version=repr(version)))
     if version > FORMAT_VERSION:
-        raise DamagedAutosave(source, f"written by a newer cescacs-tui (format version {version})")
+        said = N_("written by a newer cescacs-tui (format version {version})")
+        raise DamagedAutosave(source, Message(said, version=version))
     pgn = document.get("pgn")
     if not isinstance(pgn, str):
-        raise DamagedAutosave(source, "its game is not CTL-PGN text")
+        raise DamagedAutosave(source, Message(N_("its game is not CTL-PGN text")))
     games = read_pgn(pgn)
     if len(games) != 1:
-        raise DamagedAutosave(source, f"it holds {len(games)} games instead of one")
+        raise DamagedAutosave(source, Message(N_("it holds {count} games instead of one"), count=len(games)))
     game = games[0]
     clock = document.get("clock")
     if clock is not None and game.clock is not None:
         if not isinstance(clock, dict):
-            raise DamagedAutosave(source, "its clock is not an object")
+            raise DamagedAutosave(source, Message(N_("its clock is not an object")))
         white, black = _seconds(source, clock.get("white")), _seconds(source, clock.get("black"))
         game.clock.set_remaining(white, black)
         if clock.get("started") is True and not game.is_over:
@@ -292,24 +301,25 @@ def _parse(source: Path) -> SavedGame:
 
 def _seconds(source: Path, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-        raise DamagedAutosave(source, f"its clock time {value!r} is not a number of seconds")
+        said = N_("its clock time {value} is not a number of seconds")
+        raise DamagedAutosave(source, Message(said, value=repr(value)))
     return float(value)
 
 
-def _describe(error: Exception) -> str:
-    """What is wrong with the file, in words for the player."""
+def _describe(error: Exception) -> Message:
+    """What is wrong with the file, in words for the player (a reader's own details stay as it says them)."""
     if isinstance(error, RecursionError):
-        return "it is nested too deeply to read"
+        return Message(N_("it is nested too deeply to read"))
     if isinstance(error, UnicodeDecodeError):
-        return "it is not UTF-8 text"
+        return Message(N_("it is not UTF-8 text"))
     if isinstance(error, RefusedFile):
-        return str(error)
+        return Message.verbatim(str(error))
     if isinstance(error, OSError):
-        return f"it cannot be read: {error.strerror or error}"
+        return Message(N_("it cannot be read: {reason}"), reason=error.strerror or error)
     if isinstance(error, CescacsError):
-        return f"its game cannot be read: {error}"
+        return Message(N_("its game cannot be read: {reason}"), reason=error.explanation)
     import json
 
     if isinstance(error, json.JSONDecodeError):
-        return f"it is not JSON: {error}"
-    return f"it cannot be read: {error!r}"
+        return Message(N_("it is not JSON: {reason}"), reason=error)
+    return Message(N_("it cannot be read: {reason}"), reason=repr(error))

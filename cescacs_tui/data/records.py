@@ -21,6 +21,7 @@ from typing import Final, NamedTuple
 
 from ..core.errors import PGNError
 from ..core.game import Game
+from ..core.message import N_, Message
 from ..core.pgn import count_games, read_pgn, write_pgn
 from .storage import RefusedFile, read_limited, write_atomic
 
@@ -56,15 +57,15 @@ def read_record_text(path: str | os.PathLike[str]) -> str:
     try:
         data = read_limited(file, MAX_FILE_BYTES)
     except RefusedFile as error:
-        raise PGNError(
-            f"{error}: refused (game records are regular files of at most {MAX_FILE_BYTES:,} bytes)"
-        ) from None
+        said = N_("{reason}: refused (game records are regular files of at most {size} bytes)")
+        raise PGNError(Message(said, reason=error, size=f"{MAX_FILE_BYTES:,}")) from None
     if b"\0" in data:
-        raise PGNError(f"{file.name} is not a text file (it contains NUL bytes)")
+        raise PGNError(Message(N_("{file} is not a text file (it contains NUL bytes)"), file=file.name))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise PGNError(f"{file.name} is not UTF-8 text (byte {error.start} cannot be decoded)") from None
+        said = N_("{file} is not UTF-8 text (byte {byte} cannot be decoded)")
+        raise PGNError(Message(said, file=file.name, byte=error.start)) from None
 
 
 def load_pgn_file(path: str | os.PathLike[str], *, strict: bool = False, max_games: int | None = None) -> list[Game]:
@@ -81,7 +82,7 @@ def open_pgn_file(path: str | os.PathLike[str], *, strict: bool = False) -> Open
     text = read_record_text(path)
     games = read_pgn(text, strict=strict, max_games=1)
     if not games:
-        raise PGNError(f"{Path(path).name} holds no game")
+        raise PGNError(Message(N_("{file} holds no game"), file=Path(path).name))
     return OpenedRecord(games[0], max(1, count_games(text)))
 
 

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..core.clock import ClockError, TimeControl
+from ..core.message import N_, Message
 from ..i18n import LANGUAGES
 from .choices import DEFAULT_THEME, LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
 from .storage import RefusedFile, config_dir, keep_aside, read_limited, write_atomic
@@ -79,7 +80,9 @@ class Settings:
     docs/engine-protocol.md can be plugged in).
 
     ``problems`` lists, in words for the player, what :meth:`load` could not
-    use; it is never saved and not compared.
+    use: each a :class:`~cescacs_tui.core.message.Message` (English as a
+    string, said in the interface's language by a front end); it is never
+    saved and not compared.
     """
 
     theme: str = DEFAULT_THEME
@@ -93,7 +96,7 @@ class Settings:
     castling: bool = True
     language: str = ""
     engine: str = ""
-    problems: list[str] = field(default_factory=list, compare=False, repr=False)
+    problems: list[Message] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def parsed_time_control(self) -> TimeControl:
@@ -116,13 +119,19 @@ class Settings:
         for key, value in data.items():
             check = _CHECKS.get(key)
             if check is None:
-                settings.problems.append(f"{source}: unknown setting {key!r} ignored")
+                settings.problems.append(
+                    Message(N_("{file}: unknown setting {key} ignored"), file=source, key=repr(key))
+                )
                 continue
             try:
                 setattr(settings, key, check(value, accepted))
-            except ValueError as error:
+            except _Refused as error:
                 default = getattr(settings, key)
-                settings.problems.append(f"{source}: {key} = {_show(value)}: {error}; using {_show(default)}")
+                said = N_("{file}: {key} = {value}: {reason}; using {default}")
+                problem = Message(
+                    said, file=source, key=key, value=_show(value), reason=error.reason, default=_show(default)
+                )
+                settings.problems.append(problem)
         return settings
 
     @classmethod
@@ -142,21 +151,25 @@ class Settings:
         except FileNotFoundError:
             return cls()
         except RefusedFile as error:
-            return cls(problems=[f"cannot read the settings in {target}: {error}{_kept(target)}; using the defaults"])
+            said = N_("cannot read the settings in {file}: {reason}{kept}; using the defaults")
+            return cls(problems=[Message(said, file=target, reason=error, kept=_kept(target))])
         except OSError as error:
-            return cls(
-                problems=[f"cannot read the settings in {target}: {error.strerror or error}; using the defaults"]
-            )
+            said = N_("cannot read the settings in {file}: {reason}; using the defaults")
+            return cls(problems=[Message(said, file=target, reason=error.strerror or error)])
         try:
             table = tomllib.loads(data.decode("utf-8"))
         except UnicodeDecodeError:
-            return cls(problems=[f"{target} is not UTF-8 text{_kept(target)}; using the default settings"])
+            said = N_("{file} is not UTF-8 text{kept}; using the default settings")
+            return cls(problems=[Message(said, file=target, kept=_kept(target))])
         except tomllib.TOMLDecodeError as error:
-            return cls(problems=[f"{target} is not valid TOML ({error}){_kept(target)}; using the default settings"])
+            said = N_("{file} is not valid TOML ({reason}){kept}; using the default settings")
+            return cls(problems=[Message(said, file=target, reason=error, kept=_kept(target))])
         except RecursionError:
-            return cls(problems=[f"{target} is nested too deeply to read{_kept(target)}; using the default settings"])
+            said = N_("{file} is nested too deeply to read{kept}; using the default settings")
+            return cls(problems=[Message(said, file=target, kept=_kept(target))])
         except Exception as error:  # whatever else the reader meets, the app must start
-            return cls(problems=[f"{target} cannot be read ({error!r}){_kept(target)}; using the default settings"])
+            said = N_("{file} cannot be read ({reason}){kept}; using the default settings")
+            return cls(problems=[Message(said, file=target, reason=repr(error), kept=_kept(target))])
         return cls.from_dict(table, themes=themes, source=str(target))
 
     def save(self, path: Path | None = None) -> Path:
@@ -186,12 +199,20 @@ def read_language(path: Path | None = None) -> str | None:
     return value if isinstance(value, str) and value in LANGUAGES else None
 
 
-def _kept(path: Path) -> str:
+def _kept(path: Path) -> Message:
     """Rename the unusable ``path`` aside; the words that say where it went, for a problem message."""
     try:
-        return f"; it was kept as {keep_aside(path)}"
+        return Message(N_("; it was kept as {file}"), file=keep_aside(path))
     except OSError as error:
-        return f"; it could not be kept aside ({error.strerror or error})"
+        return Message(N_("; it could not be kept aside ({reason})"), reason=error.strerror or error)
+
+
+class _Refused(ValueError):
+    """A setting's value cannot be used: ``reason`` says why, for the player."""
+
+    def __init__(self, template: str | Message, **values: Any) -> None:
+        self.reason = template if isinstance(template, Message) else Message(template, **values)
+        super().__init__(str(self.reason))
 
 
 def _show(value: object) -> str:
@@ -207,12 +228,13 @@ def _show(value: object) -> str:
     return str(value)
 
 
-def _choice(choices: Iterable[str], what: str) -> Callable[[object, frozenset[str]], str]:
+def _choice(choices: Iterable[str], refusal: str) -> Callable[[object, frozenset[str]], str]:
+    """The check of a setting that takes one of ``choices``; ``refusal`` says so (a template with ``{options}``)."""
     options = tuple(choices)
 
     def check(value: object, themes: frozenset[str]) -> str:
         if not isinstance(value, str) or value not in options:
-            raise ValueError(f"{what} must be one of {', '.join(options)}")
+            raise _Refused(refusal, options=", ".join(options))
         return value
 
     return check
@@ -220,32 +242,33 @@ def _choice(choices: Iterable[str], what: str) -> Callable[[object, frozenset[st
 
 def _theme(value: object, themes: frozenset[str]) -> str:
     if not isinstance(value, str):
-        raise ValueError("a theme must be a name in quotes")
+        raise _Refused(N_("a theme must be a name in quotes"))
     if value not in themes:
-        raise ValueError("no theme has that name")
+        raise _Refused(N_("no theme has that name"))
     return value
 
 
 def _flag(value: object, themes: frozenset[str]) -> bool:
     if not isinstance(value, bool):
-        raise ValueError("must be true or false")
+        raise _Refused(N_("must be true or false"))
     return value
 
 
 def _name(value: object, themes: frozenset[str]) -> str:
     if not isinstance(value, str):
-        raise ValueError("a player name must be text in quotes")
+        raise _Refused(N_("a player name must be text in quotes"))
     name = value.strip()
     if any(unicodedata.category(c).startswith("C") for c in name):
-        raise ValueError("a player name cannot hold control characters")
+        raise _Refused(N_("a player name cannot hold control characters"))
     if len(name) > MAX_NAME_LENGTH:
-        raise ValueError(f"a player name has at most {MAX_NAME_LENGTH} characters")
+        raise _Refused(N_("a player name has at most {count} characters"), count=MAX_NAME_LENGTH)
     return name or "?"
 
 
 def _language(value: object, themes: frozenset[str]) -> str:
     if not isinstance(value, str) or value not in ("", *LANGUAGES):
-        raise ValueError(f'the language must be one of {", ".join(LANGUAGES)} in quotes, or "" for the locale\'s')
+        said = N_('the language must be one of {options} in quotes, or "" for the locale\'s')
+        raise _Refused(said, options=", ".join(LANGUAGES))
     return value
 
 
@@ -253,29 +276,29 @@ def _time_control(value: object, themes: frozenset[str]) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)  # `time_control = 300`: five minutes, sudden death
     if not isinstance(value, str):
-        raise ValueError('a time control must be a TimeControl tag in quotes, such as "-" or "900+10"')
+        raise _Refused(N_('a time control must be a TimeControl tag in quotes, such as "-" or "900+10"'))
     try:
         return TimeControl.from_tag(value).to_tag()
     except ClockError as error:
-        raise ValueError(str(error)) from None
+        raise _Refused(error.explanation) from None
 
 
 def _engine(value: object, themes: frozenset[str]) -> str:
     if not isinstance(value, str):
-        raise ValueError('the engine must be a command line in quotes, or "" for the engine of cescacs')
+        raise _Refused(N_('the engine must be a command line in quotes, or "" for the engine of cescacs'))
     if any(unicodedata.category(c).startswith("C") for c in value):
-        raise ValueError("the engine command cannot hold control characters")
+        raise _Refused(N_("the engine command cannot hold control characters"))
     try:
         shlex.split(value)
     except ValueError as error:
-        raise ValueError(f"the engine command cannot be read ({error})") from None
+        raise _Refused(N_("the engine command cannot be read ({reason})"), reason=error) from None
     return value.strip()
 
 
 _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "theme": _theme,
-    "piece_set": _choice(PIECE_SETS, "the piece set"),
-    "board_layout": _choice(LAYOUT_CHOICES, "the board layout"),
+    "piece_set": _choice(PIECE_SETS, N_("the piece set must be one of {options}")),
+    "board_layout": _choice(LAYOUT_CHOICES, N_("the board layout must be one of {options}")),
     "auto_flip": _flag,
     "vim_keys": _flag,
     "white": _name,

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Final, Self
 
 from ..core.game import Game
+from ..core.message import N_, Message
 from .autosave import (
     AUTOSAVE_NAME,
     AutosaveWriteError,
@@ -82,10 +83,10 @@ class AutosaveSlot:
     a game moved to the archive); the app shows them and may clear the list.
     """
 
-    def __init__(self, path: Path, lock: AutosaveLock | None, notices: list[str] | None = None) -> None:
+    def __init__(self, path: Path, lock: AutosaveLock | None, notices: list[Message] | None = None) -> None:
         self.path = path
         self.lock = lock
-        self.notices: list[str] = notices or []
+        self.notices: list[Message] = notices or []
         self._game: Game | None = None
         """The game the file holds as far as this slot knows: the one it loaded or last saved."""
         self._kept = False
@@ -104,10 +105,11 @@ class AutosaveSlot:
         except AutosaveBusy:
             raise
         except LockUnavailable as error:
-            return cls(path, None, [f"{error}: another cescacs on this data directory could overwrite this game"])
+            said = N_("{reason}: another cescacs on this data directory could overwrite this game")
+            return cls(path, None, [Message(said, reason=error)])
         except OSError as error:
-            reason = error.strerror or str(error)
-            return cls(path, None, [f"the autosave {path} cannot be locked ({reason}): games may not be saved"])
+            said = N_("the autosave {file} cannot be locked ({reason}): games may not be saved")
+            return cls(path, None, [Message(said, file=path, reason=error.strerror or error)])
 
     @property
     def number(self) -> int:
@@ -196,7 +198,8 @@ class AutosaveSlot:
                 f"the game saved in {self.path} could not be archived ({error}), so nothing is written over it",
                 self.path,
             ) from error
-        self.notices.append(f"the game that was saved in {self.path} is kept in the archive as {archived}")
+        said = N_("the game that was saved in {file} is kept in the archive as {archived}")
+        self.notices.append(Message(said, file=self.path, archived=archived))
         return archived
 
     def _keep_damaged(self, damaged: DamagedAutosave) -> None:
@@ -208,7 +211,7 @@ class AutosaveSlot:
                 "so nothing is written over it",
                 self.path,
             ) from error
-        self.notices.append(str(DamagedAutosave(self.path, damaged.reason, kept)))
+        self.notices.append(DamagedAutosave(self.path, damaged.reason, kept).explanation)
 
     def release(self) -> None:
         """Stop owning the slot (its file stays, to be offered at the next start)."""
@@ -240,7 +243,7 @@ class AutosaveStart:
     slot: AutosaveSlot | None
     saved: SavedGame | None = None
     busy: AutosaveBusy | None = None
-    notices: list[str] = field(default_factory=list)
+    notices: list[Message] = field(default_factory=list)
 
 
 def open_autosave(directory: Path | None = None) -> AutosaveStart:
@@ -253,7 +256,7 @@ def open_autosave(directory: Path | None = None) -> AutosaveStart:
     main = slot_path(1, folder)
     busy: AutosaveBusy | None = None
     spare: AutosaveSlot | None = None  # the main slot, owned but empty, if no game turns up
-    notices: list[str] = []
+    notices: list[Message] = []
     for path in slot_paths(folder):
         try:
             slot = AutosaveSlot.acquire(path)

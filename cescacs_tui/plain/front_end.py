@@ -18,6 +18,7 @@ pass the feedback on.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -26,17 +27,18 @@ from ..core import HEX_NAMES, Move, Position, find_hex
 from ..core.clock import TimeControl
 from ..core.errors import AmbiguousMoveError, CescacsError
 from ..core.game import Game
-from ..core.geometry import COLUMNS, HEX_COLOUR, HEX_COLOUR_NAMES, LINES
+from ..core.geometry import COLUMNS, HEX_COLOUR, LINES
 from ..core.notation import normalise_typed
 from ..core.pieces import ALIASES, LETTERS, PIECE_BY_LETTER, Colour, PieceType
 from ..data.settings import Settings
-from ..i18n import _
+from ..i18n import NC_, _, pgettext
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.game_session import DRAW_OFFER_MARK
 from ..session.seating import TWO_PEOPLE, Seats, player_names
+from ..session.terms import hex_words, piece_words, say, side_label
 from ..session.words import announce_last_move, describe_move, half_moves, situation
 from . import questions
-from .commands import COMMANDS, Command, find_command, help_lines
+from .commands import COMMANDS, Command, find_command, help_lines, typed, words_of
 from .computer import PlainComputer
 
 __all__ = ["PlainGame", "new_game", "plain_how"]
@@ -48,8 +50,11 @@ _VARIATIONS: Final = frozenset({"follow_variation", "leave_variation"})
 _MOVE_NUMBER: Final = re.compile(r"\d+(?:\.+|\u2026)")
 _HEX_NAME: Final = re.compile(r"[A-Z]\d+")
 _CHECK_MARK: Final = re.compile(r"([+#^\u221e]*)$")
-_YES: Final = ("y", "yes")
-_NO: Final = ("n", "no")
+ANSWER_CONTEXT: Final = "answer typed in plain mode"
+"""The catalogs' context of the words that answer a question (the first is the key the prompt shows)."""
+_YES: Final = NC_("answer typed in plain mode", "y yes")
+_NO: Final = NC_("answer typed in plain mode", "n no")
+_CANCEL: Final = NC_("answer typed in plain mode", "cancel")
 
 
 def new_game(
@@ -78,8 +83,10 @@ def plain_how(action: str) -> str:
     """How the plain mode does an action: the command typed for it (the hints in the session's messages)."""
     for command in COMMANDS.values():
         if command.action == action:
-            return command.name
-    return _SCREEN_COMMANDS.get(action) or ACTIONS[action].title.lower()
+            return command.word
+    if action in _SCREEN_COMMANDS:
+        return COMMANDS[_SCREEN_COMMANDS[action]].word
+    return _(ACTIONS[action].title).lower()
 
 
 def _sentence(text: str, typed: str = "") -> str:
@@ -100,7 +107,9 @@ def _sentence(text: str, typed: str = "") -> str:
 
 
 def _option_words(label: str) -> str:
-    return " ".join(label.split()).replace("\u2192", " to ")
+    """A choice's label read aloud: spaces collapsed, an arrow between two hexes said in words."""
+    to = pgettext("from one hex to another", "to")
+    return " ".join(label.split()).replace("\u2192", f" {to} ")
 
 
 class PlainGame:
@@ -149,9 +158,12 @@ class PlainGame:
         ``answer`` answers that question without asking (``None``: ask), for
         the reason ``why`` (said to the player).
         """
-        self.write("C'escacs in plain text. Type help for the commands, or a move such as e7-e13.")
+        help_word = COMMANDS["help"].word
+        self.write(
+            _("C'escacs in plain text. Type {help} for the commands, or a move such as e7-e13.").format(help=help_word)
+        )
         for problem in problems:
-            self.write(f"Warning: {problem}.")
+            self.write(_("Warning: {problem}.").format(problem=problem))
         question = None if opening is None else opening.question
         if opening is None or not isinstance(question, Confirm):
             self.write(situation(self.session.game))
@@ -171,8 +183,11 @@ class PlainGame:
         if self.computer is not None:
             self.computer.close()
         game = self.session.game
-        kept = " The game is saved: cescacs offers to resume it." if game.nodes and not game.is_over else ""
-        self.write(f"{why}Goodbye.{kept}")
+        said = [why] if why else []
+        said.append(_("Goodbye."))
+        if game.nodes and not game.is_over:
+            said.append(_("The game is saved: cescacs offers to resume it."))
+        self.write(" ".join(said))
 
     def run(self, lines: Iterable[str]) -> None:
         """Handle ``lines`` until they end or the player quits."""
@@ -207,7 +222,7 @@ class PlainGame:
             return
         if not text or text.startswith("#"):
             return
-        word, _, argument = text.partition(" ")
+        word, _space, argument = text.partition(" ")
         command = find_command(word)
         if command is not None:
             self._run(command, argument.strip())
@@ -217,12 +232,18 @@ class PlainGame:
     def _run(self, command: Command, argument: str) -> None:
         if command.action is not None:
             if argument:
-                self.write(f"{command.name} takes nothing after it: {command.help_line()}")
+                self.write(
+                    _("{command} takes nothing after it: {help}").format(command=command.word, help=command.help_line())
+                )
                 return
             self._perform(command.action)
             return
         if command.arguments and not command.optional and not argument:
-            self.write(f"{command.name} needs {command.arguments}: {command.help_line()}")
+            self.write(
+                _("{command} needs {arguments}: {help}").format(
+                    command=command.word, arguments=_(command.arguments), help=command.help_line()
+                )
+            )
             return
         assert command.method is not None
         runner: Callable[[str], None] = getattr(self, command.method)
@@ -281,11 +302,12 @@ class PlainGame:
             elif feedback.text:
                 self.write(_sentence(feedback.text, self._typed))
         if feedback.archived is not None:
-            self.write(f"The game is archived in {feedback.archived}.")
+            self.write(_("The game is archived in {path}.").format(path=feedback.archived))
         self._seen = now
         if session.save_problem != self._save_problem:
             self._save_problem = session.save_problem
-            self.write(f"Warning: {session.save_problem}." if session.save_problem else "The game is saved again.")
+            problem = session.save_problem
+            self.write(_("Warning: {problem}.").format(problem=problem) if problem else _("The game is saved again."))
         if feedback.question is not None:
             self._ask(feedback.question)
 
@@ -296,29 +318,36 @@ class PlainGame:
         if isinstance(question, Confirm):
             yes, no = _yes(question), _no(question)
             default = yes if question.default else no
-            self.write(f"{question.prompt} y: {yes}, n: {no} (an empty line: {default}).")
+            said = _("{question} {y}: {yes}, {n}: {no} (an empty line: {default}).")
+            self.write(
+                said.format(question=question.prompt, y=_key(_YES), yes=yes, n=_key(_NO), no=no, default=default)
+            )
             return
         self.write(question.prompt)
         for number, option in enumerate(question.options, 1):
-            key = option.key if option.key == str(number) else f"{option.key} or {number}"
+            key = (
+                option.key
+                if option.key == str(number)
+                else _("{key} or {number}").format(key=option.key, number=number)
+            )
             self.write(f"{key}: {_option_words(option.label)}")
-        self.write("Type the key of your choice; an empty line cancels.")
+        self.write(_("Type the key of your choice; an empty line cancels."))
 
     def _answer(self, question: Question, text: str) -> None:
         word = text.lower()
         if isinstance(question, Confirm):
             choices = {
-                **dict.fromkeys((*_YES, _yes(question).lower()), True),
-                **dict.fromkeys((*_NO, _no(question).lower()), False),
+                **dict.fromkeys(map(typed, (*_answers(_YES), _yes(question))), True),
+                **dict.fromkeys(map(typed, (*_answers(_NO), _no(question))), False),
             }
-            answer: bool | None = question.default if not text else choices.get(word)
+            answer: bool | None = question.default if not text else choices.get(typed(word))
             if answer is not None:
                 self.pending = None
                 self.show(question.answer(answer))
                 return
         else:
             found = _chosen(question, word)
-            if found is not None or not text or word == "cancel":
+            if found is not None or not text or typed(word) in map(typed, _answers(_CANCEL)):
                 self.pending = None
                 self.show(question.answer(None if found is None else found.value))
                 return
@@ -326,7 +355,7 @@ class PlainGame:
         if command is not None and command.reads_only:  # look at the board before answering
             self._run(command, text.partition(" ")[2].strip())
         else:
-            self.write(f"{text}: not an answer.")
+            self.write(_("{text}: not an answer.").format(text=text))
         self.write(_reminder(question))
 
     # --- moves, hexes ---------------------------------------------------------------------
@@ -339,7 +368,8 @@ class PlainGame:
         elif len(tokens) == 2 and hexes[0] is not None and hexes[1] is not None:
             self._pick(hexes[0], hexes[1])
         elif tokens[0].isalpha():
-            self.write(f"{tokens[0]}: not a command or a move. Type help for the commands.")
+            said = _("{word}: not a command or a move. Type {help} for the commands.")
+            self.write(said.format(word=tokens[0], help=COMMANDS["help"].word))
         else:
             self._play(_moves_in(tokens))
 
@@ -382,8 +412,10 @@ class PlainGame:
 
     def _say_hex(self, h: int) -> None:
         position = self.session.shown.reviewed_position()
-        colour = HEX_COLOUR_NAMES[HEX_COLOUR[h]]
-        self.write(f"{HEX_NAMES[h]}, a {colour} hex: {questions.hex_content(position, h)}.")
+        said = _("{hex}, {a_hex}: {content}.")
+        self.write(
+            said.format(hex=HEX_NAMES[h], a_hex=hex_words(HEX_COLOUR[h]), content=questions.hex_content(position, h))
+        )
 
     def _pick(self, origin: int, target: int) -> None:
         """Move by naming two hexes, as a click on each would: the session asks when several moves lead there."""
@@ -400,12 +432,14 @@ class PlainGame:
             return
         if origin == target:
             selection.cancel()
-            self.write(f"{HEX_NAMES[origin]} twice: give the piece's hex, then the hex it goes to.")
+            self.write(_("{hex} twice: give the piece's hex, then the hex it goes to.").format(hex=HEX_NAMES[origin]))
             return
         second = session.pick(target)
         if not second.done and second.question is None and second.tone is not Tone.ERROR:
             selection.cancel()  # the second hex holds another piece of the mover's: it was selected instead
-            self.write(f"{HEX_NAMES[target]} holds your own {questions.hex_content(session.game.position, target)}.")
+            piece = session.game.position.piece_at(target)
+            assert piece is not None  # another piece of the mover's
+            self.write(_("{hex} holds your own {piece}.").format(hex=HEX_NAMES[target], piece=piece_words(piece)))
             return
         self.show(second)
 
@@ -419,12 +453,16 @@ class PlainGame:
     def _hex(self, text: str, command: str) -> int | None:
         h = find_hex(text.strip().upper())
         if h is None:
-            self.write(f"{text}: not a hex of the board; {command} needs a hex such as E7 or F14.")
+            said = _("{text}: not a hex of the board; {command} needs a hex such as E7 or F14.")
+            self.write(said.format(text=text, command=COMMANDS[command].word))
         return h
 
     def ask_help(self, argument: str) -> None:
         lines = help_lines(argument or None)
-        self.write("\n".join(lines) if lines else f"{argument}: no such command. Type help for the list.")
+        if not lines:
+            said = _("{word}: no such command. Type {help} for the list.")
+            lines = [said.format(word=argument, help=COMMANDS["help"].word)]
+        self.write("\n".join(wrapped for line in lines for wrapped in help_wrapped(line)))
 
     def ask_b(self, argument: str) -> None:
         self.write("\n".join(questions.position_words(self.session.shown)))
@@ -433,14 +471,16 @@ class PlainGame:
         word = argument.strip()
         colour: Colour | None = None
         kind: PieceType | None = None
-        if word.lower() in ("white", "black"):
-            colour = Colour.WHITE if word.lower() == "white" else Colour.BLACK
+        sides = {typed(name): side for side in Colour for name in _side_words(side)}
+        if typed(word) in sides:
+            colour = sides[typed(word)]
         elif word:
             letters = {**ALIASES, **PIECE_BY_LETTER}
             if len(word) != 1 or word.upper() not in letters:
-                self.write(
-                    f"{word}: not a piece letter. p N lists White's Knights, p n Black's; letters K D V R G N J E P."
+                said = _(
+                    "{word}: not a piece letter. p N lists White's Knights, p n Black's; letters K D V R G N J E P."
                 )
+                self.write(said.format(word=word))
                 return
             kind = letters[word.upper()]
             colour = Colour.WHITE if word.isupper() else Colour.BLACK
@@ -453,17 +493,18 @@ class PlainGame:
         elif len(word) == 1 and word in COLUMNS:
             self.write(questions.scan_column(self._position, COLUMNS.index(word)))
         else:
-            self.write(f"{argument}: give a column letter ({' '.join(COLUMNS)}) or a line number (0 to {LINES - 1}).")
+            said = _("{text}: give a column letter ({columns}) or a line number (0 to {last}).")
+            self.write(said.format(text=argument, columns=" ".join(COLUMNS), last=LINES - 1))
 
     def ask_x(self, argument: str) -> None:
-        where, _, direction = argument.partition(" ")
+        where, _space, direction = argument.partition(" ")
         h = self._hex(where, "x")
         if h is None:
             return
-        wanted = " ".join(direction.lower().split()) or None
-        names = [name for name, _ in questions.DIRECTIONS]
-        if wanted is not None and wanted not in names:
-            self.write(f"{direction}: not a direction; the directions are {', '.join(names)}.")
+        wanted = questions.find_direction(direction) if direction.strip() else None
+        if direction.strip() and wanted is None:
+            names = ", ".join(questions.direction_name(name) for name, _delta in questions.DIRECTIONS)
+            self.write(_("{text}: not a direction; the directions are {names}.").format(text=direction, names=names))
             return
         self.write("\n".join(questions.around(self._position, h, wanted)))
 
@@ -504,19 +545,19 @@ class PlainGame:
         try:
             control = TimeControl.from_tag(argument) if argument else None
         except CescacsError as error:
-            self.write(f"{error}.")
+            self.write(f"{say(error.explanation)}.")
             return
         game = self.session.game
 
         def start(yes: bool) -> Feedback:
             if not yes:
-                return Feedback("the game goes on")
+                return Feedback(_("the game goes on"))
             return self.session.start_game(
                 new_game(self.settings, castling=game.castling_enabled, time_control=control, seats=self.session.seats)
             )
 
         if game.nodes and not game.is_over:
-            self.show(Feedback(question=Confirm("Abandon this game and start a new one?", start)))
+            self.show(Feedback(question=Confirm(_("Abandon this game and start a new one?"), start)))
         else:
             self.show(start(True))
 
@@ -530,18 +571,30 @@ class PlainGame:
         self.running = False
 
 
+HELP_WIDTH: Final = 80
+"""The help's lines are cut to fit a terminal of 80 columns (its other lines are one sentence each, and short)."""
+
+
+def help_wrapped(line: str) -> list[str]:
+    """One help entry as lines of at most :data:`HELP_WIDTH` columns, the following ones indented by two spaces,
+    so that a reader (or a braille display) still finds every entry by its first word; words are never cut."""
+    return textwrap.wrap(line, HELP_WIDTH, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False) or [
+        line
+    ]
+
+
 def _reminder(question: Question) -> str:
     """The question waiting, in one line: asked again after a line that did not answer it."""
     if isinstance(question, Confirm):
-        return f"{question.prompt} y or n."
+        return _("{question} {y} or {n}.").format(question=question.prompt, y=_key(_YES), n=_key(_NO))
     keys = ", ".join(option.key for option in question.options)
-    return f"{question.prompt} Keys: {keys}; an empty line cancels."
+    return _("{question} Keys: {keys}; an empty line cancels.").format(question=question.prompt, keys=keys)
 
 
 def _chosen(choice: Choice, word: str) -> Option[Move] | None:
     """The option ``word`` picks: its key, its number, or the first word of its label ("rook")."""
     for number, option in enumerate(choice.options, 1):
-        if word in (option.key.lower(), str(number), option.label.split()[0].lower()):
+        if typed(word) in (typed(option.key), str(number), typed(option.label.split()[0])):
             return option
     return None
 
@@ -573,7 +626,22 @@ def _took_back(game: Game, common: int, removed: Sequence[Move]) -> str:
         said.append(describe_move(position, move))
         position.push(move)
     what = said[0] if len(said) == 1 else f"{half_moves(len(said))}: {'; '.join(said)}"
-    return f"Took back: {what}. {situation(game)}"
+    return _("Took back: {moves}. {situation}").format(moves=what, situation=situation(game))
+
+
+def _answers(words: str) -> tuple[str, ...]:
+    """The words that give one answer (``_YES``...): the language's, then the English ones."""
+    return words_of(ANSWER_CONTEXT, words)
+
+
+def _key(words: str) -> str:
+    """The word a prompt shows for an answer: the language's first (``y``, ``s``)."""
+    return _answers(words)[0]
+
+
+def _side_words(colour: Colour) -> tuple[str, ...]:
+    """What names a side after ``p``: ``white``, and the language's word (``blanques``, ``blancas``)."""
+    return (colour.title.lower(), side_label(colour).lower())
 
 
 def _yes(question: Confirm) -> str:

@@ -20,7 +20,6 @@ from ..core.game import Game
 from ..core.geometry import (
     COLUMN,
     COLUMNS,
-    HEX_COLOUR_NAMES,
     KINGS_ROOK_HOME,
     KNIGHT_SET,
     LINE,
@@ -28,9 +27,11 @@ from ..core.geometry import (
     hex_at,
 )
 from ..core.move import CASTLING, EN_PASSANT, IN_PLACE_PROMOTION, SCORNFUL_CAPTURE
-from ..core.pieces import NAMES, PieceType
+from ..core.pieces import PieceType
 from ..core.state import EnPassant
+from ..i18n import N_, _, ngettext
 from ..session.selection import Picker
+from ..session.terms import capitalised, piece_name, piece_words, pieces_name, say, side, side_label, tile_name
 from ..session.words import (
     check_words,
     describe_move,
@@ -41,12 +42,15 @@ from ..session.words import (
     regained_words,
     situation,
 )
+from .commands import COMMANDS, typed
 
 __all__ = [
     "DIRECTIONS",
     "around",
     "attacks_on",
     "clocks",
+    "direction_name",
+    "find_direction",
     "hex_content",
     "last_move",
     "move_list",
@@ -60,18 +64,18 @@ __all__ = [
 ]
 
 DIRECTIONS: Final[tuple[tuple[str, tuple[int, int]], ...]] = (
-    ("up", (0, 2)),
-    ("steep up-right", (1, 3)),
-    ("up-right", (1, 1)),
-    ("right", (2, 0)),
-    ("down-right", (1, -1)),
-    ("steep down-right", (1, -3)),
-    ("down", (0, -2)),
-    ("steep down-left", (-1, -3)),
-    ("down-left", (-1, -1)),
-    ("left", (-2, 0)),
-    ("up-left", (-1, 1)),
-    ("steep up-left", (-1, 3)),
+    (N_("up"), (0, 2)),
+    (N_("steep up-right"), (1, 3)),
+    (N_("up-right"), (1, 1)),
+    (N_("right"), (2, 0)),
+    (N_("down-right"), (1, -1)),
+    (N_("steep down-right"), (1, -3)),
+    (N_("down"), (0, -2)),
+    (N_("steep down-left"), (-1, -3)),
+    (N_("down-left"), (-1, -1)),
+    (N_("left"), (-2, 0)),
+    (N_("up-left"), (-1, 1)),
+    (N_("steep up-left"), (-1, 3)),
 )
 """The twelve directions of RULES.md 3 clockwise from "up" (towards Black), as seen from White's side.
 
@@ -79,6 +83,8 @@ The orthogonal ones (up, down, up-right, down-right, down-left, up-left: the
 Rook's lines) alternate with the diagonal ones (right and left along the
 cross-line, and the four steep diagonals: the Bishop's lines), as the
 directions of a clock face do: up is 12 o'clock, steep up-right 1 o'clock.
+The names are English message ids: :func:`direction_name` says one in the
+interface's language, :func:`find_direction` reads one typed in either.
 """
 
 ORDER: Final = (
@@ -87,11 +93,19 @@ ORDER: Final = (
 )  # fmt: skip
 """Piece kinds in the order a position is read out: the King first, the pawns last."""
 
-PLURALS: Final = {
-    PieceType.PAWN: "Pawns", PieceType.ELEPHANT: "Elephants", PieceType.BISHOP: "Bishops",
-    PieceType.KNIGHT: "Knights", PieceType.PEGASUS: "Pegasi", PieceType.ROOK: "Rooks",
-    PieceType.WYVERN: "Wyverns", PieceType.QUEEN: "Queens", PieceType.KING: "Kings",
-}  # fmt: skip
+
+def direction_name(name: str) -> str:
+    """One of :data:`DIRECTIONS` in the interface's language ("amunt", "arriba")."""
+    return _(name)
+
+
+def find_direction(text: str) -> str | None:
+    """The direction ``text`` names (English or the interface's language, any case or accents), or ``None``."""
+    wanted = typed(" ".join(text.split()))
+    for name, _delta in DIRECTIONS:
+        if wanted in (name, typed(direction_name(name))):
+            return name
+    return None
 
 
 def _by_column(hexes: Iterable[int]) -> list[int]:
@@ -104,9 +118,9 @@ def _names(hexes: Iterable[int]) -> str:
 
 
 def hex_content(position: Position, h: int) -> str:
-    """``"White Pawn"`` or ``"empty"``."""
+    """``"White Pawn"`` or ``"empty"``, in the interface's language."""
     piece = position.piece_at(h)
-    return "empty" if piece is None else str(piece)
+    return _("empty") if piece is None else piece_words(piece)
 
 
 def ray(h: int, delta: tuple[int, int]) -> tuple[int, ...]:
@@ -122,8 +136,13 @@ def ray(h: int, delta: tuple[int, int]) -> tuple[int, ...]:
 # --- where the pieces are -------------------------------------------------------------
 
 
+def _counted(count: int, kind: PieceType) -> str:
+    """ "Knight" for one, "2 Knights" for more."""
+    return piece_name(kind) if count == 1 else _("{count} {pieces}").format(count=count, pieces=pieces_name(kind))
+
+
 def _kind_list(count: int, kind: PieceType, hexes: Sequence[int]) -> str:
-    return f"{NAMES[kind]} {_names(hexes)}" if count == 1 else f"{count} {PLURALS[kind]} {_names(hexes)}"
+    return f"{_counted(count, kind)} {_names(hexes)}"
 
 
 def pieces(position: Position, colour: Colour | None = None, kind: PieceType | None = None) -> list[str]:
@@ -133,21 +152,25 @@ def pieces(position: Position, colour: Colour | None = None, kind: PieceType | N
     """
     sides = (WHITE, BLACK) if colour is None else (colour,)
     lines = []
-    for side in sides:
+    for colour_ in sides:
         found: dict[PieceType, list[int]] = {}
-        for h, piece in position.pieces(side):
+        for h, piece in position.pieces(colour_):
             found.setdefault(piece.type, []).append(h)
         if kind is not None:
             hexes = found.get(kind, [])
             if not hexes:
-                lines.append(f"{side.title} has no {NAMES[kind]}.")
+                lines.append(
+                    capitalised(_("{side} has no {piece}.").format(side=side(colour_), piece=piece_name(kind)))
+                )
             else:
-                title = NAMES[kind] if len(hexes) == 1 else PLURALS[kind]
-                lines.append(f"{side.title} {title}: {_names(hexes)}.")
+                title = piece_name(kind) if len(hexes) == 1 else pieces_name(kind)
+                said = _("{side} {pieces}: {hexes}.").format(side=side(colour_), pieces=title, hexes=_names(hexes))
+                lines.append(capitalised(said))
             continue
         total = sum(len(hexes) for hexes in found.values())
         kinds = "; ".join(_kind_list(len(found[k]), k, found[k]) for k in ORDER if k in found)
-        lines.append(f"{side.title}, {total} piece{'' if total == 1 else 's'}: {kinds}.")
+        said = ngettext("{side}, {count} piece: {pieces}.", "{side}, {count} pieces: {pieces}.", total)
+        lines.append(capitalised(said.format(side=side(colour_), count=total, pieces=kinds)))
     return lines
 
 
@@ -157,11 +180,11 @@ def _scan(position: Position, hexes: Sequence[int], title: str) -> str:
 
     def close_run() -> None:
         if len(empty) == 1:
-            items.append(f"{HEX_NAMES[empty[0]]} empty")
+            items.append(_("{hex} empty").format(hex=HEX_NAMES[empty[0]]))
         elif len(empty) == 2:
-            items.append(f"{HEX_NAMES[empty[0]]} and {HEX_NAMES[empty[1]]} empty")
+            items.append(_("{first} and {second} empty").format(first=HEX_NAMES[empty[0]], second=HEX_NAMES[empty[1]]))
         elif empty:
-            items.append(f"{HEX_NAMES[empty[0]]} to {HEX_NAMES[empty[-1]]} empty")
+            items.append(_("{first} to {last} empty").format(first=HEX_NAMES[empty[0]], last=HEX_NAMES[empty[-1]]))
         empty.clear()
 
     for h in hexes:
@@ -170,7 +193,7 @@ def _scan(position: Position, hexes: Sequence[int], title: str) -> str:
             empty.append(h)
             continue
         close_run()
-        items.append(f"{HEX_NAMES[h]} {piece}")
+        items.append(f"{HEX_NAMES[h]} {piece_words(piece)}")
     close_run()
     return f"{title}: {', '.join(items)}."
 
@@ -178,17 +201,20 @@ def _scan(position: Position, hexes: Sequence[int], title: str) -> str:
 def scan_column(position: Position, column: int) -> str:
     """What stands on a column (index 0-14, ``P`` to ``Z``), from White's side up, empty runs said once."""
     hexes = sorted((h for h in HEXES if COLUMN[h] == column), key=LINE.__getitem__)
-    return _scan(position, hexes, f"Column {COLUMNS[column]}, {_hexes(len(hexes))} from White's side")
+    title = _("Column {column}, {hexes} from White's side").format(column=COLUMNS[column], hexes=_hexes(len(hexes)))
+    return _scan(position, hexes, title)
 
 
 def scan_line(position: Position, line: int) -> str:
     """What stands on a transversal line (0-28), left to right as White sees it."""
     hexes = sorted((h for h in HEXES if LINE[h] == line), key=COLUMN.__getitem__)
-    return _scan(position, hexes, f"Line {line}, {_hexes(len(hexes))} from White's left")
+    return _scan(
+        position, hexes, _("Line {line}, {hexes} from White's left").format(line=line, hexes=_hexes(len(hexes)))
+    )
 
 
 def _hexes(count: int) -> str:
-    return f"{count} hex{'' if count == 1 else 'es'}"
+    return ngettext("{count} hex", "{count} hexes", count).format(count=count)
 
 
 def around(position: Position, h: int, direction: str | None = None) -> list[str]:
@@ -211,17 +237,19 @@ def around(position: Position, h: int, direction: str | None = None) -> list[str
         for x in hexes:
             piece = position.piece_at(x)
             if piece is not None:
-                found = f"{piece} on {HEX_NAMES[x]}"
+                found = _("{piece} on {hex}").format(piece=piece_words(piece), hex=HEX_NAMES[x])
                 break
             empty.append(HEX_NAMES[x])
+        said = direction_name(name)
         if found is None:
-            lines.append(f"{name}: {', '.join(empty)} empty, then the edge.")
+            lines.append(_("{direction}: {hexes} empty, then the edge.").format(direction=said, hexes=", ".join(empty)))
         elif empty:
-            lines.append(f"{name}: {', '.join(empty)} empty, then {found}.")
+            line = _("{direction}: {hexes} empty, then {piece}.")
+            lines.append(line.format(direction=said, hexes=", ".join(empty), piece=found))
         else:
-            lines.append(f"{name}: {found}.")
+            lines.append(f"{said}: {found}.")
     if off:
-        lines.append(f"Off the board: {', '.join(off)}.")
+        lines.append(_("Off the board: {directions}.").format(directions=", ".join(map(direction_name, off))))
     return lines
 
 
@@ -234,25 +262,26 @@ def _target_words(position: Position, moves: Sequence[Move]) -> str:
     words = HEX_NAMES[first.target]
     captured = position.captured_piece(first)
     if first.kind == EN_PASSANT and captured is not None:
-        words += f" taking {captured[1]} on {HEX_NAMES[captured[0]]} en passant"
+        said = _("{hex} taking {piece} on {where} en passant")
+        words = said.format(hex=words, piece=piece_words(captured[1]), where=HEX_NAMES[captured[0]])
     elif first.kind == SCORNFUL_CAPTURE and captured is not None:
-        words += f" taking the scornful {captured[1]}"
+        words = _("{hex} taking the scornful {piece}").format(hex=words, piece=piece_words(captured[1]))
     elif captured is not None:
-        words += f" taking {captured[1]}"
+        words = _("{hex} taking {piece}").format(hex=words, piece=piece_words(captured[1]))
     piece = position.moving_piece(first)
     if piece.type == PieceType.KING and first.target in KNIGHT_SET[first.origin]:
-        words += " by leap"
+        words = _("{move} by leap").format(move=words)
     if first.promotion:
-        words += " promoting to " + or_list([_with_check(position, m, regained_words(m)) for m in moves])
-        return words
+        pieces = or_list([_with_check(position, m, regained_words(m)) for m in moves])
+        return _("{move} promoting to {pieces}").format(move=words, pieces=pieces)
     if position.is_awaiting_arrival(first):
-        words += " awaiting promotion"
+        words = _("{move} awaiting promotion").format(move=words)
     return _with_check(position, first, words)
 
 
 def _with_check(position: Position, move: Move, words: str) -> str:
     check = check_words(position, move)
-    return f"{words}, {check}" if check else words
+    return _("{move}, {check}").format(move=words, check=check) if check else words
 
 
 def moves_of(position: Position, h: int) -> str:
@@ -260,17 +289,19 @@ def moves_of(position: Position, h: int) -> str:
     name = HEX_NAMES[h]
     piece = position.piece_at(h)
     if piece is None:
-        return f"{name} is empty."
+        return _("{hex} is empty.").format(hex=name)
     if piece.colour != position.turn:
-        return f"{piece} {name}: it is {position.turn.title}'s turn, so it has no legal move now."
+        said = _("{piece} {hex}: it is {side}'s turn, so it has no legal move now.")
+        return said.format(piece=piece_words(piece), hex=name, side=side(position.turn))
     moves = [m for m in position.legal_moves() if m.origin == h]
     if not moves:
         reason = Picker(position).pick(h).message  # the session's own words for a piece that cannot move
-        return f"{reason[0].upper()}{reason[1:]}."
+        return f"{capitalised(reason)}."
     items = []
     in_place = [m for m in moves if m.kind == IN_PLACE_PROMOTION]
     if in_place:
-        items.append("promotion where it stands to " + or_list([regained_words(m) for m in in_place]))
+        pieces = or_list([regained_words(m) for m in in_place])
+        items.append(_("promotion where it stands to {pieces}").format(pieces=pieces))
     by_target: dict[int, list[Move]] = {}
     for move in moves:
         if move.kind not in (IN_PLACE_PROMOTION, CASTLING):
@@ -278,23 +309,27 @@ def moves_of(position: Position, h: int) -> str:
     items += [_target_words(position, by_target[t]) for t in _by_column(by_target)]
     castlings = [m.castling for m in moves if m.castling is not None]
     if castlings:
-        items.append("castling " + ", ".join(castlings))
+        items.append(_("castling {tokens}").format(tokens=", ".join(castlings)))
     count = len(moves)
-    return f"{piece} {name}, {count} move{'' if count == 1 else 's'}: {'; '.join(items)}."
+    said = ngettext("{piece} {hex}, {count} move: {moves}.", "{piece} {hex}, {count} moves: {moves}.", count)
+    return said.format(piece=piece_words(piece), hex=name, count=count, moves="; ".join(items))
 
 
 def attacks_on(position: Position, h: int) -> str:
     """Which pieces of each side attack hex ``h`` (a side "protects" a hex its own piece stands on)."""
     occupant = position.piece_at(h)
     parts = []
-    for side in (WHITE, BLACK):
+    for colour in (WHITE, BLACK):
         found = []
-        for x in _by_column(position.attackers(h, side)):
+        for x in _by_column(position.attackers(h, colour)):
             attacker = position.piece_at(x)
             assert attacker is not None
-            found.append(f"{NAMES[attacker.type]} {HEX_NAMES[x]}")
-        verb = "protected" if occupant is not None and occupant.colour == side else "attacked"
-        parts.append(f"{verb} by {side.title}: {', '.join(found) or 'nothing'}")
+            found.append(f"{piece_name(attacker.type)} {HEX_NAMES[x]}")
+        if occupant is not None and occupant.colour == colour:
+            said = _("protected by {side}: {pieces}")
+        else:
+            said = _("attacked by {side}: {pieces}")
+        parts.append(said.format(side=side(colour), pieces=", ".join(found) or _("nothing")))
     return f"{HEX_NAMES[h]} ({hex_content(position, h)}): {'; '.join(parts)}."
 
 
@@ -304,19 +339,24 @@ def attacks_on(position: Position, h: int) -> str:
 def last_move(game: Game) -> str:
     """The half-move that led to the position shown, in words, then where the game stands."""
     if game.cursor == 0:
-        return "No move has been played yet. " + (situation(game) if game.is_live else "")
+        none = _("No move has been played yet.")
+        return f"{none} {situation(game)}" if game.is_live else f"{none} "
     node = game.nodes[game.cursor - 1]
-    number = "" if node.number is None else f" {node.number}"
-    said = f"Last move{number}: {describe_move(game.position_at(game.cursor - 1), node.move)}."
+    move = describe_move(game.position_at(game.cursor - 1), node.move)
+    if node.number is None:
+        said = _("Last move: {move}.").format(move=move)
+    else:
+        said = _("Last move {number}: {move}.").format(number=node.number, move=move)
     if not game.is_live:
-        return f"{said} Reviewing: after {half_moves(game.cursor)} of {game.ply}."
+        reviewing = _("Reviewing: after {moves} of {total}.").format(moves=half_moves(game.cursor), total=game.ply)
+        return f"{said} {reviewing}"
     return f"{said} {situation(game, check=False)}"
 
 
 def move_list(game: Game, width: int = 80) -> list[str]:
     """The moves in CTL-AN, numbered, in lines of at most ``width`` characters (a move is never split)."""
     if not game.nodes:
-        return ["No move has been played yet."]
+        return [_("No move has been played yet.")]
     lines: list[str] = []
     line = ""
     for i, node in enumerate(game.nodes):
@@ -332,31 +372,37 @@ def move_list(game: Game, width: int = 80) -> list[str]:
     return lines
 
 
-def _castling_words(position: Position, side: Colour) -> str:
-    rights = position.castling_rights(side)
+def _castling_words(position: Position, colour: Colour) -> str:
+    rights = position.castling_rights(colour)
     if not rights.king:
-        return f"{side.title}'s King has moved"
+        return _("{side}'s King has moved").format(side=side(colour))
     rooks = [
-        HEX_NAMES[home[side]]
+        HEX_NAMES[home[colour]]
         for home, kept in ((QUEENS_ROOK_HOME, rights.queens_rook), (KINGS_ROOK_HOME, rights.kings_rook))
         if kept
     ]
     if not position.castling_enabled or not rooks:
-        return f"{side.title}'s King may still leap"
-    return f"{side.title} may still castle with the Rook{'s' if len(rooks) > 1 else ''} on {' and '.join(rooks)}"
+        return _("{side}'s King may still leap").format(side=side(colour))
+    if len(rooks) == 1:
+        return _("{side} may still castle with the Rook on {hex}").format(side=side(colour), hex=rooks[0])
+    said = _("{side} may still castle with the Rooks on {first} and {second}")
+    return said.format(side=side(colour), first=rooks[0], second=rooks[1])
 
 
 def _special_words(position: Position) -> str | None:
     special = position.special
     if special is None:
         return None
-    piece = hex_content(position, special.pawn)
+    pawn = position.piece_at(special.pawn)
+    piece = _("empty") if pawn is None else piece_words(pawn)
     where = HEX_NAMES[special.pawn]
     if isinstance(special, EnPassant):
-        crossed = " or ".join(HEX_NAMES[h] for h in special.crossed)
-        return f"the {piece} on {where} can be taken en passant on {crossed}"
-    takers = " or ".join(HEX_NAMES[h] for h in special.capturers)
-    return f"the scornful {piece} on {where} can be taken from {takers}"
+        crossed = or_list([HEX_NAMES[h] for h in special.crossed])
+        return _("the {piece} on {hex} can be taken en passant on {hexes}").format(
+            piece=piece, hex=where, hexes=crossed
+        )
+    takers = or_list([HEX_NAMES[h] for h in special.capturers])
+    return _("the scornful {piece} on {hex} can be taken from {hexes}").format(piece=piece, hex=where, hexes=takers)
 
 
 def position_words(game: Game) -> list[str]:
@@ -365,34 +411,38 @@ def position_words(game: Game) -> list[str]:
     if game.is_live:
         head = situation(game)
     else:
-        kind = position.check_kind()
-        check = "" if kind is None else ", in check"
-        head = f"Reviewing, after {half_moves(game.cursor)} of {game.ply}: {position.turn.title} to move{check}."
-    details = [_castling_words(position, side) for side in (WHITE, BLACK)]
+        values = {"moves": half_moves(game.cursor), "total": game.ply, "side": side(position.turn)}
+        if position.check_kind() is None:
+            head = _("Reviewing, after {moves} of {total}: {side} to move.").format(**values)
+        else:
+            head = _("Reviewing, after {moves} of {total}: {side} to move, in check.").format(**values)
+    details = [_castling_words(position, colour) for colour in (WHITE, BLACK)]
     if not position.castling_enabled:
-        details.append("no castling in this game")
+        details.append(_("no castling in this game"))
     if (special := _special_words(position)) is not None:
         details.append(special)
     if position.halfmove_clock:
-        details.append(f"{half_moves(position.halfmove_clock)} since the last capture or pawn move")
+        since = _("{moves} since the last capture or pawn move")
+        details.append(since.format(moves=half_moves(position.halfmove_clock)))
     if position.fullmove_number is not None:
-        details.append(f"move {position.fullmove_number}")
+        details.append(_("move {number}").format(number=position.fullmove_number))
     state = "; ".join(details)
-    return [head, state[0].upper() + state[1:] + ".", *pieces(position)]
+    return [head, capitalised(state) + ".", *pieces(position)]
 
 
 def regainable(position: Position) -> list[str]:
     """Per side, the captured pieces a pawn could bring back by promotion (RULES.md 7.1)."""
     lines = []
-    for side in (WHITE, BLACK):
-        counted = Counter(position.regainable(side))
+    for colour in (WHITE, BLACK):
+        counted = Counter(position.regainable(colour))
         words = []
         for piece, count in counted.items():
             if piece.hex_colour is not None:
-                words.append(f"Bishop of the {HEX_COLOUR_NAMES[piece.hex_colour]} hexes")
+                words.append(_("Bishop of the {tiles}").format(tiles=tile_name(piece.hex_colour)))
             else:
-                words.append(NAMES[piece.type] if count == 1 else f"{count} {PLURALS[piece.type]}")
-        lines.append(f"{side.title} can regain {', '.join(words) if words else 'nothing'}.")
+                words.append(_counted(count, PieceType(piece.type)))
+        said = _("{side} can regain {pieces}.").format(side=side(colour), pieces=", ".join(words) or _("nothing"))
+        lines.append(capitalised(said))
     return lines
 
 
@@ -400,20 +450,24 @@ def clocks(game: Game) -> str:
     """Both clocks' times and which one runs."""
     clock = game.clock
     if clock is None:
-        return "This game has no clock."
+        return _("This game has no clock.")
     faces = []
-    for side in (WHITE, BLACK):
-        face = f"{side.title} {duration_words(clock.remaining(side))}"
-        if clock.flagged == side:
-            face += ", flag fallen"
-        elif clock.running == side:
-            face += ", running"
-        faces.append(face)
-    said = f"Clock {game.time_control.describe()}: {'; '.join(faces)}."
+    for colour in (WHITE, BLACK):
+        time = duration_words(clock.remaining(colour))
+        if clock.flagged == colour:
+            face = _("{side} {time}, flag fallen")
+        elif clock.running == colour:
+            face = _("{side} {time}, running")
+        else:
+            face = _("{side} {time}")
+        faces.append(face.format(side=side_label(colour), time=time))
+    said = _("Clock {control}: {faces}.").format(control=say(game.time_control.description()), faces="; ".join(faces))
     if game.is_over:
         return said
     if clock.paused:
-        return said + " The clock is paused: pause restarts it."
+        paused = _("The clock is paused: {pause} restarts it.").format(pause=COMMANDS["pause"].word)
+        return f"{said} {paused}"
     if clock.to_move is None:
-        return said + " The clock starts with the first move."
+        starts = _("The clock starts with the first move.")
+        return f"{said} {starts}"
     return said

@@ -17,18 +17,20 @@ from types import FrameType
 from typing import TextIO
 
 from ..core.game import Game
-from ..data.settings import Settings, settings_path
+from ..data.settings import Settings
 from ..data.slots import open_autosave
+from ..i18n import N_, _
 from ..session import Confirm, GameSession
 from ..session.seating import TWO_PEOPLE, Seats, player_names
+from ..session.terms import say
 from .computer import PlainComputer
 from .front_end import PlainGame, new_game
 from .output import LineWriter
 
 __all__ = ["run_plain"]
 
-PIPE_ANSWERS = "input is not a terminal, so the safe answer is taken (--new and --resume choose otherwise)."
-"""What is said when a pipe answers a question at start with its default (resume; a separate game)."""
+PIPE_ANSWERS = N_("input is not a terminal, so the safe answer is taken (--new and --resume choose otherwise).")
+"""What is said when a pipe answers a question at start with its default (resume; a separate game): a message id."""
 
 
 class _Stopped(Exception):
@@ -66,8 +68,7 @@ def _robust(stream: TextIO) -> None:
 def _game_problems(settings: Settings) -> list[str]:
     """The settings problems a player of the plain mode must hear: not the theme's, which only the app uses
     (the app checks a theme against its own and Textual's names, which the plain mode does not load)."""
-    theme = f"{settings_path()}: theme = "
-    return [problem for problem in settings.problems if not problem.startswith(theme)]
+    return [say(problem) for problem in settings.problems if problem.values.get("key") != "theme"]
 
 
 def run_plain(
@@ -100,7 +101,7 @@ def run_plain(
     settings = Settings.load()
     problems = _game_problems(settings)
     start = open_autosave()  # never raises: damaged files are kept aside and reported
-    problems += start.notices
+    problems += [say(notice) for notice in start.notices]
     saved = start.saved
     game: Game | None = None
     if pgn_file is not None:
@@ -114,7 +115,7 @@ def run_plain(
     elif seats != TWO_PEOPLE:
         game = new_game(settings, castling=castling, seats=seats)
     if game is not None and saved is not None and start.slot is not None:
-        problems.append(f"the unfinished game was kept in {start.slot.keep(saved.game)}")
+        problems.append(_("the unfinished game was kept in {path}").format(path=start.slot.keep(saved.game)))
         saved = None
     session = GameSession(game or new_game(settings, castling=castling), store=start.slot)
     session.seats = seats
@@ -127,19 +128,22 @@ def run_plain(
             resume = not resume  # --new: a separate game; --resume: wait to take the other one over
     elif saved is not None:
         opening = session.offer_resume(saved)
-    why = "as asked on the command line (--resume or --new)."
+    why = _("as asked on the command line (--resume or --new).")
     if opening is not None and resume is None and not source.isatty():
         assert isinstance(opening.question, Confirm)
-        resume, why = opening.question.default, PIPE_ANSWERS
+        resume, why = opening.question.default, _(PIPE_ANSWERS)
     try:
         with _stopping_signals():
             plain.start(opening, answer=resume, why=why, problems=problems)
             plain.run(_lines(source))
-            plain.finish("" if not plain.running else "End of input. ")
+            plain.finish("" if not plain.running else _("End of input."))
     except (KeyboardInterrupt, _Stopped) as stop:
         plain.session.close()
         with contextlib.suppress(OSError):
-            plain.finish("Interrupted. " if isinstance(stop, KeyboardInterrupt) else f"{stop}: stopping. ")
+            if isinstance(stop, KeyboardInterrupt):
+                plain.finish(_("Interrupted."))
+            else:
+                plain.finish(_("{signal}: stopping.").format(signal=stop))
     except BrokenPipeError:  # the reader went away (cescacs --plain | head): save, and write nothing more
         plain.session.close()
         with contextlib.suppress(OSError):

@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from ..core.errors import CescacsError
+from ..i18n import N_, _
 from .protocol import (
     MAX_UPDATE_BYTES,
     PROTOCOL_VERSION,
@@ -31,6 +32,7 @@ from .protocol import (
     encode,
     parse_message,
 )
+from .words import refusal_words
 
 __all__ = ["JoinRequest", "Link", "LinkStatus", "RemoteRefused", "check_join", "new_client_id", "parse_address"]
 
@@ -54,7 +56,7 @@ class RemoteRefused(CescacsError):
 def why(error: OSError) -> str:
     """An ``OSError`` of a connection in a few words (asyncio's own wording names the address again)."""
     if isinstance(error, TimeoutError):
-        return "no answer"
+        return _("no answer")
     return os.strerror(error.errno) if error.errno else str(error)
 
 
@@ -69,10 +71,10 @@ def parse_address(text: str) -> tuple[str, int]:
         r"\[(?P<v6>[0-9A-Fa-f:.]+)\]:(?P<p1>\d{1,5})|(?P<host>[^\s:\[\]]+):(?P<p2>\d{1,5})", text.strip()
     )
     if match is None:
-        raise CescacsError(f"{text!r} is not an address: write HOST:PORT, e.g. 127.0.0.1:7469")
+        raise CescacsError(_("{text!r} is not an address: write HOST:PORT, e.g. 127.0.0.1:7469").format(text=text))
     port = int(match["p1"] or match["p2"])
     if not 0 < port < 65536:
-        raise CescacsError(f"{port} is not a port number (1 to 65535)")
+        raise CescacsError(_("{port} is not a port number (1 to 65535)").format(port=port))
     return match["v6"] or match["host"], port
 
 
@@ -118,27 +120,38 @@ async def _check_join(request: JoinRequest, timeout: float) -> Seat:
             finally:
                 writer.close()
     except TimeoutError:
-        raise CescacsError(f"no answer from {request.address} within {timeout:g} s") from None
+        said = _("no answer from {address} within {seconds:g} s")
+        raise CescacsError(said.format(address=request.address, seconds=timeout)) from None
     except OSError as error:
-        raise CescacsError(f"cannot reach {request.address}: {why(error)}") from None
+        said = _("cannot reach {address}: {reason}")
+        raise CescacsError(said.format(address=request.address, reason=why(error))) from None
     except ValueError:  # a line beyond the limit: not a coordinator
-        raise CescacsError(f"{request.address} is not a C'escacs coordinator") from None
+        raise CescacsError(_("{address} is not a C'escacs coordinator").format(address=request.address)) from None
     try:
         message = parse_message(line.rstrip(b"\n"), MAX_UPDATE_BYTES)
     except ProtocolError:
-        raise CescacsError(f"{request.address} is not a C'escacs coordinator (it said {line[:60]!r})") from None
+        said = _("{address} is not a C'escacs coordinator (it said {line!r})")
+        raise CescacsError(said.format(address=request.address, line=line[:60])) from None
     if message["type"] == "error":
-        raise RemoteRefused(str(message.get("code")), f"{request.address} refused: {message.get('reason')}")
+        code = str(message.get("code"))
+        reason = refusal_words(code, str(message.get("reason") or "")[:200])
+        raise RemoteRefused(code, _("{address} refused: {reason}").format(address=request.address, reason=reason))
     if message["type"] != "welcome" or message.get("seat") not in tuple(Seat):
-        raise CescacsError(f"{request.address} is not a C'escacs coordinator")
+        raise CescacsError(_("{address} is not a C'escacs coordinator").format(address=request.address))
     return Seat(message["seat"])
 
 
 class LinkStatus(StrEnum):
-    CONNECTING = "connecting…"
-    CONNECTED = "connected"
-    RECONNECTING = "reconnecting…"
-    CLOSED = "disconnected"
+    """The state of the link; its value is an English message id (:attr:`words` says it in the language)."""
+
+    CONNECTING = N_("connecting\u2026")
+    CONNECTED = N_("connected")
+    RECONNECTING = N_("reconnecting\u2026")
+    CLOSED = N_("disconnected")
+
+    @property
+    def words(self) -> str:
+        return _(self.value)
 
 
 class Link:
@@ -198,7 +211,8 @@ class Link:
                         self.request.host, self.request.port, limit=MAX_UPDATE_BYTES
                     )
             except (OSError, TimeoutError) as error:
-                self._say(LinkStatus.RECONNECTING, f"cannot reach {address} ({why(error)}): reconnecting…")
+                said = _("cannot reach {address} ({reason}): reconnecting\u2026")
+                self._say(LinkStatus.RECONNECTING, said.format(address=address, reason=why(error)))
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 5.0)
                 continue
@@ -211,14 +225,14 @@ class Link:
             if self._stopped:
                 break
             if refusal is not None and refusal.code in FINAL:
-                self._say(LinkStatus.CLOSED, refusal.reason)
+                self._say(LinkStatus.CLOSED, refusal_words(refusal.code, refusal.reason))
                 return
-            self._say(LinkStatus.RECONNECTING, "the connection to the game was lost: reconnecting…")
+            self._say(LinkStatus.RECONNECTING, _("the connection to the game was lost: reconnecting\u2026"))
             if self._welcomed:  # it was up: try again at once, then slower and slower
                 pause = 0.25
             await asyncio.sleep(pause)
             pause = min(pause * 2, 5.0)
-        self._say(LinkStatus.CLOSED, "left the game")
+        self._say(LinkStatus.CLOSED, _("left the game"))
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> ProtocolError | None:
         """Read lines until the link ends; returns the fatal error the coordinator gave, if it gave one."""
@@ -235,9 +249,11 @@ class Link:
                     message = self._checked(line)
                     if message.get("type") == "welcome":
                         self._welcomed = True
-                        self._say(LinkStatus.CONNECTED, f"connected to {self.request.address}")
+                        self._say(
+                            LinkStatus.CONNECTED, _("connected to {address}").format(address=self.request.address)
+                        )
                     elif message.get("type") == "error" and message.get("fatal") is True:
-                        refusal = ProtocolError(str(message.get("code")), str(message.get("reason")), fatal=True)
+                        refusal = ProtocolError(str(message.get("code")), str(message.get("reason"))[:200], fatal=True)
                     self.on_message(message)
         except (OSError, TimeoutError):
             return refusal

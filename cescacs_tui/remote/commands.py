@@ -34,35 +34,42 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     """Add ``host``, ``join`` and ``serve-ssh`` to the ``cescacs`` subcommand parser."""
     host = sub.add_parser(
         "host",
-        help="hold a game that two terminals play over TCP",
-        description="Hold a game for two terminals: prints the command the other player runs to join.",
+        help=_("hold a game that two terminals play over TCP"),
+        description=_("Hold a game for two terminals: prints the command the other player runs to join."),
     )
-    host.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help="address to listen on (default: 127.0.0.1)")
-    host.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT}; 0: any free)")
-    host.add_argument("--token", help="the secret joiners give (default: a new random one)")
-    host.add_argument("--play", choices=("white", "black"), help="also play here, with this colour")
-    host.add_argument("--name", help="your name, with --play")
+    host.add_argument(
+        "--bind", default="127.0.0.1", metavar="ADDR", help=_("address to listen on (default: 127.0.0.1)")
+    )
+    host.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=_("port (default: {port}; 0: any free)").format(port=DEFAULT_PORT),
+    )
+    host.add_argument("--token", help=_("the secret joiners give (default: a new random one)"))
+    host.add_argument("--play", choices=("white", "black"), help=_("also play here, with this colour"))
+    host.add_argument("--name", help=_("your name, with --play"))
     host.add_argument(
         "--plain",
         action="store_true",
         help=_("with --play: play in plain lines of text, for a screen reader (automatic without a terminal)"),
     )
     _add_game_options(host)
-    host.add_argument("--data-dir", type=Path, metavar="DIR", help="where the game is kept (default: DATA/hosted)")
+    host.add_argument("--data-dir", type=Path, metavar="DIR", help=_("where the game is kept (default: DATA/hosted)"))
     host.set_defaults(run=_host)
 
     join = sub.add_parser(
         "join",
-        help="play (or watch) a game someone hosts",
-        description="Open the game a 'cescacs host' holds. The token may also come from $CESCACS_TOKEN.",
+        help=_("play (or watch) a game someone hosts"),
+        description=_("Open the game a 'cescacs host' holds. The token may also come from $CESCACS_TOKEN."),
     )
-    join.add_argument("address", metavar="ADDR:PORT", help="the host's address and port")
-    join.add_argument("--token", help="the host's token (default: $CESCACS_TOKEN)")
+    join.add_argument("address", metavar="ADDR:PORT", help=_("the host's address and port"))
+    join.add_argument("--token", help=_("the host's token (default: $CESCACS_TOKEN)"))
     join.add_argument(
         "--as", dest="seat", choices=("white", "black", "watch", "any"), default="any",
-        help="the seat to take (default: the first free one, White first, else watch)",
+        help=_("the seat to take (default: the first free one, White first, else watch)"),
     )  # fmt: skip
-    join.add_argument("--name", help="your name (default: $CESCACS_NAME, else your user name)")
+    join.add_argument("--name", help=_("your name (default: $CESCACS_NAME, else your user name)"))
     join.add_argument(
         "--plain",
         action="store_true",
@@ -72,37 +79,43 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
 
     ssh = sub.add_parser(
         "serve-ssh",
-        help="an SSH server with rooms: ssh -t -p PORT HOST ROOM (needs the [ssh] extra)",
-        description="Serve C'escacs over SSH: the first two keys in a room play, the others watch.",
+        help=_("an SSH server with rooms: ssh -t -p PORT HOST ROOM (needs the [ssh] extra)"),
+        description=_("Serve C'escacs over SSH: the first two keys in a room play, the others watch."),
     )
-    ssh.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help="address to listen on (default: 127.0.0.1)")
-    ssh.add_argument("--port", type=_port, default=DEFAULT_SSH_PORT, help=f"port (default: {DEFAULT_SSH_PORT})")
-    ssh.add_argument("--host-key", type=Path, required=True, metavar="FILE", help="the server's private host key")
+    ssh.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help=_("address to listen on (default: 127.0.0.1)"))
     ssh.add_argument(
-        "--authorized-keys", type=Path, metavar="FILE", help="only these public keys get in (default: any key)"
+        "--port", type=_port, default=DEFAULT_SSH_PORT, help=_("port (default: {port})").format(port=DEFAULT_SSH_PORT)
     )
-    ssh.add_argument("--max-rooms", type=int, default=16, help="rooms open at once (default: 16)")
-    ssh.add_argument("--max-visitors", type=int, default=32, help="visitors at once, each an app process (default: 32)")
+    ssh.add_argument("--host-key", type=Path, required=True, metavar="FILE", help=_("the server's private host key"))
     ssh.add_argument(
-        "--room-minutes", type=float, default=5.0, help="a room closes this long after it empties (default: 5)"
+        "--authorized-keys", type=Path, metavar="FILE", help=_("only these public keys get in (default: any key)")
+    )
+    ssh.add_argument("--max-rooms", type=int, default=16, help=_("rooms open at once (default: 16)"))
+    ssh.add_argument(
+        "--max-visitors", type=int, default=32, help=_("visitors at once, each an app process (default: 32)")
+    )
+    ssh.add_argument(
+        "--room-minutes", type=float, default=5.0, help=_("a room closes this long after it empties (default: 5)")
     )
     _add_game_options(ssh)
-    ssh.add_argument("--data-dir", type=Path, metavar="DIR", help="where the rooms' games are kept (default: DATA)")
+    ssh.add_argument("--data-dir", type=Path, metavar="DIR", help=_("where the rooms' games are kept (default: DATA)"))
     ssh.set_defaults(run=_serve_ssh)
 
 
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) < 65536:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535; 0: any free port)")
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a port number (0 to 65535; 0: any free port)").format(text=text)
+        )
     return int(text)
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--time", metavar="TC", help="time control as a TimeControl tag: 600+5, 900, *60 (default: none)"
+        "--time", metavar="TC", help=_("time control as a TimeControl tag: 600+5, 900, *60 (default: none)")
     )
     parser.add_argument(
-        "--no-castling", action="store_true", help="the beginners' rule: no castling, the King's leap cannot capture"
+        "--no-castling", action="store_true", help=_("the beginners' rule: no castling, the King's leap cannot capture")
     )
 
 
@@ -138,9 +151,10 @@ def _token(args: argparse.Namespace) -> str:
         return new_token()
     token_ok = args.token.isprintable() and " " not in args.token and not args.token.startswith("-")
     if len(args.token) < MIN_TOKEN or not token_ok:
-        raise CescacsError(
-            f"a token needs at least {MIN_TOKEN} characters, no spaces, and no '-' first (leave it out for a random one)"
+        said = _(
+            "a token needs at least {count} characters, no spaces, and no '-' first (leave it out for a random one)"
         )
+        raise CescacsError(said.format(count=MIN_TOKEN))
     token: str = args.token
     return token
 
@@ -162,6 +176,7 @@ def _host(args: argparse.Namespace) -> int:
     import socket
 
     from ..data.storage import data_dir
+    from ..session.words import half_moves, situation
     from .client import JoinRequest, new_client_id
     from .coordinator import Coordinator
     from .protocol import Seat
@@ -181,19 +196,19 @@ def _host(args: argparse.Namespace) -> int:
 
     def ready(port: int) -> None:
         game = coordinator.game
-        state = (
-            f"resumed: {game.ply} half-moves, {game.position.turn.title} to move" if coordinator.resumed else "new game"
-        )
-        print(
-            f"cescacs: hosting a game on {args.bind}:{port} ({state}); its files are in {store.path.parent}", flush=True
-        )
+        if coordinator.resumed:
+            state = _("resumed: {moves}, {situation}").format(moves=half_moves(game.ply), situation=situation(game))
+        else:
+            state = _("new game")
+        said = _("cescacs: hosting a game on {address} ({state}); its files are in {path}")
+        print(said.format(address=f"{args.bind}:{port}", state=state, path=store.path.parent), flush=True)
         for notice in coordinator.notices():
-            print(f"cescacs: {notice}", flush=True)
+            print(_("cescacs: {said}").format(said=notice), flush=True)
         if args.bind not in LOOPBACK:
-            print("cescacs: anyone who can reach this address and has the token can join", flush=True)
-        print(f"Join with: {join_command(port)}", flush=True)
+            print(_("cescacs: anyone who can reach this address and has the token can join"), flush=True)
+        print(_("Join with: {command}").format(command=join_command(port)), flush=True)
 
-    coordinator.on_said = lambda said: print(f"cescacs: {said}", flush=True)
+    coordinator.on_said = lambda said: print(_("cescacs: {said}").format(said=said), flush=True)
     if args.play is None:
         asyncio.run(run_host(coordinator, args.bind, args.port, ready=ready))
         return 0
@@ -224,7 +239,7 @@ def _join(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address)
     token = args.token or os.environ.get("CESCACS_TOKEN")
     if not token:
-        raise CescacsError("a token is needed: --token T (the host printed it), or $CESCACS_TOKEN")
+        raise CescacsError(_("a token is needed: --token T (the host printed it), or $CESCACS_TOKEN"))
     seat = None if args.seat == "any" else Seat(args.seat)
     name = clean_name(args.name or os.environ.get("CESCACS_NAME") or _user_name())
     request = JoinRequest(host, port, token, seat, name, os.environ.get("CESCACS_CLIENT") or new_client_id())
@@ -247,13 +262,12 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     try:
         from .ssh_server import ServerOptions, serve_ssh
     except ImportError:
-        raise CescacsError("serve-ssh needs asyncssh: pip install 'cescacs-tui[ssh]'") from None
+        raise CescacsError(_("serve-ssh needs asyncssh: pip install 'cescacs-tui[ssh]'")) from None
     if not args.host_key.is_file():
-        raise CescacsError(
-            f"{args.host_key} is not a host key file (ssh-keygen -t ed25519 -f {args.host_key} makes one)"
-        )
+        said = _("{path} is not a host key file (ssh-keygen -t ed25519 -f {path} makes one)")
+        raise CescacsError(said.format(path=args.host_key))
     if args.authorized_keys is not None and not args.authorized_keys.is_file():
-        raise CescacsError(f"{args.authorized_keys} is not a file of public keys")
+        raise CescacsError(_("{path} is not a file of public keys").format(path=args.authorized_keys))
     new_game = _game_factory(args)
     options = ServerOptions(
         host_key=args.host_key,
@@ -269,9 +283,11 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     )
 
     def ready(port: int) -> None:
-        who = "the keys in " + str(args.authorized_keys) if args.authorized_keys else "any SSH key"
-        print(f"cescacs: serving C'escacs over SSH on {args.bind}:{port} to {who}", flush=True)
-        print(f"Visitors run: ssh -t -p {port} HOST ROOM", flush=True)
+        keys = args.authorized_keys
+        who = _("the keys in {path}").format(path=keys) if keys else _("any SSH key")
+        said = _("cescacs: serving C'escacs over SSH on {address} to {who}")
+        print(said.format(address=f"{args.bind}:{port}", who=who), flush=True)
+        print(_("Visitors run: ssh -t -p {port} HOST ROOM").format(port=port), flush=True)
 
     try:
         asyncio.run(serve_ssh(options, ready=ready))

@@ -28,11 +28,15 @@ from ..core.game import Game
 from ..core.pgn import write_pgn
 from ..core.pieces import Colour
 from ..data.slots import AutosaveSlot
+from ..i18n import _
 from ..session import Confirm, Feedback, GameSession
+from ..session.terms import say
 from .protocol import (
     PROTOCOL_VERSION,
     Answer,
     ClockTimes,
+    Event,
+    EventKind,
     Hello,
     MoveRequest,
     PendingRequest,
@@ -44,6 +48,7 @@ from .protocol import (
     encode,
 )
 from .seats import Seats
+from .words import ending_words, event_words
 
 __all__ = ["MAX_MEMBERS", "Coordinator", "Member", "Peer", "RoomSession"]
 
@@ -157,7 +162,7 @@ class Coordinator:
 
     def notices(self) -> list[str]:
         """What saving did besides, in words for the host (files kept aside or archived), once each."""
-        said = [*self.session.notices, *(self.store.notices if self.store is not None else ())]
+        said = [say(notice) for notice in (*self.session.notices, *(self.store.notices if self.store else ()))]
         self.session.notices.clear()
         if self.store is not None:
             self.store.notices.clear()
@@ -198,7 +203,7 @@ class Coordinator:
         self.members.append(member)
         peer.send(encode({"type": "welcome", "protocol": PROTOCOL_VERSION, "seat": seat.value, "name": name}))
         self._resume_clock_when_both_are_here()
-        self._broadcast(f"{name} is watching" if colour is None else f"{name} plays {seat.label}")
+        self._broadcast(Event(EventKind.JOINED, colour, "" if colour is None and name == "a watcher" else name))
         return member
 
     def leave(self, member: Member) -> None:
@@ -210,9 +215,9 @@ class Coordinator:
         colour = member.seat.colour
         if colour is not None and not any(m.seat is member.seat for m in self.members):
             self.seats.leave(colour)
-            self._broadcast(f"{member.name} ({member.seat.label}) left: the seat is kept for them")
+            self._broadcast(Event(EventKind.LEFT, colour, member.name))
         else:
-            self._broadcast("")
+            self._broadcast()
 
     def _drop(self, member: Member, error: ProtocolError) -> None:
         member.peer.close(error)
@@ -277,8 +282,8 @@ class Coordinator:
         if isinstance(feedback.question, Confirm):
             self._draw_question = feedback.question
         self.request = None  # a move instead of an answer declines a takeback or new-game request
-        said = f"{colour.title} played {game.nodes[-1].san}"
-        self._broadcast(self._ending(said + (" and offers a draw" if game.draw_offered_by == colour else "")))
+        offered = game.draw_offered_by == colour
+        self._broadcast(Event(EventKind.PLAYED, colour, moves=game.nodes[-1].san, draw=offered), ending=True)
 
     def _offer_draw(self, colour: Colour) -> None:
         game = self.game
@@ -289,7 +294,7 @@ class Coordinator:
             raise ProtocolError("refused", reason)
         feedback = self.session.offer_draw()
         self._draw_question = feedback.question if isinstance(feedback.question, Confirm) else None
-        self._broadcast(f"{colour.title} offers a draw")
+        self._broadcast(Event(EventKind.OFFERS_DRAW, colour))
 
     def _claim_draw(self, colour: Colour) -> None:
         self._refuse_if_over()
@@ -299,7 +304,7 @@ class Coordinator:
             raise ProtocolError("refused", reason)
         self.session.claim_draw()
         self._finish_requests()
-        self._broadcast(self._ending(self.game.termination.capitalize()))
+        self._broadcast(Event(EventKind.CLAIMS_DRAW, colour), ending=True)
 
     def _resign(self, colour: Colour) -> None:
         self._refuse_if_over()
@@ -307,7 +312,7 @@ class Coordinator:
         if not self.game.is_over:
             raise ProtocolError("refused", feedback.text or "not resigned")
         self._finish_requests()
-        self._broadcast(self._ending(f"{colour.title} resigns"))
+        self._broadcast(Event(EventKind.RESIGNS, colour), ending=True)
 
     def _ask_takeback(self, colour: Colour) -> None:
         game = self.game
@@ -319,14 +324,14 @@ class Coordinator:
         self.request = PendingRequest("takeback", colour, plies)
         self._request_ply = game.ply
         moves = ", ".join(node.san for node in game.nodes[-plies:])
-        self._broadcast(f"{colour.title} asks to take back {moves}")
+        self._broadcast(Event(EventKind.ASKS_TAKEBACK, colour, moves=moves))
 
     def _ask_new_game(self, colour: Colour) -> None:
         if not self.game.is_over:
             raise ProtocolError("game_on", "the game is not over: resign or agree a draw first")
         self._refuse_if_pending()
         self.request = PendingRequest("new_game", colour)
-        self._broadcast(f"{colour.title} asks for a new game")
+        self._broadcast(Event(EventKind.ASKS_NEW_GAME, colour))
 
     def _answer(self, colour: Colour, answer: Answer) -> None:
         if answer.to == "draw":
@@ -335,21 +340,22 @@ class Coordinator:
                 raise ProtocolError("no_request", "there is no draw offer for you to answer")
             self._draw_question = None
             question.answer(answer.accept)
-            verb = "accepts" if answer.accept else "declines"
-            self._broadcast(self._ending(f"{colour.title} {verb} the draw"))
+            kind = EventKind.ACCEPTS_DRAW if answer.accept else EventKind.DECLINES_DRAW
+            self._broadcast(Event(kind, colour), ending=True)
             return
         request = self.request
         if request is None or request.kind != answer.to or request.by != colour.opponent:
             raise ProtocolError("no_request", f"there is no {answer.to.replace('_', '-')} request for you to answer")
         self.request = None
         if not answer.accept:
-            self._broadcast(f"{colour.title} declines the {'takeback' if request.kind == 'takeback' else 'new game'}")
+            declined = EventKind.DECLINES_TAKEBACK if request.kind == "takeback" else EventKind.DECLINES_NEW_GAME
+            self._broadcast(Event(declined, colour))
         elif request.kind == "takeback":
             if self.game.ply != self._request_ply:  # a move clears the request: never take back blind anyway
                 raise ProtocolError("stale", "the game changed since the takeback was asked")
             taken = [self.session.takeback() for _ in range(request.plies)]
             self._draw_question = None
-            self._broadcast(f"{colour.title} agrees: {request.by.title} took back {len(taken)} half-move(s)")
+            self._broadcast(Event(EventKind.TOOK_BACK, colour, count=len(taken)))
         else:
             self._start_new_game()
 
@@ -360,7 +366,7 @@ class Coordinator:
                 game.tags[colour.title] = name
         self._draw_question = None
         self.session.start_game(game)
-        self._broadcast("a new game begins")
+        self._broadcast(Event(EventKind.NEW_GAME))
 
     def _refuse_if_over(self) -> None:
         if self.game.is_over:
@@ -373,16 +379,6 @@ class Coordinator:
     def _finish_requests(self) -> None:
         self.request = None
         self._draw_question = None
-
-    def _ending(self, said: str) -> str:
-        """``said``, and the result if the game has just ended (it is archived: say nothing of where)."""
-        game = self.game
-        if not game.is_over:
-            return said
-        if self.session.archived:
-            self.on_said(f"the game is archived in {self.session.archived[-1]}")
-        ending = f"{game.result}: {game.termination}"
-        return said if game.termination.lower() in said.lower() else f"{said}. {ending}"
 
     # --- the clock ------------------------------------------------------------------------------
 
@@ -420,7 +416,7 @@ class Coordinator:
             return
         if self.game.is_over:
             self._finish_requests()
-            self._broadcast(self._ending("Flag fall"))
+            self._broadcast(Event(EventKind.FLAG_FALL), ending=True)
         else:
             self._schedule()
 
@@ -436,7 +432,7 @@ class Coordinator:
             self.session.options["seats"] = self.seats.to_options()
             self.session.save()
 
-    def snapshot(self, said: str = "") -> Snapshot:
+    def snapshot(self, said: str = "", event: Event | None = None) -> Snapshot:
         game = self.game
         clock = None
         if game.clock is not None:
@@ -461,17 +457,25 @@ class Coordinator:
             black=self.seats.view(Colour.BLACK),
             watchers=sum(1 for m in self.members if m.seat is Seat.WATCH),
             said=said,
+            event=event,
         )
 
-    def _broadcast(self, said: str) -> None:
-        """Tell every client the game as it is now (``said``: what just happened)."""
+    def _broadcast(self, event: Event | None = None, *, ending: bool = False) -> None:
+        """Tell every client the game as it is now and what just happened (``event``; ``ending``: it may have ended
+        the game, which is then said too).  Each client words the event in its own language; ``said`` and what the
+        host prints are in the coordinator's."""
         self.seq += 1
         self._save()
+        said = "" if event is None else event_words(event)
+        if ending and self.game.is_over:
+            said = ending_words(said, self.game)
+            if self.session.archived:  # the host hears where; the clients, nothing of the host's files
+                self.on_said(_("the game is archived in {path}").format(path=self.session.archived[-1]))
         if said:
             self.on_said(said)
         for notice in self.notices():
             self.on_said(notice)
-        line = encode(self.snapshot(said).to_json())
+        line = encode(self.snapshot(said, event).to_json())
         for member in list(self.members):
             member.peer.send(line)
         self._schedule()

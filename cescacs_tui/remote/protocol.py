@@ -32,6 +32,8 @@ __all__ = [
     "PROTOCOL_VERSION",
     "Answer",
     "ClockTimes",
+    "Event",
+    "EventKind",
     "Hello",
     "LineBuffer",
     "MoveRequest",
@@ -352,6 +354,77 @@ class PendingRequest:
         return cls(str(value["kind"]), by, plies)
 
 
+class EventKind(StrEnum):
+    """What just happened, for each client to say in its own language (``said`` is the coordinator's words)."""
+
+    JOINED = "joined"
+    """``name`` takes the seat of ``colour`` (``null``: watches)."""
+    LEFT = "left"
+    """The player ``name`` of ``colour`` left; the seat is kept for them."""
+    PLAYED = "played"
+    """``colour`` played ``moves`` (CTL-AN), offering a draw with it if ``draw``."""
+    OFFERS_DRAW = "offers_draw"
+    CLAIMS_DRAW = "claims_draw"
+    RESIGNS = "resigns"
+    ASKS_TAKEBACK = "asks_takeback"
+    """``colour`` asks to take back ``moves`` (CTL-AN, comma-separated)."""
+    ASKS_NEW_GAME = "asks_new_game"
+    ACCEPTS_DRAW = "accepts_draw"
+    DECLINES_DRAW = "declines_draw"
+    DECLINES_TAKEBACK = "declines_takeback"
+    DECLINES_NEW_GAME = "declines_new_game"
+    TOOK_BACK = "took_back"
+    """``colour`` agreed: their opponent took back ``count`` half-moves."""
+    NEW_GAME = "new_game"
+    FLAG_FALL = "flag_fall"
+
+
+@dataclass(frozen=True)
+class Event:
+    """What a snapshot's change was, as data: each client words it in its own language.
+
+    A client that does not know an event's kind (a later protocol version)
+    or finds a field of the wrong type shows ``said`` instead, so an event is
+    never a reason to refuse a snapshot.
+    """
+
+    kind: EventKind
+    colour: Colour | None = None
+    name: str = ""
+    moves: str = ""
+    count: int = 0
+    draw: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "colour": colour_name(self.colour),
+            "name": self.name,
+            "moves": self.moves,
+            "count": self.count,
+            "draw": self.draw,
+        }
+
+    @classmethod
+    def from_json(cls, value: object) -> Event | None:
+        """The event ``value`` describes, or ``None`` (none, or one this client cannot read: it shows ``said``)."""
+        if not isinstance(value, dict) or value.get("kind") not in tuple(EventKind):
+            return None
+        name, moves, count, draw = (value.get(key, default) for key, default in EVENT_DEFAULTS)
+        if not isinstance(name, str) or not isinstance(moves, str) or not isinstance(draw, bool):
+            return None
+        if type(count) is not int or not 0 <= count <= 2:
+            return None
+        try:
+            colour = parse_colour(value.get("colour"), "event.colour")
+        except ProtocolError:
+            return None
+        return cls(EventKind(value["kind"]), colour, clean_name(name, default=""), _clean_line(moves), count, draw)
+
+
+EVENT_DEFAULTS: Final = (("name", ""), ("moves", ""), ("count", 0), ("draw", False))
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """Everything a client shows of the game, as the coordinator has it now."""
@@ -367,7 +440,9 @@ class Snapshot:
     black: SeatView
     watchers: int
     said: str = ""
-    """What just happened, in words (``"Black played NG25-L17"``), or ``""``."""
+    """What just happened, in the coordinator's words (``"Black played NG25-L17"``), or ``""``."""
+    event: Event | None = None
+    """What just happened, as data for the client to say in its language (``None``: nothing, or unreadable)."""
 
     def seat(self, colour: Colour) -> SeatView:
         return self.white if colour is Colour.WHITE else self.black
@@ -383,6 +458,7 @@ class Snapshot:
             "seats": {"white": self.white.to_json(), "black": self.black.to_json()},
             "watchers": self.watchers,
             "said": self.said,
+            "event": None if self.event is None else self.event.to_json(),
         }
 
     @classmethod
@@ -407,6 +483,7 @@ class Snapshot:
             black=SeatView.from_json(seats.get("black", {})),
             watchers=max(0, watchers),
             said=_clean_line(said),
+            event=Event.from_json(message.get("event")),
         )
 
 

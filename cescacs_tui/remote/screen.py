@@ -25,6 +25,8 @@ from ..app import CescacsApp, measured_wide_glyphs
 from ..core.game import Game
 from ..core.pieces import Colour
 from ..data.settings import Settings, settings_path
+from ..i18n import _, ngettext
+from ..session.terms import side_label
 from ..tui.game_screen import BoardOptions, GameScreen
 from ..tui.themes import known_themes
 from .client import JoinRequest, Link, LinkStatus
@@ -38,21 +40,24 @@ def seats_text(session: RemoteGameSession, status: LinkStatus) -> Text:
     """``White: Ana (you) ●  Black: Bo ○ away  · 1 watching · connected``: names are plain text, never markup."""
     line = Text(no_wrap=True, overflow="ellipsis")
     for colour, seat in ((Colour.WHITE, session.white), (Colour.BLACK, session.black)):
-        line.append(f"{colour.title}: ", style="bold")
-        line.append(seat.name or ("(free)" if not seat.held else "?"))
+        line.append(f"{side_label(colour)}: ", style="bold")
+        line.append(seat.name or (_("(free)") if not seat.held else "?"))
         if session.colour == colour:
-            line.append(" (you)", style="bold")
+            line.append(" " + _("(you)"), style="bold")
         if seat.held:
-            line.append(" ● here" if seat.connected else " ○ away", style="green" if seat.connected else "yellow")
+            here = "\u25cf " + _("here") if seat.connected else "\u25cb " + _("away")
+            line.append(" " + here, style="green" if seat.connected else "yellow")
         line.append("   ")
     if session.seat is Seat.WATCH:
-        line.append("You are watching   ", style="bold")
+        line.append(_("You are watching") + "   ", style="bold")
     if session.watchers:
-        line.append(f"{session.watchers} watching   ")
+        line.append(ngettext("{count} watching", "{count} watching", session.watchers).format(count=session.watchers))
+        line.append("   ")
     style = {LinkStatus.CONNECTED: "green", LinkStatus.CLOSED: "red"}.get(status, "yellow")
-    line.append(
-        status.value if status is not LinkStatus.CLOSED else f"disconnected: {session.link_problem}", style=style
-    )
+    if status is LinkStatus.CLOSED:
+        line.append(_("disconnected: {reason}").format(reason=session.link_problem), style=style)
+    else:
+        line.append(status.words, style=style)
     return line
 
 
@@ -90,7 +95,7 @@ class RemoteGameScreen(GameScreen):
         self.run_worker(self.link.run(), name="link", exit_on_error=False)
         self.show_seats()
         if self.banner:
-            self.notify(self.banner, title="The other player joins with", timeout=120, markup=False)
+            self.notify(self.banner, title=_("The other player joins with"), timeout=120, markup=False)
 
     def on_unmount(self) -> None:
         self.link.stop()

@@ -21,15 +21,18 @@ from ..core.errors import CescacsError
 from ..core.game import Game
 from ..core.pgn import read_pgn
 from ..core.pieces import Colour
+from ..i18n import N_, _
 from ..session import Confirm, Feedback, GameSession, Notice, Redraw, Tone
+from ..session.terms import capitalised, side, side_label, termination
 from .protocol import ClockTimes, ProtocolError, Seat, SeatView, Snapshot
+from .words import ending_words, event_words, refusal_words
 
 __all__ = ["RemoteGameSession"]
 
 _NOT_HERE: Final = {
-    "redo": "redo is for a game at one board: ask for a takeback (u) instead",
-    "pause_clock": "the clock of a game played from two places cannot be paused",
-    "open": "a record cannot be opened into a game played from two places: open it with cescacs FILE",
+    "redo": N_("redo is for a game at one board: ask for a takeback (u) instead"),
+    "pause_clock": N_("the clock of a game played from two places cannot be paused"),
+    "open": N_("a record cannot be opened into a game played from two places: open it with cescacs FILE"),
 }
 """Actions a client of a remote game cannot take, and why."""
 
@@ -49,7 +52,7 @@ class RemoteGameSession(GameSession):
         self.seat: Seat | None = None
         """The seat the coordinator gave this client (``None`` until it has)."""
         self.connected = False
-        self.link_problem = "connecting…"
+        self.link_problem = _("connecting\u2026")
         """Why no request can be sent now (``""`` while connected)."""
         self.white = SeatView()
         self.black = SeatView()
@@ -84,15 +87,16 @@ class RemoteGameSession(GameSession):
                     raise ProtocolError("bad_field", "welcome without a seat")
                 self.seat = Seat(str(seat))
                 self.snapshot = None  # a (re)started coordinator counts its updates afresh
-                return Feedback(f"you are {self._seat_words()}", Tone.INFO, Redraw.PANELS)
+                return Feedback(self._seat_words(), Tone.INFO, Redraw.PANELS)
             if kind == "state":
                 return self.apply(Snapshot.from_json(message))
             if kind == "error":
                 self.sent_move = None
                 reason = message.get("reason")
-                return Feedback.refused(str(reason)[:200] if reason else "the coordinator refused that")
+                return Feedback.refused(refusal_words(str(message.get("code")), str(reason)[:200] if reason else ""))
         except ProtocolError as error:
-            return Feedback.refused(f"the coordinator sent something this client cannot read: {error.reason}")
+            said = _("the coordinator sent something this client cannot read: {reason}")
+            return Feedback.refused(said.format(reason=error.reason))
         return Feedback()  # pong, and types of later protocol versions
 
     def apply(self, snapshot: Snapshot) -> Feedback:
@@ -104,9 +108,10 @@ class RemoteGameSession(GameSession):
             try:
                 games = read_pgn(snapshot.pgn)
                 if len(games) != 1:
-                    raise CescacsError(f"{len(games)} games instead of one")
+                    raise CescacsError(_("{count} games instead of one").format(count=len(games)))
             except CescacsError as error:
-                return Feedback.refused(f"the coordinator sent a record this client cannot read: {error}")
+                said = _("the coordinator sent a record this client cannot read: {reason}")
+                return Feedback.refused(said.format(reason=error))
             self._replace_game(games[0])
             self._pgn = snapshot.pgn
             self.sent_move = None
@@ -116,11 +121,14 @@ class RemoteGameSession(GameSession):
         self._mirror_clock(snapshot.clock)
         game = self.game
         notice = None
+        said = snapshot.said
+        if snapshot.event is not None and (words := event_words(snapshot.event)):
+            said = ending_words(words, game) if game.is_over and not was_over else words
         if game.is_over and not was_over:
-            notice = Notice("Game over", f"{game.result}: {game.termination}")
+            notice = Notice(_("Game over"), f"{game.result}: {termination(game)}")
         return Feedback(
-            snapshot.said or None,
-            Tone.INFO if snapshot.said else Tone.PLAIN,
+            said or None,
+            Tone.INFO if said else Tone.PLAIN,
             Redraw.GAME,
             question=self._question(snapshot),
             notice=notice,
@@ -157,14 +165,15 @@ class RemoteGameSession(GameSession):
         ply = self.game.ply
         if snapshot.draw_offer is me.opponent:
             key = ("draw", ply)
-            prompt = f"{me.opponent.title} offers a draw. Do you accept?"
+            prompt = capitalised(_("{side} offers a draw. Do you accept?").format(side=side(me.opponent)))
         elif snapshot.request is not None and snapshot.request.by is me.opponent:
             key = (snapshot.request.kind, ply)
             if snapshot.request.kind == "takeback":
                 moves = ", ".join(node.san for node in self.game.nodes[-snapshot.request.plies :])
-                prompt = f"{me.opponent.title} asks to take back {moves}. Do you agree?"
+                said = _("{side} asks to take back {moves}. Do you agree?")
+                prompt = capitalised(said.format(side=side(me.opponent), moves=moves))
             else:
-                prompt = f"{me.opponent.title} asks for a new game. Do you agree?"
+                prompt = capitalised(_("{side} asks for a new game. Do you agree?").format(side=side(me.opponent)))
         else:
             self._asked = None
             return None
@@ -175,15 +184,19 @@ class RemoteGameSession(GameSession):
 
         def answer(accept: bool) -> Feedback:
             if not self._send({"type": "answer", "to": to, "accept": accept}):
-                return Feedback.refused(f"the answer was not sent: {self.link_problem}")
-            return Feedback("answer sent", Tone.PLAIN)
+                return Feedback.refused(_("the answer was not sent: {reason}").format(reason=self.link_problem))
+            return Feedback(_("answer sent"), Tone.PLAIN)
 
-        return Confirm(prompt, answer, yes="Accept", no="Decline")
+        return Confirm(prompt, answer, yes=_("Accept"), no=_("Decline"))
 
     def _seat_words(self) -> str:
+        """Where this client sits, as the coordinator's welcome said: "you are playing White"."""
+        colour = None if self.seat is None else self.seat.colour
         if self.seat is None:
-            return "not seated yet"
-        return "watching" if self.seat is Seat.WATCH else f"playing {self.seat.label}"
+            return _("not seated yet")
+        if colour is None:
+            return _("you are watching")
+        return _("you are playing {side}").format(side=side(colour))
 
     # --- what this player may do ---------------------------------------------------------------
 
@@ -193,30 +206,34 @@ class RemoteGameSession(GameSession):
         if self.variations.top is not None or not game.is_live:
             return super().blocked()
         if game.is_over:
-            return f"the game is over ({game.termination}): n asks for a new game"
+            return self._over(game)
         if (problem := self._player_problem()) is not None:
             return problem
         turn = game.position.turn
         if turn != self.colour:
             assert self.seat is not None
-            return f"it is {turn.title}'s turn: you play {self.seat.label}"
+            return _("it is {side}'s turn: you play {yours}").format(side=side(turn), yours=side_label(turn.opponent))
         if self.sent_move is not None:
-            return f"{self.sent_move} is on its way to the game"
+            return _("{move} is on its way to the game").format(move=self.sent_move)
         return None
 
     def _player_problem(self) -> str | None:
         """Why this client cannot act as a player now, or ``None``."""
         if not self.connected:
-            return f"not connected to the game ({self.link_problem}): nothing was sent"
+            return _("not connected to the game ({reason}): nothing was sent").format(reason=self.link_problem)
         if self.seat is None:
-            return "not seated yet"
+            return _("not seated yet")
         if self.seat is Seat.WATCH:
-            return "you are watching: only White and Black play"
+            return _("you are watching: only White and Black play")
         return None
+
+    def _over(self, game: Game) -> str:
+        said = _("the game is over ({reason}): {key} asks for a new game")
+        return said.format(reason=termination(game), key=self.how("new_game"))
 
     def refusal(self, action: str) -> str | None:
         if action in _NOT_HERE:
-            return _NOT_HERE[action]
+            return _(_NOT_HERE[action])
         if action not in _PLAYERS_ONLY:
             return super().refusal(action)
         if (problem := self._player_problem()) is not None:
@@ -228,21 +245,23 @@ class RemoteGameSession(GameSession):
         )
         if action == "new_game":
             if not game.is_over:
-                return "the game is not over: resign (R) or agree a draw first"
-            return "a request is waiting for an answer" if pending else None
+                return _("the game is not over: resign ({key}) or agree a draw first").format(key=self.how("resign"))
+            return _("a request is waiting for an answer") if pending else None
         if game.is_over:
-            return f"the game is over ({game.termination}): n asks for a new game"
+            return self._over(game)
         if action == "takeback":
             if pending:
-                return "a request is waiting for an answer"
+                return _("a request is waiting for an answer")
             if not any(node.colour == me for node in game.nodes):
-                return "you have no move to take back"
+                return _("you have no move to take back")
         elif action == "offer_draw":
             if not game.nodes or game.nodes[-1].colour != me:
-                offer = f"make it, then offer it: {self.how('offer_draw')} (or type the move with (=))"
-                return f"a draw is offered after your own move: {offer}"
+                said = _(
+                    "a draw is offered after your own move: make it, then offer it: {key} (or type the move with (=))"
+                )
+                return said.format(key=self.how("offer_draw"))
         elif action == "claim_draw" and game.position.turn != me:
-            return "a draw is claimed by the player to move, on their turn"
+            return _("a draw is claimed by the player to move, on their turn")
         return super().refusal(action)
 
     # --- the commands, as requests ------------------------------------------------------------------
@@ -255,35 +274,37 @@ class RemoteGameSession(GameSession):
             return Feedback.refused(reason)
         position = self.game.position
         if not position.is_legal(move):
-            return Feedback.refused(f"{move} is not a legal move here")
+            return Feedback.refused(_("{move} is not a legal move here").format(move=move))
         text = position.ctl_an(move)
         if not self._send({"type": "move", "move": str(move), "ply": self.game.ply, "draw": offer_draw}):
-            return Feedback.refused(f"not connected to the game ({self.link_problem}): {text} was not sent")
+            said = _("not connected to the game ({reason}): {move} was not sent")
+            return Feedback.refused(said.format(reason=self.link_problem, move=text))
         self.sent_move = text
         self.preview = ()
-        return Feedback(f"{text} sent", Tone.PLAIN, Redraw.BOARD, done=True)
+        return Feedback(_("{move} sent").format(move=text), Tone.PLAIN, Redraw.BOARD, done=True)
 
     def _request(self, action: str, said: str) -> Feedback:
         if (reason := self.refusal(action)) is not None:
             return Feedback.refused(reason)
         if not self._send({"type": action}):
-            return Feedback.refused(f"not connected to the game ({self.link_problem}): nothing was sent")
+            said = _("not connected to the game ({reason}): nothing was sent")
+            return Feedback.refused(said.format(reason=self.link_problem))
         return Feedback(said, Tone.PLAIN)
 
     def takeback(self) -> Feedback:
-        return self._request("takeback", f"takeback asked: {self._opponent()} answers")
+        return self._request("takeback", _("takeback asked: {side} answers").format(side=self._opponent()))
 
     def redo(self) -> Feedback:
-        return Feedback.refused(_NOT_HERE["redo"])
+        return Feedback.refused(_(_NOT_HERE["redo"]))
 
     def offer_draw(self) -> Feedback:
-        return self._request("offer_draw", f"draw offered: {self._opponent()} answers")
+        return self._request("offer_draw", _("draw offered: {side} answers").format(side=self._opponent()))
 
     def claim_draw(self) -> Feedback:
-        return self._request("claim_draw", "draw claimed")
+        return self._request("claim_draw", _("draw claimed"))
 
     def request_new_game(self) -> Feedback:
-        return self._request("new_game", f"new game asked: {self._opponent()} answers")
+        return self._request("new_game", _("new game asked: {side} answers").format(side=self._opponent()))
 
     def resign(self) -> Feedback:
         """Resign (this player, on either turn), once confirmed; No is the safe answer."""
@@ -293,12 +314,13 @@ class RemoteGameSession(GameSession):
         assert me is not None
 
         def answer(yes: bool) -> Feedback:
-            return self._request("resign", "resignation sent") if yes else Feedback("the game goes on")
+            return self._request("resign", _("resignation sent")) if yes else Feedback(_("the game goes on"))
 
-        return Feedback(question=Confirm(f"You resign: {me.opponent.title} wins the game. Sure?", answer))
+        prompt = _("You resign: {side} wins the game. Sure?").format(side=side(me.opponent))
+        return Feedback(question=Confirm(prompt, answer))
 
     def pause_clock(self) -> Feedback:
-        return Feedback.refused(_NOT_HERE["pause_clock"])
+        return Feedback.refused(_(_NOT_HERE["pause_clock"]))
 
     def check_time(self) -> Feedback:
         """A flag fell on this copy's clock: the coordinator, whose clock rules, ends the game and says so."""
@@ -306,4 +328,4 @@ class RemoteGameSession(GameSession):
 
     def _opponent(self) -> str:
         me = self.colour
-        return "your opponent" if me is None else me.opponent.title
+        return _("your opponent") if me is None else side(me.opponent)

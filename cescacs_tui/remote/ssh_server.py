@@ -26,7 +26,7 @@ import signal
 import struct
 import sys
 import termios
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -34,11 +34,12 @@ from typing import Final
 import asyncssh
 
 from ..core.game import Game
+from ..i18n import LOCALE_VARIABLES, N_, language, language_from_locale, locale_environment, translation
 from .coordinator import Coordinator
 from .store import open_store
 from .tcp import CoordinatorServer, serve_tcp
 
-__all__ = ["DEFAULT_ROOM", "ROOM_NAME", "Hub", "ServerOptions", "serve_ssh"]
+__all__ = ["DEFAULT_ROOM", "ROOM_NAME", "Hub", "ServerOptions", "serve_ssh", "visitor_language"]
 
 ROOM_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 DEFAULT_ROOM: Final = "main"
@@ -86,7 +87,16 @@ class Room:
 
 
 class Full(Exception):
-    """No room or no seat at the server for one more: the sentence says which."""
+    """No room or no seat at the server for one more: the sentence (an English message id, ``{count}`` the cap)
+    says which; :meth:`words` says it in a visitor's language."""
+
+    def __init__(self, message: str, count: int) -> None:
+        super().__init__(message.format(count=count))
+        self.message = message
+        self.count = count
+
+    def words(self, code: str) -> str:
+        return translation(code).gettext(self.message).format(count=self.count)
 
 
 class Hub:
@@ -104,11 +114,12 @@ class Hub:
     async def enter(self, name: str) -> Room:
         """The room ``name`` with one more visitor (opened, and its game resumed, if it was closed)."""
         if self.visitors >= self.options.max_visitors:
-            raise Full(f"the server has {self.options.max_visitors} visitors already: try again later")
+            raise Full(N_("the server has {count} visitors already: try again later"), self.options.max_visitors)
         room = self.rooms.get(name)
         if room is None:
             if len(self.rooms) >= self.options.max_rooms:
-                raise Full(f"the server has {self.options.max_rooms} rooms open already: join one of them, or wait")
+                said = N_("the server has {count} rooms open already: join one of them, or wait")
+                raise Full(said, self.options.max_rooms)
             room = await self._open(name)
         if room.closing is not None:
             room.closing.cancel()
@@ -192,33 +203,46 @@ async def _visit(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) -> None:
     visitor = process.get_extra_info("connection").get_owner()
     assert isinstance(visitor, _Visitor)
     room_name = (process.command or DEFAULT_ROOM).strip()
+    code = visitor_language(process.env)
+    words = translation(code or language())
 
     def refuse(text: str) -> None:
-        process.stdout.write(f"cescacs: {text}\r\n".encode())
+        process.stdout.write((words.gettext("cescacs: {said}").format(said=text) + "\r\n").encode())
         process.exit(1)
 
     if not ROOM_NAME.fullmatch(room_name):
-        return refuse("a room is named by 1 to 32 letters, digits, '-' or '_': ssh -t -p PORT HOST ROOM")
+        return refuse(words.gettext("a room is named by 1 to 32 letters, digits, '-' or '_': ssh -t -p PORT HOST ROOM"))
     if process.get_terminal_type() is None:
-        return refuse(f"C'escacs needs a terminal: ssh -t -p PORT HOST {room_name}")
+        return refuse(words.gettext("C'escacs needs a terminal: ssh -t -p PORT HOST {room}").format(room=room_name))
     visitor.sessions += 1
     if visitor.sessions > 1:
-        return refuse("one game a connection: open another ssh session for another room")
+        return refuse(words.gettext("one game a connection: open another ssh session for another room"))
     try:
         room = await hub.enter(room_name)
     except Full as full:
-        return refuse(str(full))
+        return refuse(full.words(code or language()))
     except Exception as error:  # a room whose saved game cannot be read: say so, keep the server up
-        return refuse(f"room {room_name} cannot be opened: {error}")
+        said = words.gettext("room {room} cannot be opened: {reason}")
+        return refuse(said.format(room=room_name, reason=error))
     try:
-        status = await _run_app(hub, room, visitor, process)
+        status = await _run_app(hub, room, visitor, process, code)
     finally:
         hub.leave(room)
     process.exit(status)
 
 
-async def _run_app(hub: Hub, room: Room, visitor: _Visitor, process: asyncssh.SSHServerProcess[bytes]) -> int:
-    """The visitor's app, on a pseudo-terminal of its own, relayed to the SSH channel until it ends."""
+def visitor_language(environment: Mapping[str, str]) -> str | None:
+    """The interface language an SSH visitor's locale asks for (OpenSSH sends ``LANG`` and ``LC_*`` by default
+    with ``SendEnv``), or ``None``: only a language the interface has is taken from what the visitor sent."""
+    sent = {name: environment[name] for name in LOCALE_VARIABLES if isinstance(environment.get(name), str)}
+    return language_from_locale({name: value[:64] for name, value in sent.items()})
+
+
+async def _run_app(
+    hub: Hub, room: Room, visitor: _Visitor, process: asyncssh.SSHServerProcess[bytes], code: str | None
+) -> int:
+    """The visitor's app, on a pseudo-terminal of its own, relayed to the SSH channel until it ends; in the
+    visitor's language (``code``) unless the visitor's settings say otherwise, else in the server's."""
     width, height, pixwidth, pixheight = process.get_terminal_size()
     controller, terminal = os.openpty()
     _set_size(controller, width or 80, height or 24, pixwidth, pixheight)
@@ -231,6 +255,8 @@ async def _run_app(hub: Hub, room: Room, visitor: _Visitor, process: asyncssh.SS
         "CESCACS_DATA_DIR": str(folder / "data"),
         "CESCACS_CONFIG_DIR": str(folder / "config"),
     }
+    if code is not None:
+        environment = locale_environment(environment, code)
     try:
         child = await asyncio.create_subprocess_exec(
             *hub.options.app_command(room.server.port),

@@ -24,6 +24,7 @@ from typing import Any
 from ..core import HEX_NAMES, CescacsError, Move, MoveError, find_hex
 from ..core.errors import PGNError
 from ..core.game import Game, GameError, Node
+from ..core.message import Message
 from ..core.move import CASTLING, IN_PLACE_PROMOTION
 from ..core.notation import normalise_typed
 from ..core.pieces import LETTERS
@@ -79,7 +80,7 @@ class GameSession:
         """The hexes of a move about to be played (typed, or highlighted in a choice), marked on the board."""
         self.save_problem: str | None = None
         """Why the last save failed; ``None`` once a save succeeds.  Front ends keep it in view."""
-        self.notices: list[str] = []
+        self.notices: list[Message] = []
         """What the store did besides saving (a file kept aside...): front ends show them, then clear the list."""
         self.waiting_for: Path | None = None
         """The autosave another process has open, which this session takes over once it exits."""
@@ -591,7 +592,7 @@ class GameSession:
         try:
             game, count = open_pgn_file(path)  # replays the first game only: a file of thousands opens at once
         except (PGNError, OSError) as error:
-            reason = str(error) if isinstance(error, PGNError) else (error.strerror or str(error))
+            reason = say(error.explanation) if isinstance(error, PGNError) else (error.strerror or str(error))
             notice = Notice(_("Cannot open the record"), reason)
             return Feedback(f"{path.name}: {reason}", Tone.ERROR, notice=notice)
         return self.show_record(game, count, path.name)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..core.game import Game
+from ..core.message import Message
 
 __all__ = ["GameStore"]
 
@@ -25,7 +26,7 @@ class GameStore(Protocol):
     passes them on and empties the list.
     """
 
-    notices: list[str]
+    notices: list[Message]
 
     def save(self, game: Game, options: Mapping[str, Any]) -> None:
         """Keep ``game`` (unfinished) so that it can be resumed, with the front end's ``options``."""

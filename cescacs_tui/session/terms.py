@@ -26,8 +26,10 @@ __all__ = [
     "a_piece",
     "capitalised",
     "check_name",
+    "hex_words",
     "piece_name",
     "piece_words",
+    "pieces_name",
     "say",
     "side",
     "side_label",
@@ -39,6 +41,10 @@ __all__ = [
 _PIECE_NAMES: Final[dict[int, str]] = {
     PAWN: N_("Pawn"), ELEPHANT: N_("Elephant"), BISHOP: N_("Bishop"), KNIGHT: N_("Knight"),
     PEGASUS: N_("Pegasus"), ROOK: N_("Rook"), WYVERN: N_("Wyvern"), QUEEN: N_("Queen"), KING: N_("King"),
+}  # fmt: skip
+_PLURAL_NAMES: Final[dict[int, str]] = {
+    PAWN: N_("Pawns"), ELEPHANT: N_("Elephants"), BISHOP: N_("Bishops"), KNIGHT: N_("Knights"),
+    PEGASUS: N_("Pegasi"), ROOK: N_("Rooks"), WYVERN: N_("Wyverns"), QUEEN: N_("Queens"), KING: N_("Kings"),
 }  # fmt: skip
 _THE: Final[dict[int, str]] = {
     PAWN: N_("the Pawn"), ELEPHANT: N_("the Elephant"), BISHOP: N_("the Bishop"), KNIGHT: N_("the Knight"),
@@ -67,6 +73,8 @@ _CHECKS: Final = {
 }
 _TILES: Final = (N_("white hexes"), N_("black hexes"), N_("colour hexes"))
 """The three tile colours as the hexes of a Bishop (``HEX_COLOUR_NAMES`` order: white, black, colour)."""
+_A_HEX: Final = (N_("a white hex"), N_("a black hex"), N_("a colour hex"))
+"""One hex of each tile colour, with its article (``HEX_COLOUR_NAMES`` order)."""
 
 
 def side(colour: Colour) -> str:
@@ -84,6 +92,11 @@ def side_label(colour: Colour) -> str:
 def piece_name(kind: int) -> str:
     """A kind of piece, alone: "Bishop" ("Alfil")."""
     return _(_PIECE_NAMES[kind])
+
+
+def pieces_name(kind: int) -> str:
+    """A kind of piece in the plural, alone: "Knights" ("Cavalls")."""
+    return _(_PLURAL_NAMES[kind])
 
 
 def the_piece(kind: int) -> str:
@@ -109,6 +122,11 @@ def check_name(kind: CheckKind) -> str:
 def tile_name(tile: int) -> str:
     """The hexes of one tile colour, as a Bishop is bound to them: "white hexes" ("hexcacs blancs")."""
     return _(_TILES[tile])
+
+
+def hex_words(tile: int) -> str:
+    """One hex of a tile colour: "a white hex" ("un hexcac blanc")."""
+    return _(_A_HEX[tile])
 
 
 def capitalised(text: str) -> str:

@@ -32,7 +32,7 @@ from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question,
 from ..session.actions import keys_label
 from ..session.highlights import last_move_hexes
 from ..session.opponent import Analysis, Asked, Opponent
-from ..session.terms import piece_words
+from ..session.terms import piece_words, say
 from ..web.mode import web_mode
 from .annotations import AnnotationPanel
 from .board import HexBoard
@@ -292,7 +292,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         if feedback.notice is not None:
             self.notify(feedback.notice.text, title=feedback.notice.title, timeout=8, markup=False)
         for notice in self.session.notices:  # what the autosave did besides: a file kept aside, a game archived
-            self.notify(notice, title=_("Saved games"), timeout=12, markup=False)
+            self.notify(say(notice), title=_("Saved games"), timeout=12, markup=False)
         self.session.notices.clear()
         if feedback.question is not None:
             self.ask(feedback.question)

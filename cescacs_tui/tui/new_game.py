@@ -26,7 +26,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Select, Static
 
-from ..core import Position
+from ..core import CescacsError, Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
 from ..core.safe_text import safe_text
@@ -34,6 +34,7 @@ from ..engine.computer import HUMAN, Seat
 from ..engine.levels import LEVELS
 from ..i18n import N_, _
 from ..session.seating import Seats, computer_name
+from ..session.terms import say
 from .translated import TranslatedBindings
 
 ClockStart = Literal["first-move", "now"]
@@ -104,7 +105,9 @@ def check_pdtl(text: str, *, castling: bool = True) -> str | None:
     """
     try:
         Position.from_pdtl(text, castling=castling)
-    except ValueError as error:  # PDTLError, and anything else the reader refuses
+    except CescacsError as error:  # PDTLError
+        return say(error.explanation)
+    except ValueError as error:  # anything else the reader refuses
         return str(error)
     return None
 
@@ -198,7 +201,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
             with Horizontal(classes="field"):
                 yield Label(Text(_("Time control")), classes="field-label")
                 yield Select[str](
-                    [(Text(name), name) for name in PRESETS] + [(Text(_("Custom\u2026")), CUSTOM)],
+                    [(Text(_(name)), name) for name in PRESETS] + [(Text(_("Custom\u2026")), CUSTOM)],
                     value=preset,
                     allow_blank=False,
                     compact=True,
@@ -274,9 +277,9 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
         is_error = isinstance(control, ClockError)
         note.set_class(is_error, "-error")
         if isinstance(control, ClockError):
-            note.update(Text(str(control)) if self.query_one("#custom", Input).value.strip() else Text(""))
+            note.update(Text(say(control.explanation)) if self.query_one("#custom", Input).value.strip() else Text(""))
             return None
-        note.update(Text(control.describe() if control.enabled else _("No clock: unlimited time")))
+        note.update(Text(say(control.description()) if control.enabled else _("No clock: unlimited time")))
         self.query_one("#clock-starts", RadioSet).disabled = not control.enabled
         return control
 

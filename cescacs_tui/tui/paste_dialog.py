@@ -18,7 +18,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, TextArea
 
+from ..core.errors import CescacsError
 from ..i18n import N_, _
+from ..session.terms import say
 from .translated import TranslatedBindings
 
 T = TypeVar("T")
@@ -104,7 +106,8 @@ class PasteDialog(TranslatedBindings, ModalScreen[T | None], Generic[T]):
         try:
             result = self._read(self.text_area.text)
         except ValueError as error:
-            message = str(error).splitlines()[0] if str(error) else _("this text cannot be read")
+            said = say(error.explanation) if isinstance(error, CescacsError) else str(error)
+            message = said.splitlines()[0] if said else _("this text cannot be read")
             if len(message) > MAX_ERROR_CHARACTERS:
                 message = message[: MAX_ERROR_CHARACTERS - 1] + "…"
             self.query_one("#paste-error", Label).update(Text(message))

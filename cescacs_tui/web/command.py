@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from ..data.settings import read_language
 from ..data.storage import data_dir
+from ..i18n import LANGUAGES, _, choose_language, set_language
 from .site import Site, SiteError, is_loopback
 
 EXIT_USAGE = 2
@@ -27,16 +29,18 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a mistake in one line (no usage block)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(
+            EXIT_USAGE, _("{prog}: error: {reason} (see {prog} --help)").format(prog=self.prog, reason=message) + "\n"
+        )
 
 
 def _port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a port number").format(text=text)) from None
     if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number (1 to 65535)")
+        raise argparse.ArgumentTypeError(_("{port} is not a port number (1 to 65535)").format(port=port))
     return port
 
 
@@ -44,9 +48,9 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+        raise argparse.ArgumentTypeError(_("{value} must be at least 1").format(value=value))
     return value
 
 
@@ -65,37 +69,50 @@ def parser() -> argparse.ArgumentParser:
 
     command = _Parser(
         prog="cescacs-web",
-        description="Serve C'escacs to web browsers: one game per browser, on this machine only unless told otherwise.",
+        description=_(
+            "Serve C'escacs to web browsers: one game per browser, on this machine only unless told otherwise."
+        ),
     )
-    command.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine)")
-    command.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
+    command.add_argument(
+        "--host", default="127.0.0.1", help=_("address to listen on (default: 127.0.0.1, this machine)")
+    )
+    command.add_argument("--port", type=_port, default=8000, help=_("port (default: 8000)"))
     command.add_argument(
         "--public-url",
         metavar="URL",
-        help="the address browsers use (scheme, host and port), needed with --host 0.0.0.0 or behind a proxy",
+        help=_("the address browsers use (scheme, host and port), needed with --host 0.0.0.0 or behind a proxy"),
     )
     command.add_argument(
         "--password",
-        help=f"ask visitors for this password (better: set ${PASSWORD_VARIABLE}, which other users cannot see); "
-        "a link may carry it as ?token=PASSWORD",
+        help=_(
+            "ask visitors for this password (better: set ${variable}, which other users cannot see); "
+            "a link may carry it as ?token=PASSWORD"
+        ).format(variable=PASSWORD_VARIABLE),
     )
     command.add_argument(
         "--max-sessions",
         type=_positive,
         default=DEFAULT_MAX_SESSIONS,
         metavar="N",
-        help=f"at most N games at once, one process each (default: {DEFAULT_MAX_SESSIONS})",
+        help=_("at most N games at once, one process each (default: {count})").format(count=DEFAULT_MAX_SESSIONS),
     )
     command.add_argument(
         "--state-dir",
         type=Path,
         metavar="DIR",
-        help="where each browser's games and settings are kept (default: a 'web' folder in the data directory)",
+        help=_("where each browser's games and settings are kept (default: a 'web' folder in the data directory)"),
+    )
+    command.add_argument(
+        "--lang",
+        choices=tuple(LANGUAGES),
+        help=_("every page and game in this language (default: each browser's, else the locale's)"),
     )
     return command
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    flag = _lang_flag(sys.argv[1:] if argv is None else argv)
+    set_language(choose_language(flag, read_language(), os.environ))  # the server's own lines (and --help)
     command = parser()
     args = command.parse_args(argv)
     try:
@@ -105,27 +122,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from .server import PASSWORD_VARIABLE, CescacsServer
     except ImportError:
-        return _fail("textual-serve is missing; pip install 'cescacs-tui[web]'")
+        return _fail(_("textual-serve is missing; pip install 'cescacs-tui[web]'"))
     password = args.password or os.environ.get(PASSWORD_VARIABLE) or None
     if password is None and not is_loopback(args.host):
-        print(
-            f"cescacs-web: warning: anyone who can reach {site.public_url} can play here and start up to "
-            f"{args.max_sessions} processes; --password (or ${PASSWORD_VARIABLE}) keeps strangers out",
-            file=sys.stderr,
+        warning = _(
+            "cescacs-web: warning: anyone who can reach {url} can play here and start up to {count} processes; "
+            "--password (or ${variable}) keeps strangers out"
         )
+        print(warning.format(url=site.public_url, count=args.max_sessions, variable=PASSWORD_VARIABLE), file=sys.stderr)
     server = CescacsServer(
-        app_command(),
+        app_command(("--lang", args.lang) if args.lang else ()),
         site=site,
         host=args.host,
         port=args.port,
         state_dir=args.state_dir or data_dir() / "web",
         max_sessions=args.max_sessions,
         password=password,
+        language=args.lang,
     )
     try:
         server.serve()
     except OSError as error:
-        return _fail(f"cannot listen on {args.host}:{args.port}: {_reason(error)}")
+        return _fail(
+            _("cannot listen on {host}:{port}: {reason}").format(host=args.host, port=args.port, reason=_reason(error))
+        )
     except KeyboardInterrupt:
         return 130
     return 0
@@ -133,14 +153,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _reason(error: OSError) -> str:
     if error.errno == errno.EADDRINUSE:
-        return "the port is already in use (another cescacs-web? choose another with --port)"
+        return _("the port is already in use (another cescacs-web? choose another with --port)")
     if error.errno == errno.EACCES:
-        return "permission denied (ports below 1024 need privileges; choose another with --port)"
+        return _("permission denied (ports below 1024 need privileges; choose another with --port)")
     if error.errno == errno.EADDRNOTAVAIL:
-        return "this machine has no such address"
+        return _("this machine has no such address")
     return error.strerror or str(error)
 
 
+def _lang_flag(arguments: Sequence[str]) -> str | None:
+    """``--lang`` as given, read before the parser so that ``--help`` and its errors speak it (a wrong one: ``None``,
+    and the parser refuses it)."""
+    early = argparse.ArgumentParser(add_help=False, allow_abbrev=False, exit_on_error=False)
+    early.add_argument("--lang", choices=tuple(LANGUAGES))
+    try:
+        return early.parse_known_args(arguments)[0].lang  # type: ignore[no-any-return]
+    except argparse.ArgumentError:  # said once, by the real parser
+        return None
+
+
 def _fail(message: str) -> int:
-    print(f"cescacs-web: error: {message}", file=sys.stderr)
+    print(_("cescacs-web: error: {reason}").format(reason=message), file=sys.stderr)
     return EXIT_USAGE

@@ -25,7 +25,11 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from ..data.settings import SETTINGS_NAME, read_language
+from ..i18n import NC_, _, locale_environment, translation
+from ..i18n import language as process_language
 from .browsers import AUTH_COOKIE, BROWSER_COOKIE, Browser, browser_from_cookie, new_browser_id
+from .languages import browser_language
 from .mode import CHOOSE_FILE_URL, WEB_MODE_VARIABLE
 from .sessions import FULL, SessionTable
 from .site import Site
@@ -83,6 +87,27 @@ def terminal_size(width: object, height: object) -> tuple[int, int] | None:
     return width, height
 
 
+PAGE: Final = "web page"
+"""The catalogs' context of the web pages' words (their "Start" is not the move list's)."""
+PAGE_WORDS: Final = {
+    "start": NC_("web page", "Start"),
+    "session_ended": NC_("web page", "Session ended."),
+    "play_again": NC_("web page", "Play again"),
+    "choose_record": NC_("web page", "Choose a record file\u2026"),
+    "password": NC_("web page", "Password"),
+    "play": NC_("web page", "Play"),
+    "try_again": NC_("web page", "Try again"),
+    "server_stopped": NC_("web page", "The server stopped."),
+    "other_tab": NC_("web page", "This game is now open in another tab or window."),
+    "server_full": NC_("web page", "The server is full: too many games are being played. Try again in a while."),
+    # Translators: {name} is a file's name, {size} a number of kilobytes.
+    "too_large": NC_("web page", "{name} is too large for a game record (over {size} KB)."),
+    "not_utf8": NC_("web page", "{name} is not UTF-8 text."),
+    "not_text": NC_("web page", "{name} is not a text file."),
+}
+"""The pages' own words (and the page script's, which it reads from the page), by the name the templates use."""
+
+
 def _query_size(request: web.Request) -> tuple[int, int]:
     try:
         size = terminal_size(int(request.query.get("width", "80")), int(request.query.get("height", "24")))
@@ -94,9 +119,11 @@ def _query_size(request: web.Request) -> tuple[int, int]:
 class BrowserAppService(AppService):
     """One browser's app process: its own directories, web mode, and a bounded stop."""
 
-    def __init__(self, command: str, *, browser: Browser, **kwargs: Any) -> None:
+    def __init__(self, command: str, *, browser: Browser, language: str | None = None, **kwargs: Any) -> None:
         super().__init__(command, **kwargs)
         self.browser = browser
+        self.language = language
+        """The language the browser asks for (``None``: it names none the interface speaks)."""
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width=width, height=height)
@@ -104,7 +131,7 @@ class BrowserAppService(AppService):
         environment[WEB_MODE_VARIABLE] = "1"
         environment["CESCACS_DATA_DIR"] = str(self.browser.data_dir)
         environment["CESCACS_CONFIG_DIR"] = str(self.browser.config_dir)
-        return environment
+        return environment if self.language is None else locale_environment(environment, self.language)
 
     async def on_meta(self, data: bytes) -> None:
         meta = json.loads(data)
@@ -152,6 +179,7 @@ class CescacsServer(Server):
         state_dir: Path,
         max_sessions: int,
         password: str | None = None,
+        language: str | None = None,
     ) -> None:
         super().__init__(
             command,
@@ -165,6 +193,8 @@ class CescacsServer(Server):
         self.state_dir = state_dir
         self.sessions = SessionTable(max_sessions)
         self.password = password
+        self.language = language
+        """``--lang``: every page and game in this language, whatever the browser asks (``None``: the browser's)."""
         self._login_lock = asyncio.Lock()
 
     # --- running -------------------------------------------------------------------
@@ -185,7 +215,7 @@ class CescacsServer(Server):
         await runner.setup()
         try:
             await web.TCPSite(runner, self.host, self.port).start()
-            print(f"Serving C'escacs on {self.public_url} (Ctrl+C stops)", flush=True)
+            print(_("Serving C'escacs on {url} (Ctrl+C stops)").format(url=self.public_url), flush=True)
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             for signal_number in (signal.SIGINT, signal.SIGTERM):
@@ -231,7 +261,9 @@ class CescacsServer(Server):
         if known is None and request.headers.get("Sec-Fetch-Site") in ("cross-site", "same-site"):
             # Arriving by a link from another site, the browser holds back its SameSite=Strict cookie;
             # a new identity now would replace it and lose the game.  Reloading from here sends it.
-            return self._page(request, "notice.html", {"refresh": True, "message": "Opening C'escacs…"})
+            return self._page(
+                request, "notice.html", {"refresh": True, "message": NC_("web page", "Opening C'escacs\u2026")}
+            )
         browser = self._browser(known or new_browser_id())
         if self.password is not None:
             token = request.query.get("token")
@@ -264,7 +296,11 @@ class CescacsServer(Server):
             async with self._login_lock:
                 await asyncio.sleep(LOGIN_DELAY_SECONDS)
             return self._page(
-                request, "login.html", {"error": "Wrong password."}, status=403, browser=browser if new else None
+                request,
+                "login.html",
+                {"error": NC_("web page", "Wrong password.")},
+                status=403,
+                browser=browser if new else None,
             )
         redirect = web.HTTPSeeOther("./")
         self._set_cookie(redirect, AUTH_COOKIE, browser.auth_token(self.password))
@@ -273,8 +309,9 @@ class CescacsServer(Server):
         raise redirect
 
     def _full(self, request: web.Request, new_browser: Browser | None) -> web.StreamResponse:
-        message = f"The server is full: {self.sessions.limit} games are being played. Try again in a while."
-        return self._page(request, "notice.html", {"message": message, "retry": True}, status=503, browser=new_browser)
+        message = NC_("web page", "The server is full: {count} games are being played. Try again in a while.")
+        context = {"message": message, "count": self.sessions.limit, "retry": True}
+        return self._page(request, "notice.html", context, status=503, browser=new_browser)
 
     def _page(
         self,
@@ -285,10 +322,26 @@ class CescacsServer(Server):
         status: int = 200,
         browser: Browser | None = None,
     ) -> web.Response:
-        response = aiohttp_jinja2.render_template(template, request, {"title": self.title, **context}, status=status)
+        language = self.language_of(request)
+        words = translation(language)
+        said = {name: words.pgettext(PAGE, text) for name, text in PAGE_WORDS.items()}
+        for name in ("message", "error"):  # a message id, with the context's other values as its placeholders
+            if name in context:
+                context[name] = words.pgettext(PAGE, context[name]).format(**context)
+        page = {"title": self.title, "lang": language, "words": said, **context}
+        response = aiohttp_jinja2.render_template(template, request, page, status=status)
         if browser is not None:
             self._set_cookie(response, BROWSER_COOKIE, browser.id)
         return response
+
+    def language_of(self, request: web.Request) -> str:
+        """The language to answer ``request`` in, as the browser's game would choose it: ``--lang``, else the
+        language the browser chose in the app (its settings), else its ``Accept-Language``, else the server's."""
+        if self.language:
+            return self.language
+        browser = self._known_browser(request)
+        chosen = None if browser is None else read_language(browser.config_dir / SETTINGS_NAME)
+        return chosen or browser_language(request.headers.get("Accept-Language")) or process_language()
 
     def _set_cookie(self, response: web.StreamResponse, name: str, value: str) -> None:
         response.set_cookie(
@@ -341,6 +394,7 @@ class CescacsServer(Server):
             service = BrowserAppService(
                 self.command,
                 browser=browser,
+                language=None if self.language else browser_language(request.headers.get("Accept-Language")),
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,

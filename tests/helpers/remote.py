@@ -191,8 +191,7 @@ class HostProcess(CommandProcess):
 
     def __init__(self, env: dict[str, str], args: Sequence[str] = ()) -> None:
         super().__init__(env, ["host", "--port", "0", "--token", TOKEN, *args])
-        words = self.line_after(b"Join with: ").split()
-        assert words[:2] == ["cescacs", "join"], words
+        words = ["cescacs", "join", *self.line_after(b": cescacs join ").split()]  # "Join with:", in any language
         self.join_args = words[1:]
         self.port = int(self.join_args[1].rpartition(":")[2])
 

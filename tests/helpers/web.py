@@ -23,7 +23,8 @@ def free_port() -> int:
 
 
 def server_environment(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "CESCACS"))}
+    locale = ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")  # English unless a test asks otherwise
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "CESCACS")) and k not in locale}
     return {**env, "CESCACS_DATA_DIR": str(tmp_path / "data"), "CESCACS_CONFIG_DIR": str(tmp_path / "config")}
 
 
@@ -46,7 +47,7 @@ class WebServer:
         while b"\n" not in ready and time.monotonic() < deadline and self.process.poll() is None:
             if select.select([self.process.stdout], [], [], 0.1)[0]:
                 ready += os.read(self.process.stdout.fileno(), 4096)
-        assert ready.startswith(b"Serving C'escacs on http://127.0.0.1:"), ready
+        assert f"http://127.0.0.1:{self.port}".encode() in ready, ready  # in the server's language
         self.origin = f"http://127.0.0.1:{self.port}"
 
     def app_processes(self) -> list[int]:

@@ -9,10 +9,11 @@
   const CELL_HEIGHT = 1.2;
   const MAX_UPLOAD_BYTES = 1024 * 1024;
   const FIRST_FRAME_BYTES = 64;
+  const WORDS = document.body.dataset; // the page's words, in the visitor's language (the server's templates)
   const CLOSE_REASONS = {
-    1001: "The server stopped.",
-    4001: "This game is now open in another tab or window.",
-    4003: "The server is full: too many games are being played. Try again in a while.",
+    1001: WORDS.serverStopped,
+    4001: WORDS.otherTab,
+    4003: WORDS.serverFull,
   };
 
   const terminal = document.getElementById("terminal");
@@ -37,6 +38,11 @@
     const want = width < height ? PORTRAIT : LANDSCAPE;
     const fits = Math.min(width / (want.columns * CELL_WIDTH), height / (want.rows * CELL_HEIGHT));
     return Math.max(7, Math.min(16, Math.floor(fits)));
+  }
+
+  // A sentence of the page's words about a file: {name} and {size} filled in.
+  function said(words, name) {
+    return words.replace("{size}", String(MAX_UPLOAD_BYTES / 1024)).replace("{name}", () => name); // no $& patterns
   }
 
   function notice(text) {
@@ -103,7 +109,7 @@
         if (message[0] === "cescacs" && message[1] === "choose_file") chooseFile();
       });
       this.addEventListener("close", (event) => {
-        document.getElementById("closed-message").textContent = CLOSE_REASONS[event.code] || "Session ended.";
+        document.getElementById("closed-message").textContent = CLOSE_REASONS[event.code] || WORDS.sessionEnded;
       });
     }
 
@@ -119,18 +125,18 @@
   // A record from this computer goes to the app as a paste, into the box its Open dialog shows.
   async function upload(file) {
     if (file.size > MAX_UPLOAD_BYTES) {
-      notice(`${file.name} is too large for a game record (over ${MAX_UPLOAD_BYTES / 1024} KB).`);
+      notice(said(WORDS.tooLarge, file.name));
       return;
     }
     let text;
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
     } catch (error) {
-      notice(`${file.name} is not UTF-8 text.`);
+      notice(said(WORDS.notUtf8, file.name));
       return;
     }
     if (text.includes("\0")) {
-      notice(`${file.name} is not a text file.`);
+      notice(said(WORDS.notText, file.name));
       return;
     }
     // No control character but tab and newlines reaches the terminal: ESC would end the paste early.
