@@ -23,6 +23,7 @@ from .message import N_, Message
 from .safe_text import printable
 
 __all__ = [
+    "PDTL_FIELDS",
     "AmbiguousMoveError",
     "CescacsError",
     "IllegalMoveError",
@@ -47,7 +48,7 @@ class CescacsError(ValueError):
         self.explanation = message if isinstance(message, Message) else Message.verbatim(str(self))
 
 
-_PDTL_FIELDS: Final = {
+PDTL_FIELDS: Final = {
     "fields": N_("fields"),
     "placement": N_("placement"),
     "turn": N_("turn"),
@@ -74,7 +75,7 @@ class PDTLError(CescacsError):
 
     def __init__(self, message: str | Message, *, field: str, column: int | None = None, token: str | None = None):
         reason = message if isinstance(message, Message) else Message.verbatim(printable(message))
-        name = Message(_PDTL_FIELDS[field]) if field in _PDTL_FIELDS else Message.verbatim(printable(field))
+        name = Message(PDTL_FIELDS[field]) if field in PDTL_FIELDS else Message.verbatim(printable(field))
         if column is None:
             said = Message(N_("PDTL {field}: {reason}"), field=name, reason=reason)
         else:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
-from .errors import PDTLError, printable
+from .errors import PDTL_FIELDS, PDTLError, printable
 from .geometry import (
     COLUMN,
     COLUMNS,
@@ -70,6 +70,14 @@ MAX_NUMBER_DIGITS: Final = 6
 """The half-move clock and the move number have at most six digits: no game comes near a million moves."""
 _NUMBER_RE: Final = re.compile(r"[0-9]+")
 _HEX_NAME_RE: Final = re.compile(r"[A-Z][0-9]{1,2}")
+
+
+def _listed(fields: Sequence[str]) -> Message:
+    """PDTL field names as a list said in the language: "castling, special"."""
+    said = Message(PDTL_FIELDS[fields[-1]])
+    for name in reversed(fields[:-1]):
+        said = Message(N_("{first}, {rest}"), first=Message(PDTL_FIELDS[name]), rest=said)
+    return said
 
 
 class Setup(NamedTuple):
@@ -124,7 +132,7 @@ class _Reader:
             missing = ("placement", "turn", "castling", "special")[len(fields) :]
             raise self.fail(
                 "fields",
-                Message(N_("fields 1-4 are mandatory; missing: {fields}"), fields=", ".join(missing)),
+                Message(N_("fields 1-4 are mandatory; missing: {fields}"), fields=_listed(missing)),
                 len(self.text.rstrip()),
             )
         if len(fields) > 6:
