@@ -99,13 +99,15 @@ class TimeControl:
 
     def __post_init__(self) -> None:
         for name, value in (("base", self.base), ("increment", self.increment), ("delay", self.delay)):
-            field = Message(_FIELD_WORDS[name])
             if not (math.isfinite(value) and value >= 0 and float(value).is_integer()):
                 template = N_("{name} must be a whole number of seconds, not {value}")
-                raise ClockError(Message(template, name=field, value=repr(value)))
+                raise ClockError(Message(template, name=Message(_FIELD_WORDS[name]), value=repr(value)))
             if value > MAX_CONTROL_SECONDS:
                 template = N_("{name} must be at most {most} seconds, not {value}")
-                raise ClockError(Message(template, name=field, most=f"{MAX_CONTROL_SECONDS:,}", value=f"{value:,.0f}"))
+                given = f"{value:.0f}"  # no thousands separator: languages differ on it
+                raise ClockError(
+                    Message(template, name=Message(_FIELD_WORDS[name]), most=MAX_CONTROL_SECONDS, value=given)
+                )
         if self.kind is ClockKind.NONE and self.base:
             raise ClockError(Message(N_("a control without clock has no base time")))
         if self.enabled and not self.base:
