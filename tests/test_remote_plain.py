@@ -105,6 +105,15 @@ def test_the_plain_player_is_greeted_with_the_seats_and_where_the_game_stands() 
     assert lines[:3] == ["Connected to test:1.", "You are playing Black.", "White: Ana, here. Black: Bo (you), here."]
     assert "White (Ana) to move." in lines and "Type who to hear who plays and who is here." in lines
     assert black.type("who") == ["White: Ana, here. Black: Bo (you), here."]
+    who = "who: who plays each side and who is here (in a game played from two places)"
+    assert black.type("help")[-1] == who and black.type("help who") == [who]
+
+
+def test_a_player_named_in_lower_case_keeps_the_name_as_given() -> None:
+    coordinator = Coordinator(Game.new(), token=TOKEN)
+    white = PlainWire(coordinator, "white", "Ana")
+    seat(coordinator, "black", name="root")
+    assert "root plays Black." in white.deliver()
 
 
 def test_lines_typed_before_the_game_arrives_are_handled_once_it_has() -> None:

@@ -89,18 +89,19 @@ def plain_how(action: str) -> str:
     return _(ACTIONS[action].title).lower()
 
 
-def _sentence(text: str, typed: str = "") -> str:
+def _sentence(text: str, typed: str = "", names: Iterable[str] = ()) -> str:
     """A session message as a sentence: a capital first letter, a full stop.
 
     A first word that repeats an argument the player typed (a file name:
-    ``open game`` answers ``game: No such file or directory``) keeps its case:
-    a name is quoted, not corrected.
+    ``open game`` answers ``game: No such file or directory``) or a player's
+    name (``root plays White``) keeps its case: a name is quoted, not corrected.
     """
     text = text.strip()
     if not text:
         return text
     first = text.split()[0].rstrip(":,;")
     quoted = {name for word in typed.split()[1:] for name in (word, Path(word).name)}  # a command's arguments
+    quoted.update(word for name in names for word in name.split())
     if first.isalpha() and first not in quoted:
         text = text[0].upper() + text[1:]
     return text if text[-1] in ".?!)" else text + "."
@@ -204,6 +205,10 @@ class PlainGame:
 
     # --- one line ------------------------------------------------------------------------
 
+    def player_names(self) -> tuple[str, ...]:
+        """Names an answer may start with, which keep their case (a remote front end knows its players')."""
+        return ()
+
     def handle(self, line: str) -> None:
         """One line typed by the player: the answer to a question, a command, a move, hexes."""
         text = line.strip()
@@ -285,7 +290,7 @@ class PlainGame:
         seen, now = self._seen, self._snapshot()
         if feedback.new_game or now.start != seen.start:
             if feedback.text:
-                self.write(_sentence(feedback.text, self._typed))
+                self.write(_sentence(feedback.text, self._typed, self.player_names()))
             self.write(situation(game))
         else:
             common = 0
@@ -300,7 +305,7 @@ class PlainGame:
             elif now.ending != seen.ending:
                 self.write(situation(game))
             elif feedback.text:
-                self.write(_sentence(feedback.text, self._typed))
+                self.write(_sentence(feedback.text, self._typed, self.player_names()))
         if feedback.archived is not None:
             self.write(_("The game is archived in {path}.").format(path=feedback.archived))
         self._seen = now

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any, Final, TextIO
 
 from ..core.pieces import Colour
-from ..i18n import _
+from ..i18n import N_, _
 from ..plain import PlainGame
 from ..plain.output import LineWriter
 from ..session import Feedback, Question, Tone
@@ -49,6 +49,7 @@ SETTLE_SECONDS: Final = 10.0
 """At the end of input, how long the client waits for the game (and the answer to a move sent) before it leaves."""
 
 _WHO: Final = "who"
+_WHO_HELP: Final = N_("who: who plays each side and who is here (in a game played from two places)")
 
 
 def seats_words(session: RemoteGameSession) -> str:
@@ -91,6 +92,18 @@ class RemotePlainGame(PlainGame):
             self.write(seats_words(self.session))
             return
         super().handle(line)
+
+    def ask_help(self, argument: str) -> None:
+        """The plain mode's help, with ``who``, the one command only a game from two places has."""
+        if argument.strip().lower() == _WHO:
+            self.write(_(_WHO_HELP))
+            return
+        super().ask_help(argument)
+        if not argument.strip():
+            self.write(_(_WHO_HELP))
+
+    def player_names(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in (self.session.white, self.session.black) if seat.name)
 
     def do_new(self, argument: str) -> None:
         if argument:
