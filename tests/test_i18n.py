@@ -176,6 +176,181 @@ def test_a_records_syntax_error_is_said_in_the_language_and_stays_english_as_a_s
     )
 
 
+# --- the readers' reasons: PDTL, time controls, records, the autosave's owner ------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "english", "catalan", "spanish"),
+    [
+        (
+            "/14:5k1/10:K6/ w",
+            "PDTL fields (column 17): fields 1-4 are mandatory; missing: castling, special",
+            "PDTL, camps (columna 17): els camps 1-4 són obligatoris; en falten: enroc, especial",
+            "PDTL, campos (columna 17): los campos 1-4 son obligatorios; faltan: enroque, especial",
+        ),
+        (
+            "/14:7/10:K6/ w -- - 0 1",
+            "PDTL position: the Black King is missing: each side has exactly one",
+            "PDTL, posició: falta el Rei de les negres: cada bàndol en té exactament un",
+            "PDTL, posición: falta el Rey de las negras: cada bando tiene exactamente uno",
+        ),
+        (
+            "/14:5k1/10:K6/4:PPPPP/5:PPPPPP/6:P6/ w -- - 0 1",
+            "PDTL position: White has 12 pieces of the kind Pawn (at most 11)",
+            "PDTL, posició: les blanques tenen 12 peces del tipus Peó (com a màxim 11)",
+            "PDTL, posición: las blancas tienen 12 piezas del tipo Peón (como máximo 11)",
+        ),
+        (
+            "/14:5k1/10:K6/ w RX - 0 1",
+            "PDTL castling (column 18): 'RX': rook rights without the King"
+            " (White's part RKR, RK, KR, K or -, then Black's rkr, rk, kr, k or -)",
+            "PDTL, enroc (columna 18): 'RX': drets de Roc sense el Rei"
+            " (la part de les blanques RKR, RK, KR, K o -, després la de les negres rkr, rk, kr, k o -)",
+            "PDTL, enroque (columna 18): 'RX': derechos de Roque sin el Rey"
+            " (la parte de las blancas RKR, RK, KR, K o -, después la de las negras rkr, rk, kr, k o -)",
+        ),
+        (
+            "/14:5k1/10:K6/ b -- G15@13 0 1",
+            "PDTL special (column 21): en passant names G15, but there is no piece there",
+            "PDTL, especial (columna 21): el camp de captura al pas indica G15, però no hi ha cap peça",
+            "PDTL, especial (columna 21): el campo de captura al paso indica G15, pero no hay ninguna pieza",
+        ),
+        (
+            "/14:5k1/10:K6/ w -- - 0 0",
+            "PDTL move number (column 25): '0' is not a whole number >= 1 or '?'",
+            "PDTL, número de jugada (columna 25): '0' no és un nombre enter >= 1 o '?'",
+            "PDTL, número de jugada (columna 25): '0' no es un número entero >= 1 o '?'",
+        ),
+        (
+            "/16:5k1/14:5R1/10:K6/ w -- - 0 1",
+            "PDTL position: Black, who is not to move, is in check: the position cannot arise",
+            "PDTL, posició: les negres, que no juguen, són en escac: la posició no es pot donar",
+            "PDTL, posición: las negras, que no juegan, están en jaque: la posición no puede darse",
+        ),
+    ],
+)
+def test_a_pdtl_error_is_said_in_the_language_and_stays_english_as_a_string(
+    speak: object, text: str, english: str, catalan: str, spanish: str
+) -> None:
+    from cescacs_tui.core import PDTLError, Position
+    from cescacs_tui.session.terms import say
+    from cescacs_tui.tui.new_game import check_pdtl
+
+    with pytest.raises(PDTLError) as caught:
+        Position.from_pdtl(text)
+    assert str(caught.value) == english
+    i18n.set_language("ca")
+    assert say(caught.value.explanation) == catalan
+    assert str(caught.value) == english
+    i18n.set_language("es")
+    assert check_pdtl(text) == spanish  # the new-game dialog's note
+
+
+def test_a_time_control_error_is_said_in_the_language_and_stays_english_as_a_string(
+    speak: object, tmp_path: Path
+) -> None:
+    from cescacs_tui.core.clock import ClockError, TimeControl
+    from cescacs_tui.session.terms import say
+
+    with pytest.raises(ClockError) as caught:
+        TimeControl.from_tag("0")
+    assert str(caught.value) == "TimeControl '0': the base time must be more than 0 seconds"
+    i18n.set_language("ca")
+    assert say(caught.value.explanation) == "TimeControl '0': el temps de base ha de ser de més de 0 segons"
+    with pytest.raises(ClockError) as caught:
+        TimeControl.from_tag("40/9000")
+    said = say(caught.value.explanation)
+    assert said.startswith("TimeControl '40/9000': els períodes per nombre de jugades (jugades/segons) no s'admeten")
+    assert "'<base>+<increment>' (Fischer), '<base>d<retard>' (retard simple)" in said
+    assert "move-count periods" in str(caught.value)
+    path = tmp_path / "settings.toml"
+    path.write_text('time_control = "abc"\n', encoding="utf-8")
+    (problem,) = Settings.load(path).problems
+    i18n.set_language("es")
+    assert say(problem).startswith(f"{path}: time_control = \"abc\": no se entiende TimeControl 'abc'; se esperaba '?'")
+    assert say(problem).endswith('(como máximo 999999); se usa "-"')
+    assert str(problem).startswith(f"{path}: time_control = \"abc\": TimeControl 'abc' is not understood")
+
+
+@pytest.mark.parametrize(
+    ("record", "english", "spanish"),
+    [
+        (
+            '[Variant "Xiangqi"]\n\n*\n',
+            "line 1, column 1: unknown variant 'Xiangqi' (expected C'escacs)",
+            "línea 1, columna 1: variante desconocida 'Xiangqi' (se esperaba C'escacs)",
+        ),
+        (
+            '[Variant "Grand C\'escacs"]\n\n*\n',
+            "line 1, column 1: Grand C'escacs is not supported",
+            "línea 1, columna 1: el Gran C'escacs no se admite",
+        ),
+        (
+            '[Variant "C\'escacs"]\n[PDTL "/14:7/10:K6/ w -- - 0 1"]\n\n*\n',
+            "line 2, column 1: PDTL tag: PDTL position: the Black King is missing: each side has exactly one",
+            "línea 2, columna 1: etiqueta PDTL: PDTL, posición: falta el Rey de las negras:"
+            " cada bando tiene exactamente uno",
+        ),
+        (
+            '[Variant "C\'escacs"]\n\n1. H6-H13 *\n',
+            "line 3, column 4: move 1 (White) H6-H13: H13 is not a hex of the board",
+            "línea 3, columna 4: jugada 1 (las blancas) H6-H13: H13 no es un hexcaque del tablero",
+        ),
+        (
+            '[Variant "C\'escacs"]\n[Redefine "X@J"]\n\n*\n',
+            "line 2, column 1: Redefine: 'X@J' is not an allowed alias pair"
+            " (expected pairs such as A@J, C@N, T@R, W@V, Q@D, H@E, at most one per piece)",
+            "línea 2, columna 1: Redefine: 'X@J' no es un par de alias permitido"
+            " (se esperaba pares como A@J, C@N, T@R, W@V, Q@D, H@E, como máximo uno por pieza)",
+        ),
+    ],
+)
+def test_a_records_replay_error_is_said_in_the_language_and_stays_english_as_a_string(
+    speak: object, record: str, english: str, spanish: str
+) -> None:
+    from cescacs_tui.core.errors import PGNError
+    from cescacs_tui.core.pgn import read_pgn
+    from cescacs_tui.session.terms import say
+
+    with pytest.raises(PGNError) as caught:
+        read_pgn(record)
+    assert str(caught.value) == english
+    i18n.set_language("es")
+    assert say(caught.value.explanation) == spanish
+
+
+def test_the_autosaves_owner_is_said_in_the_language_and_stays_english_as_a_string(
+    speak: object, tmp_path: Path
+) -> None:
+    from cescacs_tui.data.lock import AutosaveBusy, LockOwner
+    from cescacs_tui.session.terms import say
+
+    elsewhere = LockOwner(1234, "elsewhere")
+    busy = AutosaveBusy(tmp_path / "autosave.json", elsewhere)
+    assert (
+        str(busy)
+        == f"the game in {tmp_path / 'autosave.json'} is open in another cescacs (process 1234 on host 'elsewhere')"
+    )
+    i18n.set_language("ca")
+    assert say(elsewhere.description()) == "el procés 1234 a la màquina 'elsewhere'"
+    assert say(LockOwner().description()) == "un altre procés"
+    feedback = GameSession(Game.new()).offer_separate_game(busy)
+    assert feedback.question is not None and "el procés 1234 a la màquina 'elsewhere'" in feedback.question.prompt
+    i18n.set_language("es")
+    assert say(LockOwner(77).description()) == "el proceso 77"
+
+
+def test_a_pdtl_error_on_the_command_line_is_said_in_the_language_without_a_traceback() -> None:
+    failed = cescacs("moves", "--pdtl", "/14:7/10:K6/ w -- - 0 1", "--lang", "ca")
+    assert failed.returncode == 2 and "Traceback" not in failed.stderr
+    assert (
+        failed.stderr == "cescacs: error: PDTL, posició: falta el Rei de les negres: cada bàndol en té exactament un\n"
+    )
+    plain = cescacs("--plain", "--pdtl", "/14:5k1/10:K6/ w", lang="es_ES.UTF-8")
+    assert plain.returncode == 2 and "Traceback" not in plain.stderr
+    assert "los campos 1-4 son obligatorios; faltan: enroque, especial" in plain.stderr
+
+
 # --- the catalogs ----------------------------------------------------------------------------
 
 

@@ -63,6 +63,16 @@ TAG_FORMS: Final = (
     f"all in whole seconds (at most {MAX_CONTROL_SECONDS})"
 )
 """The accepted ``TimeControl`` tag values, for error messages and help texts."""
+_TAG_FORMS_SAID: Final = Message(
+    N_(
+        "'?' (unknown) or '-' (no clock), '<base>' (sudden death), '<base>+<increment>' (Fischer), "
+        "'<base>d<delay>' (simple delay), '<base>b<delay>' (Bronstein delay) or '*<seconds>' (per move), "
+        "all in whole seconds (at most {most})"
+    ),
+    most=MAX_CONTROL_SECONDS,
+)
+""":data:`TAG_FORMS` for a front end to say in its language."""
+_FIELD_WORDS: Final = {"base": N_("base"), "increment": N_("increment"), "delay": N_("delay")}
 
 
 def _duration(seconds: float) -> str:
@@ -90,17 +100,23 @@ class TimeControl:
     def __post_init__(self) -> None:
         for name, value in (("base", self.base), ("increment", self.increment), ("delay", self.delay)):
             if not (math.isfinite(value) and value >= 0 and float(value).is_integer()):
-                raise ClockError(f"{name} must be a whole number of seconds, not {value!r}")
+                template = N_("{name} must be a whole number of seconds, not {value}")
+                raise ClockError(Message(template, name=Message(_FIELD_WORDS[name]), value=repr(value)))
             if value > MAX_CONTROL_SECONDS:
-                raise ClockError(f"{name} must be at most {MAX_CONTROL_SECONDS:,} seconds, not {value:,.0f}")
+                template = N_("{name} must be at most {most} seconds, not {value}")
+                given = f"{value:.0f}"  # no thousands separator: languages differ on it
+                raise ClockError(
+                    Message(template, name=Message(_FIELD_WORDS[name]), most=MAX_CONTROL_SECONDS, value=given)
+                )
         if self.kind is ClockKind.NONE and self.base:
-            raise ClockError("a control without clock has no base time")
+            raise ClockError(Message(N_("a control without clock has no base time")))
         if self.enabled and not self.base:
-            raise ClockError("the base time must be more than 0 seconds")
+            raise ClockError(Message(N_("the base time must be more than 0 seconds")))
         if self.increment and self.kind is not ClockKind.FISCHER:
-            raise ClockError(f"an increment needs a Fischer control, not {self.kind}")
+            raise ClockError(Message(N_("an increment needs a Fischer control, not {kind}"), kind=self.kind.value))
         if self.delay and self.kind not in _DELAY_KINDS:
-            raise ClockError(f"a delay needs a Bronstein or simple delay control, not {self.kind}")
+            template = N_("a delay needs a Bronstein or simple delay control, not {kind}")
+            raise ClockError(Message(template, kind=self.kind.value))
 
     @property
     def enabled(self) -> bool:
@@ -120,15 +136,15 @@ class TimeControl:
         if value in ("?", "-"):
             return NO_CLOCK
         if "/" in value:
-            raise ClockError(
-                f"TimeControl {text!r}: move-count periods (moves/seconds) are not supported; use {TAG_FORMS}"
-            )
+            template = N_("TimeControl {tag}: move-count periods (moves/seconds) are not supported; use {forms}")
+            raise ClockError(Message(template, tag=repr(text), forms=_TAG_FORMS_SAID))
         if per_move := _PER_MOVE_TAG_RE.fullmatch(value):
             kind, base, extra = ClockKind.PER_MOVE, per_move["base"], "0"
         elif match := _TAG_RE.fullmatch(value):
             kind, base, extra = _SEPARATOR_KIND[match["sep"] or ""], match["base"], match["extra"] or "0"
         else:
-            raise ClockError(f"TimeControl {text!r} is not understood; expected {TAG_FORMS}")
+            template = N_("TimeControl {tag} is not understood; expected {forms}")
+            raise ClockError(Message(template, tag=repr(text), forms=_TAG_FORMS_SAID))
         try:
             return cls(
                 kind,
@@ -137,7 +153,9 @@ class TimeControl:
                 delay=float(extra) if kind in _DELAY_KINDS else 0.0,
             )
         except ClockError as error:
-            raise ClockError(f"TimeControl {text!r}: {error}") from None
+            raise ClockError(
+                Message(N_("TimeControl {tag}: {reason}"), tag=repr(text), reason=error.explanation)
+            ) from None
 
     def to_tag(self) -> str:
         """The CTL-PGN ``TimeControl`` tag value; ``from_tag(c.to_tag()) == c`` for every control.
@@ -319,7 +337,8 @@ class ChessClock:
         starts afresh.  Raises :class:`ClockError` once a flag has fallen.
         """
         if self._flagged is not None:
-            raise ClockError(f"{self._flagged.title}'s flag has fallen; the clock cannot start again")
+            said = Message(N_("{side}'s flag has fallen; the clock cannot start again"), side=self._flagged)
+            raise ClockError(said)
         now = self._now()
         self._fold(now)
         self._begin_turn(colour, now)
@@ -336,10 +355,10 @@ class ChessClock:
         now = self._now()
         flagged = self._flag_at(now)
         if flagged is not None:
-            raise ClockError(f"{flagged.title}'s flag has already fallen; the move came too late")
+            raise ClockError(Message(N_("{side}'s flag has already fallen; the move came too late"), side=flagged))
         mover = self.running
         if mover is None:
-            raise ClockError("no clock is running (not started, paused or stopped)")
+            raise ClockError(Message(N_("no clock is running (not started, paused or stopped)")))
         self._fold(now)
         left = self._stored[mover]
         after = left + self._credit(left)
@@ -430,7 +449,10 @@ class ChessClock:
             return
         for value in (white, black):
             if not (math.isfinite(value) and value >= 0):
-                raise ClockError(f"a clock time must be a finite number of seconds >= 0, not {value!r}")
+                said = Message(
+                    N_("a clock time must be a finite number of seconds >= 0, not {value}"), value=repr(value)
+                )
+                raise ClockError(said)
         self._fold(self._now())
         self._stored = [white, black]
         if self._to_move is not None:

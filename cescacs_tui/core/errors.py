@@ -17,10 +17,13 @@ the input as it was, for programs.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .message import N_, Message
 from .safe_text import printable
 
 __all__ = [
+    "PDTL_FIELDS",
     "AmbiguousMoveError",
     "CescacsError",
     "IllegalMoveError",
@@ -45,6 +48,19 @@ class CescacsError(ValueError):
         self.explanation = message if isinstance(message, Message) else Message.verbatim(str(self))
 
 
+PDTL_FIELDS: Final = {
+    "fields": N_("fields"),
+    "placement": N_("placement"),
+    "turn": N_("turn"),
+    "castling": N_("castling"),
+    "special": N_("special"),
+    "half-move clock": N_("half-move clock"),
+    "move number": N_("move number"),
+    "position": N_("position"),
+}
+"""The PDTL fields as an error names them (the attribute ``field`` keeps the English key)."""
+
+
 class PDTLError(CescacsError):
     """A PDTL string is malformed, or describes an impossible position.
 
@@ -52,12 +68,20 @@ class PDTLError(CescacsError):
     ``"castling"``, ``"special"``, ``"half-move clock"``, ``"move number"``,
     ``"position"`` for whole-position rules); ``column`` is the 1-based
     character position of the offending token in the text, when known.
+    ``message`` may be a :class:`~cescacs_tui.core.message.Message`:
+    :attr:`explanation` frames it (the field, the column) for a front end to
+    say in its language, ``str()`` in English.
     """
 
-    def __init__(self, message: str, *, field: str, column: int | None = None, token: str | None = None):
-        where = f" (column {column})" if column is not None else ""
-        super().__init__(f"PDTL {field}{where}: {message}")
-        self.reason = printable(message)
+    def __init__(self, message: str | Message, *, field: str, column: int | None = None, token: str | None = None):
+        reason = message if isinstance(message, Message) else Message.verbatim(printable(message))
+        name = Message(PDTL_FIELDS[field]) if field in PDTL_FIELDS else Message.verbatim(printable(field))
+        if column is None:
+            said = Message(N_("PDTL {field}: {reason}"), field=name, reason=reason)
+        else:
+            said = Message(N_("PDTL {field} (column {column}): {reason}"), field=name, column=column, reason=reason)
+        super().__init__(said)
+        self.reason = printable(str(message))
         self.field = field
         self.column = column
         self.token = token

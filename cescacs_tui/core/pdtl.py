@@ -18,13 +18,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
-from .errors import PDTLError, printable
+from .errors import PDTL_FIELDS, PDTLError, printable
 from .geometry import (
     COLUMN,
     COLUMNS,
     FACING,
     HEX_COLOUR,
-    HEX_COLOUR_NAMES,
     HEX_COUNT,
     HEX_NAMES,
     IS_PROMOTION,
@@ -37,6 +36,7 @@ from .geometry import (
     find_hex,
     hex_at,
 )
+from .message import N_, Message
 from .pieces import (
     ALIASES,
     BISHOP,
@@ -44,7 +44,6 @@ from .pieces import (
     INITIAL_COUNTS,
     KING,
     LETTERS,
-    NAMES,
     PAWN,
     PIECE_BY_GLYPH,
     PIECE_BY_LETTER,
@@ -71,8 +70,14 @@ MAX_NUMBER_DIGITS: Final = 6
 """The half-move clock and the move number have at most six digits: no game comes near a million moves."""
 _NUMBER_RE: Final = re.compile(r"[0-9]+")
 _HEX_NAME_RE: Final = re.compile(r"[A-Z][0-9]{1,2}")
-_NUMBER_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                        "ten", "eleven", "twelve")  # fmt: skip
+
+
+def _listed(fields: Sequence[str]) -> Message:
+    """PDTL field names as a list said in the language: "castling, special"."""
+    said = Message(PDTL_FIELDS[fields[-1]])
+    for name in reversed(fields[:-1]):
+        said = Message(N_("{first}, {rest}"), first=Message(PDTL_FIELDS[name]), rest=said)
+    return said
 
 
 class Setup(NamedTuple):
@@ -108,7 +113,9 @@ class _Reader:
         self.warnings: list[str] = []
         self.symbols = {(kind, colour): ch for ch, (kind, colour) in letters.items()}
 
-    def fail(self, field: str, message: str, column: int | None = None, token: str | None = None) -> PDTLError:
+    def fail(
+        self, field: str, message: str | Message, column: int | None = None, token: str | None = None
+    ) -> PDTLError:
         return PDTLError(message, field=field, column=None if column is None else column + 1, token=token)
 
     def tolerate(self, field: str, message: str, column: int | None = None) -> None:
@@ -125,12 +132,14 @@ class _Reader:
             missing = ("placement", "turn", "castling", "special")[len(fields) :]
             raise self.fail(
                 "fields",
-                f"fields 1-4 are mandatory; missing: {', '.join(missing)}",
+                Message(N_("fields 1-4 are mandatory; missing: {fields}"), fields=_listed(missing)),
                 len(self.text.rstrip()),
             )
         if len(fields) > 6:
             start, token = fields[6]
-            raise self.fail("fields", f"a PDTL has at most six fields, found {len(fields)}", start, token)
+            raise self.fail(
+                "fields", Message(N_("a PDTL has at most six fields, found {count}"), count=len(fields)), start, token
+            )
         if self.text != " ".join(token for _, token in fields):
             self.tolerate("fields", "fields are not separated by single spaces")
         board = self.placement(*fields[0])
@@ -146,7 +155,7 @@ class _Reader:
 
     def placement(self, start: int, text: str) -> list[int]:
         if len(text) < 2 or not text.startswith("/") or not text.endswith("/"):
-            raise self.fail("placement", 'the placement must start and end with "/"', start, text)
+            raise self.fail("placement", Message(N_('the placement must start and end with "/"')), start, text)
         board = [0] * HEX_COUNT
         seen: set[int] = set()
         previous = 29
@@ -154,7 +163,7 @@ class _Reader:
         for entry in text[1:-1].split("/"):
             line = self.line_entry(board, offset, entry)
             if line in seen:
-                raise self.fail("placement", f"duplicate entry for line {line}", offset, entry)
+                raise self.fail("placement", Message(N_("duplicate entry for line {line}"), line=line), offset, entry)
             if line > previous:
                 self.tolerate("placement", f"line {line} comes after line {previous}: entries must descend", offset)
             seen.add(line)
@@ -166,16 +175,21 @@ class _Reader:
         match = re.fullmatch(r"([0-9]+):(.*)", entry)
         if not match:
             if not entry:
-                raise self.fail("placement", 'empty line entry ("//")', start)
-            raise self.fail("placement", f'line entry {entry!r} is not "line:cells" (a ":" is missing)', start, entry)
+                raise self.fail("placement", Message(N_('empty line entry ("//")')), start)
+            said = Message(N_('line entry {entry} is not "line:cells" (a ":" is missing)'), entry=repr(entry))
+            raise self.fail("placement", said, start, entry)
         number, cells = match.groups()
         if len(number) > 1 and number.startswith("0"):
-            raise self.fail("placement", f"line number {number!r} has a leading zero", start, number)
+            raise self.fail(
+                "placement", Message(N_("line number {number} has a leading zero"), number=repr(number)), start, number
+            )
         line = int(number) if len(number) <= 2 else 29
         if line > 28:
-            raise self.fail("placement", f"line {number} does not exist (lines are 0-28)", start, number)
+            raise self.fail(
+                "placement", Message(N_("line {line} does not exist (lines are 0-28)"), line=number), start, number
+            )
         if not cells:
-            raise self.fail("placement", f"the entry of line {line} is empty", start, entry)
+            raise self.fail("placement", Message(N_("the entry of line {line} is empty"), line=line), start, entry)
         hexes = LINE_HEXES[line]
         position = 0
         previous_digit = False
@@ -185,7 +199,8 @@ class _Reader:
             if ch in _DIGITS:
                 run = int(ch)
                 if run == 0 or run > 8:
-                    raise self.fail("placement", f"empty run {ch!r} on line {line} (runs are 1-8)", at, ch)
+                    said = Message(N_("empty run {run} on line {line} (runs are 1-8)"), run=repr(ch), line=line)
+                    raise self.fail("placement", said, at, ch)
                 if previous_digit:
                     self.tolerate("placement", f"two empty runs in a row on line {line}", at)
                 position += run
@@ -202,7 +217,7 @@ class _Reader:
         if position > len(hexes):
             raise self.fail(
                 "placement",
-                f"too many hexes on line {line}: it has {len(hexes)}",
+                Message(N_("too many hexes on line {line}: it has {count}"), line=line, count=len(hexes)),
                 start,
                 entry,
             )
@@ -223,15 +238,16 @@ class _Reader:
             kind, colour = found
             return int(kind) if colour == Colour.WHITE else -int(kind)
         if ch in "Mm":
-            raise self.fail("placement", "M (the Almogaver of Grand C'escacs) is not a C'escacs piece", at, ch)
+            said = Message(N_("M (the Almogaver of Grand C'escacs) is not a C'escacs piece"))
+            raise self.fail("placement", said, at, ch)
         if ch.upper() in ALIASES or ch.upper() in PIECE_BY_LETTER:
             raise self.fail(
                 "placement",
-                f"{ch!r} is not a piece letter here (aliases need a Redefine tag)",
+                Message(N_("{letter} is not a piece letter here (aliases need a Redefine tag)"), letter=repr(ch)),
                 at,
                 ch,
             )
-        raise self.fail("placement", f"unknown piece letter {ch!r}", at, ch)
+        raise self.fail("placement", Message(N_("unknown piece letter {letter}"), letter=repr(ch)), at, ch)
 
     def validate_material(self, board: list[int]) -> None:
         """One King each, no more pieces of a type than a side starts with (RULES.md 12)."""
@@ -245,22 +261,24 @@ class _Reader:
                     if abs(code) == BISHOP:
                         bishops.setdefault(HEX_COLOUR[h], []).append(h)
             if counts[KING] != 1:
-                what = "missing" if counts[KING] == 0 else f"appears {counts[KING]} times"
-                raise self.fail("position", f"the {colour.title} King is {what}: each side has exactly one")
+                if counts[KING] == 0:
+                    said = Message(N_("the {side} King is missing: each side has exactly one"), side=colour)
+                else:
+                    template = N_("the {side} King appears {count} times: each side has exactly one")
+                    said = Message(template, side=colour, count=counts[KING])
+                raise self.fail("position", said)
             for kind, count in counts.items():
                 if count > INITIAL_COUNTS[kind]:
-                    raise self.fail(
-                        "position",
-                        f"{_NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else count} {colour.title} "
-                        f"{NAMES[kind]}s (at most {INITIAL_COUNTS[kind]})",
-                    )
-            for tile, hexes in bishops.items():
+                    template = N_("{side} has {count} pieces of the kind {piece} (at most {most})")
+                    said = Message(template, side=colour, count=count, piece=kind, most=INITIAL_COUNTS[kind])
+                    raise self.fail("position", said)
+            for hexes in bishops.values():
                 if len(hexes) > 1:
-                    raise self.fail(
-                        "position",
-                        f"two {colour.title} Bishops on {HEX_COLOUR_NAMES[tile]} hexes "
-                        f"({' and '.join(HEX_NAMES[h] for h in hexes)}): one Bishop per hex colour",
+                    template = N_(
+                        "two {side} Bishops on the same hex colour ({first} and {second}): one Bishop per hex colour"
                     )
+                    said = Message(template, side=colour, first=HEX_NAMES[hexes[0]], second=HEX_NAMES[hexes[1]])
+                    raise self.fail("position", said)
 
     # --- field 2: side to move --------------------------------------------------
 
@@ -269,7 +287,8 @@ class _Reader:
             return 0
         if text == "b":
             return 1
-        raise self.fail("turn", f"side to move must be 'w' or 'b', not {text!r}", start, text)
+        said = Message(N_("side to move must be 'w' or 'b', not {token}"), token=repr(text))
+        raise self.fail("turn", said, start, text)
 
     # --- field 3: castling and leap rights ----------------------------------------
 
@@ -292,19 +311,17 @@ class _Reader:
             self.tolerate("castling", f"{text!r} uses the standard letters although the record redefines them", start)
             text = text.translate(declared)
 
-        def error(reason: str) -> PDTLError:
-            return self.fail(
-                "castling",
-                f"{text!r}: {reason} (White's part RKR, RK, KR, K or -, then Black's rkr, rk, kr, k or -)",
-                start,
-                text,
-            )
+        def error(reason: Message) -> PDTLError:
+            template = N_("{token}: {reason} (White's part RKR, RK, KR, K or -, then Black's rkr, rk, kr, k or -)")
+            return self.fail("castling", Message(template, token=repr(text), reason=reason), start, text)
 
         white, rest = self.rights_part(text, white_rook, white_king)
         if white is None:
             if rest[0] not in black_symbols:
                 bad = rest[0]
-                raise error(f"unknown letter {bad!r}" if bad not in white_symbols else "rook rights without the King")
+                if bad in white_symbols:
+                    raise error(Message(N_("rook rights without the King")))
+                raise error(Message(N_("unknown letter {letter}"), letter=repr(bad)))
             self.tolerate("castling", "White's part is omitted (legacy form)", start)
             white = 0
         if not rest:
@@ -314,12 +331,12 @@ class _Reader:
         if black is None or leftover:
             bad = (rest if black is None else leftover)[0]
             if bad not in white_symbols + black_symbols + "-":
-                raise error(f"unknown letter {bad!r}")
+                raise error(Message(N_("unknown letter {letter}"), letter=repr(bad)))
             if rest is text and bad in white_symbols:
-                raise error("White's part must come first")
+                raise error(Message(N_("White's part must come first")))
             if bad in white_symbols and black is None and rest.upper() == rest:
-                raise error("Black's part must be lower case")
-            raise error("not a valid rights value")
+                raise error(Message(N_("Black's part must be lower case")))
+            raise error(Message(N_("not a valid rights value")))
         return self.usable_rights(board, white | black << 3, start)
 
     @staticmethod
@@ -370,20 +387,28 @@ class _Reader:
             if COLUMN[crossed] != COLUMN[pawn]:
                 raise self.fail(
                     "special",
-                    f"{text!r}: the passed hex {first} is not in the column of the pawn on {pawn_name}",
+                    Message(
+                        N_("{token}: the passed hex {passed} is not in the column of the pawn on {pawn}"),
+                        token=repr(text),
+                        passed=first,
+                        pawn=pawn_name,
+                    ),
                     start,
                     text,
                 )
             lines = [str(LINE[crossed])] + ([second] if second else [])
             return self.en_passant(board, mover, pawn, lines, start, text)
         if text.startswith("P@"):
-            raise self.fail("special", f"malformed legacy en passant field {text!r}", start, text)
+            said = Message(N_("malformed legacy en passant field {token}"), token=repr(text))
+            raise self.fail("special", said, start, text)
         match = re.fullmatch(r"([A-Za-z][0-9]*)(?:@(.*))?", text)
         if not match:
-            raise self.fail("special", f"{text!r} is not '-', an en passant or a scornful field", start, text)
+            said = Message(N_("{token} is not '-', an en passant or a scornful field"), token=repr(text))
+            raise self.fail("special", said, start, text)
         first_name, after = match.groups()
         if first_name[0].islower():
-            raise self.fail("special", f"column letters are upper case: {first_name!r}", start, text)
+            said = Message(N_("column letters are upper case: {token}"), token=repr(first_name))
+            raise self.fail("special", said, start, text)
         first = self.hex_named(first_name, start, text)
         if after is None:
             return self.scornful(board, mover, first, None, start, text)
@@ -392,8 +417,11 @@ class _Reader:
         if re.fullmatch(r"[A-Z][0-9]+", after):
             return self.scornful(board, mover, self.hex_named(after, start, text), first, start, text)
         if not after:
-            raise self.fail("special", f"no line number after '@' in {text!r}", start, text)
-        raise self.fail("special", f"{text!r}: after '@' come line numbers or a hex", start, text)
+            raise self.fail(
+                "special", Message(N_("no line number after '@' in {token}"), token=repr(text)), start, text
+            )
+        said = Message(N_("{token}: after '@' come line numbers or a hex"), token=repr(text))
+        raise self.fail("special", said, start, text)
 
     def hex_named(self, name: str, start: int, text: str) -> int:
         h = find_hex(name)
@@ -401,54 +429,57 @@ class _Reader:
             if _HEX_NAME_RE.fullmatch(name) and name[0] in COLUMNS and int(name[1:]) <= 28:
                 raise self.fail(
                     "special",
-                    f"hex {name} does not exist (column {name[0]} carries "
-                    f"{'odd' if COLUMNS.index(name[0]) % 2 == 0 else 'even'} lines only, within its range)",
+                    Message(
+                        N_("hex {hex} does not exist (column {column} carries odd lines only, within its range)")
+                        if COLUMNS.index(name[0]) % 2 == 0
+                        else N_("hex {hex} does not exist (column {column} carries even lines only, within its range)"),
+                        hex=name,
+                        column=name[0],
+                    ),
                     start,
                     text,
                 )
-            raise self.fail("special", f"hex {name} does not exist", start, text)
+            raise self.fail("special", Message(N_("hex {hex} does not exist"), hex=name), start, text)
         return h
 
-    def stepped_piece(self, board: list[int], mover: int, pawn: int, what: str, start: int, text: str) -> None:
+    def stepped_piece(self, board: list[int], mover: int, pawn: int, what: Message, start: int, text: str) -> None:
         """The piece named by the special field must be a pawn of the side that just moved that may be taken
         en passant or scornfully: a pawn, or on that side's promotion hex the piece it has just become
         (RULES.md 6.4, 6.5).  A King, or any other piece, never is."""
         sign = 1 - 2 * mover
         name = HEX_NAMES[pawn]
         code = board[pawn]
-        title = Colour(mover).title
         if not code:
-            raise self.fail("special", f"{what} names {name}, but there is no piece there", start, text)
+            said = Message(N_("{field} names {hex}, but there is no piece there"), field=what, hex=name)
+            raise self.fail("special", said, start, text)
         if code * sign < 0:
-            raise self.fail(
-                "special",
-                f"{what} names {name}, but the piece there is {Colour(1 - mover).title}'s, and {title} has just moved",
-                start,
-                text,
-            )
+            template = N_("{field} names {hex}, but the piece there is {owner}'s, and {side} has just moved")
+            said = Message(template, field=what, hex=name, owner=Colour(1 - mover), side=Colour(mover))
+            raise self.fail("special", said, start, text)
         kind = abs(code)
         if kind != PAWN and not (IS_PROMOTION[mover][pawn] and kind in REGAINABLE):
-            promoted = " (or the piece it has just promoted to)" if IS_PROMOTION[mover][pawn] else ""
-            raise self.fail(
-                "special",
-                f"{what} names {name}, which holds the {title} {NAMES[kind]}: only a {title} pawn{promoted} "
-                "can be taken that way",
-                start,
-                text,
+            template = (
+                N_(
+                    "{field} names {hex}, which holds the {side} {piece}: only a {side} pawn (or the piece it has "
+                    "just promoted to) can be taken that way"
+                )
+                if IS_PROMOTION[mover][pawn]
+                else N_("{field} names {hex}, which holds the {side} {piece}: only a {side} pawn can be taken that way")
             )
+            said = Message(template, field=what, hex=name, side=Colour(mover), piece=PieceType(kind))
+            raise self.fail("special", said, start, text)
 
     def en_passant(
         self, board: list[int], mover: int, pawn: int, written: Sequence[str], start: int, text: str
     ) -> EnPassant:
         name = HEX_NAMES[pawn]
-        self.stepped_piece(board, mover, pawn, "en passant", start, text)
+        self.stepped_piece(board, mover, pawn, Message(N_("en passant")), start, text)
         crossed = []
         for number in written:
             h = hex_at(COLUMN[pawn], int(number)) if len(number) <= 2 else None
             if h is None:
-                raise self.fail(
-                    "special", f"en passant: hex {COLUMNS[COLUMN[pawn]]}{number} does not exist", start, text
-                )
+                said = Message(N_("en passant: hex {hex} does not exist"), hex=f"{COLUMNS[COLUMN[pawn]]}{number}")
+                raise self.fail("special", said, start, text)
             crossed.append(h)
         lines = [LINE[h] for h in crossed]
         # The pawn came from the hex two or three steps behind: find the step that fits.
@@ -460,33 +491,25 @@ class _Reader:
             if sorted(passed) == sorted(crossed):
                 for h in passed:
                     if board[h]:
-                        raise self.fail(
-                            "special", f"en passant: the crossed hex {HEX_NAMES[h]} is not empty", start, text
-                        )
+                        said = Message(N_("en passant: the crossed hex {hex} is not empty"), hex=HEX_NAMES[h])
+                        raise self.fail("special", said, start, text)
                 if board[origin]:
-                    raise self.fail(
-                        "special",
-                        f"en passant: the pawn on {name} cannot have just left {HEX_NAMES[origin]}, which is occupied",
-                        start,
-                        text,
-                    )
+                    template = N_("en passant: the pawn on {hex} cannot have just left {origin}, which is occupied")
+                    said = Message(template, hex=name, origin=HEX_NAMES[origin])
+                    raise self.fail("special", said, start, text)
                 if len(lines) == 2 and lines != sorted(lines):
                     self.tolerate("special", "en passant lines are not in ascending order", start)
                 return EnPassant(pawn, passed)
-        raise self.fail(
-            "special",
-            f"en passant: a {Colour(mover).title} pawn on {name} cannot have crossed "
-            f"{'-'.join(written)} in one double or triple step",
-            start,
-            text,
-        )
+        template = N_("en passant: a {side} pawn on {hex} cannot have crossed {lines} in one double or triple step")
+        said = Message(template, side=Colour(mover), hex=name, lines="-".join(written))
+        raise self.fail("special", said, start, text)
 
     def scornful(
         self, board: list[int], mover: int, pawn: int, capturer: int | None, start: int, text: str
     ) -> Scornful:
         sign = 1 - 2 * mover
         name = HEX_NAMES[pawn]
-        self.stepped_piece(board, mover, pawn, "the scornful field", start, text)
+        self.stepped_piece(board, mover, pawn, Message(N_("the scornful field")), start, text)
         faced_pawns: dict[int, int] = {}  # faced pawn -> the hex the scornful pawn came from
         c, line = COLUMN[pawn], LINE[pawn]
         back = -1 if mover == 0 else 1
@@ -505,47 +528,37 @@ class _Reader:
             if capturer in possible:
                 return Scornful(pawn, (capturer,))
             if capturer in faced_pawns:
-                raise self.fail(
-                    "special",
-                    f"the scornful pawn on {name} cannot have just left {HEX_NAMES[faced_pawns[capturer]]}, "
-                    "which is occupied",
-                    start,
-                    text,
-                )
-            raise self.fail(
-                "special",
-                f"the pawn on {HEX_NAMES[capturer]} cannot have faced the scornful pawn on {name}",
-                start,
-                text,
-            )
+                template = N_("the scornful pawn on {hex} cannot have just left {origin}, which is occupied")
+                said = Message(template, hex=name, origin=HEX_NAMES[faced_pawns[capturer]])
+                raise self.fail("special", said, start, text)
+            template = N_("the pawn on {capturer} cannot have faced the scornful pawn on {hex}")
+            raise self.fail("special", Message(template, capturer=HEX_NAMES[capturer], hex=name), start, text)
         if not faced_pawns:
-            raise self.fail(
-                "special",
-                f"no {Colour(1 - mover).title} pawn faces the scornful pawn on {name}",
-                start,
-                text,
-            )
+            said = Message(N_("no {side} pawn faces the scornful pawn on {hex}"), side=Colour(1 - mover), hex=name)
+            raise self.fail("special", said, start, text)
         if not possible:
-            origins = " or ".join(HEX_NAMES[origin] for origin in faced_pawns.values())
-            raise self.fail(
-                "special",
-                f"the scornful pawn on {name} cannot have just left {origins}: occupied",
-                start,
-                text,
-            )
+            first, *others = (HEX_NAMES[origin] for origin in faced_pawns.values())
+            if others:
+                template = N_("the scornful pawn on {hex} cannot have just left {first} or {second}: occupied")
+                said = Message(template, hex=name, first=first, second=others[0])
+            else:
+                template = N_("the scornful pawn on {hex} cannot have just left {first}: occupied")
+                said = Message(template, hex=name, first=first)
+            raise self.fail("special", said, start, text)
         # Two faced pawns: the bare form lost which one was faced, so either may capture (NOTATION.md 5.4).
         return Scornful(pawn, tuple(faced_pawns))
 
     # --- fields 5 and 6 --------------------------------------------------------
 
-    def number(self, field: str, start: int, text: str, expected: str) -> int:
+    def number(self, field: str, start: int, text: str, expected: Message) -> int:
         """A decimal number of ASCII digits, at most :data:`MAX_NUMBER_DIGITS` long, without leading zeros."""
         if not _NUMBER_RE.fullmatch(text):
-            raise self.fail(field, f"{text!r} is not {expected}", start, text)
-        if len(text) > MAX_NUMBER_DIGITS:
             raise self.fail(
-                field, f"a number of {len(text)} digits is too large (at most {MAX_NUMBER_DIGITS})", start, text
+                field, Message(N_("{token} is not {expected}"), token=repr(text), expected=expected), start, text
             )
+        if len(text) > MAX_NUMBER_DIGITS:
+            template = N_("a number of {count} digits is too large (at most {most})")
+            raise self.fail(field, Message(template, count=len(text), most=MAX_NUMBER_DIGITS), start, text)
         if len(text) > 1 and text.startswith("0"):
             self.tolerate(field, f"{text!r} has a leading zero", start)
         return int(text)
@@ -554,7 +567,7 @@ class _Reader:
         if text == "-":
             self.tolerate("half-move clock", "'-' read as 0 (legacy form)", start)
             return 0
-        return self.number("half-move clock", start, text, "a whole number >= 0")
+        return self.number("half-move clock", start, text, Message(N_("a whole number >= 0")))
 
     def fullmove(self, start: int, text: str) -> int | None:
         if text == "?":
@@ -562,10 +575,11 @@ class _Reader:
         if text == "-":
             self.tolerate("move number", "'-' read as '?' (legacy form)", start)
             return None
-        expected = "a whole number >= 1 or '?'"
+        expected = Message(N_("a whole number >= 1 or '?'"))
         number = self.number("move number", start, text, expected)
         if number < 1:
-            raise self.fail("move number", f"{text!r} is not {expected}", start, text)
+            said = Message(N_("{token} is not {expected}"), token=repr(text), expected=expected)
+            raise self.fail("move number", said, start, text)
         return number
 
 

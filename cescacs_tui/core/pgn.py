@@ -29,6 +29,7 @@ from . import notation
 from .clock import NO_CLOCK, ClockError, TimeControl
 from .errors import MoveError, PDTLError, PGNError, printable
 from .game import VARIANT, Game, Node
+from .message import N_, Message
 from .outcome import UNFINISHED, Ending, Outcome
 from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
 from .pgn_clock import format_clk, parse_clk
@@ -106,11 +107,11 @@ def _parse_redefine(value: str, line: int, column: int) -> tuple[dict[str, Piece
         kind = PIECE_BY_LETTER.get(standard)
         if kind is None or ALIASES.get(alias) != kind or kind in aliases.values():
             raise PGNError(
-                f"Redefine: {pair.strip()!r} is not an allowed alias pair",
+                Message(N_("Redefine: {pair} is not an allowed alias pair"), pair=repr(pair.strip())),
                 line=line,
                 column=column,
                 token=value,
-                expected="pairs such as A@J, C@N, T@R, W@V, Q@D, H@E, at most one per piece",
+                expected=Message(N_("pairs such as A@J, C@N, T@R, W@V, Q@D, H@E, at most one per piece")),
             )
         aliases[alias] = kind
     return aliases, False
@@ -173,8 +174,10 @@ class _GameReader:
         variant = tags.get("Variant")
         if variant is not None and variant != VARIANT:
             if "grand" in variant.lower():
-                raise PGNError("Grand C'escacs is not supported", line=line, column=column, token=variant)
-            raise PGNError(f"unknown variant {variant!r}", line=line, column=column, token=variant, expected=VARIANT)
+                said = Message(N_("Grand C'escacs is not supported"))
+                raise PGNError(said, line=line, column=column, token=variant)
+            said = Message(N_("unknown variant {variant}"), variant=repr(variant))
+            raise PGNError(said, line=line, column=column, token=variant, expected=VARIANT)
         if variant is None:
             self.tolerate('no [Variant "C\'escacs"] tag', line, column)
         elif name != "Variant":
@@ -200,7 +203,8 @@ class _GameReader:
                 tags["PDTL"], strict=self.strict, castling=castling, letters=self.letters, warnings=found
             )
         except PDTLError as error:
-            raise PGNError(f"PDTL tag: {error}", line=line, column=column, token=tags["PDTL"]) from None
+            said = Message(N_("PDTL tag: {reason}"), reason=error.explanation)
+            raise PGNError(said, line=line, column=column, token=tags["PDTL"]) from None
         for warning in found:
             self.warn(warning, line)
         tags["PDTL"] = position.to_pdtl()
@@ -224,7 +228,13 @@ class _GameReader:
         side = position.turn
         if half.colour is not None and half.colour != side:
             raise PGNError(
-                f"move {half.number} gives {half.colour.title}'s move {half.text!r}, but {side.title} is to move",
+                Message(
+                    N_("move {number} gives {given}'s move {token}, but {side} is to move"),
+                    number=half.number,
+                    given=half.colour,
+                    token=repr(half.text),
+                    side=side,
+                ),
                 line=half.line,
                 column=half.column,
                 token=half.text,
@@ -238,7 +248,13 @@ class _GameReader:
         except MoveError as error:
             label = half.number if half.number is not None else "?"
             raise PGNError(
-                f"move {label} ({side.title}) {half.text}: {error.reason}",
+                Message(
+                    N_("move {number} ({side}) {token}: {reason}"),
+                    number=label,
+                    side=side,
+                    token=half.text,
+                    reason=error.explanation,
+                ),
                 line=half.line,
                 column=half.column,
                 token=half.text,
@@ -258,7 +274,11 @@ class _GameReader:
         for index, half in enumerate(record.moves):
             if game.is_over:
                 raise PGNError(
-                    f"{half.text!r} follows the end of the game ({game.termination})",
+                    Message(
+                        N_("{token} follows the end of the game ({termination})"),
+                        token=repr(half.text),
+                        termination=game.outcome_message(),
+                    ),
                     line=half.line,
                     column=half.column,
                     token=half.text,

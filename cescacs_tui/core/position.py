@@ -223,10 +223,8 @@ class Position:
         position.fullmove_number = setup.fullmove_number
         them = 1 - setup.turn
         if position._attacked(position._kings[them], setup.turn):
-            raise PDTLError(
-                f"{Colour(them).title}, who is not to move, is in check: the position cannot arise",
-                field="position",
-            )
+            said = Message(N_("{side}, who is not to move, is in check: the position cannot arise"), side=Colour(them))
+            raise PDTLError(said, field="position")
         if warnings is not None:
             warnings.extend(setup.warnings)
         return position

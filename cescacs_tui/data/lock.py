@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Self
 
+from ..core.message import N_, Message
 from .storage import keep_aside
 
 __all__ = ["LOCK_SUFFIX", "AutosaveBusy", "AutosaveLock", "LockOwner", "LockUnavailable", "lock_path"]
@@ -68,12 +69,21 @@ class LockOwner:
             since=fields.get("since") or None,
         )
 
+    def description(self) -> Message:
+        """``process 1234 on host 'box'`` (as much as is known), for a front end to say in its language."""
+        elsewhere = self.host is not None and self.host != socket.gethostname()
+        host = repr(self.host)
+        if self.pid is None:
+            if elsewhere:
+                return Message(N_("another process on host {host}"), host=host)
+            return Message(N_("another process"))
+        if elsewhere:
+            return Message(N_("process {pid} on host {host}"), pid=self.pid, host=host)
+        return Message(N_("process {pid}"), pid=self.pid)
+
     def describe(self) -> str:
-        """``process 1234 on host "box"`` (as much as is known), for messages."""
-        who = f"process {self.pid}" if self.pid is not None else "another process"
-        if self.host is not None and self.host != socket.gethostname():
-            who += f" on host {self.host!r}"
-        return who
+        """:meth:`description` in English, for logs and exceptions."""
+        return str(self.description())
 
 
 class AutosaveBusy(OSError):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.errors import CescacsError
+from ..core.message import N_, Message
 from ..data.autosave import AUTOSAVE_NAME
 from ..data.lock import AutosaveBusy
 from ..data.slots import AutosaveSlot
@@ -32,4 +33,9 @@ def open_store(directory: Path) -> AutosaveSlot:
     try:
         return AutosaveSlot.acquire(directory / AUTOSAVE_NAME)
     except AutosaveBusy as busy:
-        raise RoomBusy(f"the game in {directory} is open in another process ({busy})") from None
+        said = Message(
+            N_("the game in {directory} is open in another process ({who})"),
+            directory=str(directory),
+            who=busy.owner.description(),
+        )
+        raise RoomBusy(said) from None

@@ -532,7 +532,7 @@ class GameSession:
 
         Until one is chosen nothing is saved, so neither process can write over the other's game.
         """
-        who = busy.owner.describe()
+        who = say(busy.owner.description())
 
         def answer(separate: bool) -> Feedback:
             if not separate:

@@ -315,7 +315,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
         if isinstance(control, ClockError):
             note = self.query_one("#tc-note", Static)
             note.add_class("-error")
-            note.update(Text(str(control)))
+            note.update(Text(say(control.explanation)))
             self.query_one("#custom", Input).focus()
             return None
         castling = not self.query_one("#no-castling", Checkbox).value
