@@ -1,4 +1,4 @@
-"""Shared fixtures: the reference data files in tests/data."""
+"""Shared fixtures: the reference data files in tests/data, the environment of a real cescacs process."""
 
 from __future__ import annotations
 
@@ -7,11 +7,18 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.reference import DATA
+from tests.helpers.terminal import terminal_environment
 
 
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+@pytest.fixture
+def environment(tmp_path: Path) -> dict[str, str]:
+    """The environment of a real ``cescacs`` process under test: its own data directories, a known terminal."""
+    return terminal_environment(tmp_path)
 
 
 @pytest.fixture(autouse=True)

@@ -13,24 +13,17 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from cescacs_tui import cli
 from cescacs_tui.cli import main
 from cescacs_tui.core.pieces import NAMES
 from cescacs_tui.data.autosave import read_autosave
 from cescacs_tui.plain.run import PIPE_ANSWERS
 from tests.helpers.games import FOOLS_MATE
-from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
+from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
 
 ESC = b"\x1b"
 REAL_INTERACTIVE = cli._interactive
 """The check itself: conftest makes every test see a terminal at both ends."""
-
-
-@pytest.fixture
-def environment(tmp_path: Path) -> dict[str, str]:
-    return terminal_environment(tmp_path)
 
 
 def cescacs(environment: dict[str, str], text: str, *args: str) -> subprocess.CompletedProcess[bytes]:

@@ -36,7 +36,7 @@ from cescacs_tui.remote.protocol import ProtocolError, SeatView, Snapshot, encod
 from cescacs_tui.session.words import describe_move
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, HostProcess, LineClient, hello, hosted_moves, move, request, seat
-from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
+from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
 
 ESC = b"\x1b"
 
@@ -217,11 +217,6 @@ def test_the_link_dropping_and_coming_back_is_said_once_each_and_a_final_refusal
 
 
 # --- for real: processes, sockets, a pipe, a pseudo-terminal -------------------------------------------
-
-
-@pytest.fixture
-def environment(tmp_path: Path) -> dict[str, str]:
-    return terminal_environment(tmp_path)
 
 
 @pytest.fixture

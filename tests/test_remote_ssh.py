@@ -19,7 +19,7 @@ import pytest
 
 from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.remote import ServerProcess
-from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
+from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
 
 asyncssh = pytest.importorskip("asyncssh")
 pytestmark = [
@@ -41,11 +41,6 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
         os.chmod(folder / name, 0o600)
     (folder / "allowed").write_text("".join((folder / f"{name}.pub").read_text() for name in LISTED))
     return folder
-
-
-@pytest.fixture
-def environment(tmp_path: Path) -> dict[str, str]:
-    return terminal_environment(tmp_path)
 
 
 @pytest.fixture

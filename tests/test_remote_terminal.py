@@ -24,14 +24,9 @@ from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.remote.commands import MIN_TOKEN, _token, new_token
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, HostProcess, archived, hosted_moves
-from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal, terminal_environment
+from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
 
 pytestmark = POSIX_ONLY
-
-
-@pytest.fixture
-def environment(tmp_path: Path) -> dict[str, str]:
-    return terminal_environment(tmp_path)
 
 
 @pytest.fixture

@@ -11,19 +11,13 @@ from collections import Counter
 from pathlib import Path
 
 import pyte
-import pytest
 
 from cescacs_tui.core import Position, parse_hex
 from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.app import key_path
-from tests.helpers.terminal import ARROW_BYTES, POSIX_ONLY, Terminal, terminal_environment
+from tests.helpers.terminal import ARROW_BYTES, POSIX_ONLY, Terminal
 
 pytestmark = POSIX_ONLY
-
-
-@pytest.fixture
-def environment(tmp_path: Path) -> dict[str, str]:
-    return terminal_environment(tmp_path)
 
 
 def bishop_targets() -> tuple[int, ...]:
