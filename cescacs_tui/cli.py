@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from .core import CescacsError, Position, divide, perft
 from .core.errors import printable
+from .core.message import Message
 from .core.perft import MAX_PERFT_DEPTH
 from .i18n import LANGUAGES, N_, _, choose_language, ngettext, set_language
 from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
@@ -105,10 +106,12 @@ def _position(pdtl: str | None, *, castling: bool = True) -> Position:
     """The start position, or ``pdtl``; what the tolerant reader accepted with a warning is said on stderr."""
     if pdtl is None:
         return Position.initial(castling=castling)
-    found: list[str] = []
-    position = Position.from_pdtl(pdtl, castling=castling, warnings=found)
-    for warning in found:
-        print(_("cescacs: warning: {warning}").format(warning=warning), file=sys.stderr)
+    from .session.terms import say
+
+    found: list[Message] = []
+    position = Position.from_pdtl(pdtl, castling=castling, notes=found)
+    for note in found:
+        print(_("cescacs: warning: {warning}").format(warning=printable(say(note))), file=sys.stderr)
     return position
 
 
@@ -150,9 +153,9 @@ def _moves(args: argparse.Namespace) -> int:
     for move in moves:
         print(f"{move!s:<12} {position.ctl_an(move)}")
     result = position.result()
-    summary = f"{len(moves)} legal moves"
+    summary = ngettext("{count} legal move", "{count} legal moves", len(moves)).format(count=len(moves))
     if result is not None:
-        summary += f"; result {result}"
+        summary = _("{moves}; result {result}").format(moves=summary, result=result)
     print(summary, file=sys.stderr)
     return 0
 

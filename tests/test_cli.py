@@ -39,7 +39,7 @@ def test_moves_from_a_pdtl_position(capsys):
     assert main(["moves", "--pdtl", pdtl]) == 0
     out, err = capsys.readouterr()
     assert out.split() == ["P21=J", "P21=J"]
-    assert "1 legal moves" in err
+    assert "1 legal move" in err and "1 legal moves" not in err
 
 
 def test_moves_reports_the_result_of_a_finished_position(capsys):

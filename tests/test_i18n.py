@@ -495,6 +495,28 @@ def test_help_and_errors_speak_the_locale_and_lang_overrides_it() -> None:
     assert refused.returncode == 2 and "--games solo lista el archivo" in refused.stderr
 
 
+def test_what_the_tolerant_pdtl_reader_accepted_is_said_in_the_language_and_kept_english_in_its_warnings(
+    speak: object,
+) -> None:
+    from cescacs_tui.core import INITIAL_PDTL, PDTLError, Position
+    from cescacs_tui.session.terms import say
+
+    irregular = INITIAL_PDTL.replace(" 0 1", " 00 1")  # a leading zero in the half-move clock
+    found: list[str] = []
+    Position.from_pdtl(irregular, warnings=found)
+    assert found == ["PDTL half-move clock: '00' has a leading zero"]
+    warned = cescacs("moves", "--pdtl", irregular, "--lang", "ca")
+    assert warned.returncode == 0
+    assert warned.stderr.splitlines() == [
+        "cescacs: avís: PDTL, comptador de mitges jugades: '00' comença amb un zero",
+        "68 jugades legals",
+    ]
+    with pytest.raises(PDTLError) as strict:
+        Position.from_pdtl(irregular, strict=True)
+    i18n.set_language("es")
+    assert say(strict.value.explanation).endswith("'00' empieza con un cero (no canónico)")
+
+
 @POSIX_ONLY
 @pytest.mark.parametrize(
     ("lang", "args", "expected"),

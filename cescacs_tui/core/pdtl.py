@@ -89,7 +89,13 @@ class Setup(NamedTuple):
     special: EnPassant | Scornful | None
     halfmove_clock: int
     fullmove_number: int | None
-    warnings: list[str]
+    notes: list[Message]
+    """What the tolerant reader accepted, each as a sentence a front end says in its language."""
+
+    @property
+    def warnings(self) -> list[str]:
+        """The :attr:`notes` in English, printable (for logs, tests and the readers' ``warnings=`` lists)."""
+        return [printable(str(note)) for note in self.notes]
 
 
 def letters_with_aliases(aliases: Mapping[str, PieceType]) -> dict[str, tuple[PieceType, Colour]]:
@@ -110,7 +116,7 @@ class _Reader:
         self.text = text
         self.strict = strict
         self.letters = letters
-        self.warnings: list[str] = []
+        self.notes: list[Message] = []
         self.symbols = {(kind, colour): ch for ch, (kind, colour) in letters.items()}
 
     def fail(
@@ -118,11 +124,11 @@ class _Reader:
     ) -> PDTLError:
         return PDTLError(message, field=field, column=None if column is None else column + 1, token=token)
 
-    def tolerate(self, field: str, message: str, column: int | None = None) -> None:
+    def tolerate(self, field: str, message: Message, column: int | None = None) -> None:
         """An irregularity a tolerant reader accepts: an error only in strict mode."""
         if self.strict:
-            raise self.fail(field, f"{message} (not canonical)", column)
-        self.warnings.append(printable(f"PDTL {field}: {message}"))
+            raise self.fail(field, Message(N_("{reason} (not canonical)"), reason=message), column)
+        self.notes.append(Message(N_("PDTL {field}: {reason}"), field=Message(PDTL_FIELDS[field]), reason=message))
 
     # --- the whole string -----------------------------------------------------
 
@@ -141,7 +147,7 @@ class _Reader:
                 "fields", Message(N_("a PDTL has at most six fields, found {count}"), count=len(fields)), start, token
             )
         if self.text != " ".join(token for _, token in fields):
-            self.tolerate("fields", "fields are not separated by single spaces")
+            self.tolerate("fields", Message(N_("fields are not separated by single spaces")))
         board = self.placement(*fields[0])
         self.validate_material(board)
         turn = self.turn(*fields[1])
@@ -149,7 +155,7 @@ class _Reader:
         special = self.special(board, turn, *fields[3])
         halfmove = self.halfmove(*fields[4]) if len(fields) > 4 else 0
         fullmove = self.fullmove(*fields[5]) if len(fields) > 5 else None
-        return Setup(board, turn, rights, special, halfmove, fullmove, self.warnings)
+        return Setup(board, turn, rights, special, halfmove, fullmove, self.notes)
 
     # --- field 1: placement ---------------------------------------------------
 
@@ -165,7 +171,10 @@ class _Reader:
             if line in seen:
                 raise self.fail("placement", Message(N_("duplicate entry for line {line}"), line=line), offset, entry)
             if line > previous:
-                self.tolerate("placement", f"line {line} comes after line {previous}: entries must descend", offset)
+                said = Message(
+                    N_("line {line} comes after line {previous}: entries must descend"), line=line, previous=previous
+                )
+                self.tolerate("placement", said, offset)
             seen.add(line)
             previous = line
             offset += len(entry) + 1
@@ -202,7 +211,7 @@ class _Reader:
                     said = Message(N_("empty run {run} on line {line} (runs are 1-8)"), run=repr(ch), line=line)
                     raise self.fail("placement", said, at, ch)
                 if previous_digit:
-                    self.tolerate("placement", f"two empty runs in a row on line {line}", at)
+                    self.tolerate("placement", Message(N_("two empty runs in a row on line {line}"), line=line), at)
                 position += run
                 previous_digit = True
             else:
@@ -222,18 +231,18 @@ class _Reader:
                 entry,
             )
         if position < len(hexes):
-            self.tolerate("placement", f"the entry of line {line} covers {position} of its {len(hexes)} hexes", start)
+            template = N_("the entry of line {line} covers {position} of its {count} hexes")
+            self.tolerate("placement", Message(template, line=line, position=position, count=len(hexes)), start)
         if not any(board[h] for h in hexes):
-            self.tolerate("placement", f"the entry of line {line} holds no piece", start)
+            self.tolerate("placement", Message(N_("the entry of line {line} holds no piece"), line=line), start)
         return line
 
     def piece_code(self, ch: str, at: int) -> int:
         found = self.letters.get(ch)
         if found is None and STANDARD_LETTERS.get(ch) in self.symbols:
             found = STANDARD_LETTERS[ch]
-            self.tolerate(
-                "placement", f"{ch!r} is used although the record writes this piece {self.symbols[found]!r}", at
-            )
+            template = N_("{letter} is used although the record writes this piece {symbol}")
+            self.tolerate("placement", Message(template, letter=repr(ch), symbol=repr(self.symbols[found])), at)
         if found is not None:
             kind, colour = found
             return int(kind) if colour == Colour.WHITE else -int(kind)
@@ -295,7 +304,7 @@ class _Reader:
     def castling(self, board: list[int], start: int, text: str) -> int:
         text = "".join("-" if ch in _HYPHENS else ch for ch in text)
         if text == "-":
-            self.tolerate("castling", 'a single "-" stands for "--" (legacy form)', start)
+            self.tolerate("castling", Message(N_('a single "-" stands for "--" (legacy form)')), start)
             return 0
         (white_rook, white_king), (black_rook, black_king) = (
             (
@@ -308,7 +317,8 @@ class _Reader:
         redefined = {std: own for std, own in zip("RKrk", white_symbols + black_symbols, strict=True) if std != own}
         declared = str.maketrans(redefined)
         if text.translate(declared) != text and not any(ch in text for ch in redefined.values()):
-            self.tolerate("castling", f"{text!r} uses the standard letters although the record redefines them", start)
+            template = N_("{token} uses the standard letters although the record redefines them")
+            self.tolerate("castling", Message(template, token=repr(text)), start)
             text = text.translate(declared)
 
         def error(reason: Message) -> PDTLError:
@@ -322,10 +332,10 @@ class _Reader:
                 if bad in white_symbols:
                     raise error(Message(N_("rook rights without the King")))
                 raise error(Message(N_("unknown letter {letter}"), letter=repr(bad)))
-            self.tolerate("castling", "White's part is omitted (legacy form)", start)
+            self.tolerate("castling", Message(N_("White's part is omitted (legacy form)")), start)
             white = 0
         if not rest:
-            self.tolerate("castling", "Black's part is omitted (legacy form)", start)
+            self.tolerate("castling", Message(N_("Black's part is omitted (legacy form)")), start)
             return self.usable_rights(board, white, start)
         black, leftover = self.rights_part(rest, black_rook, black_king)
         if black is None or leftover:
@@ -351,24 +361,17 @@ class _Reader:
         """Drop (or, strictly, reject) rights whose King or Rook is not on its initial hex."""
         for side in (0, 1):
             sign = 1 - 2 * side
-            title = Colour(side).title
             if rights & RIGHT_KING[side] and board[KING_HOME[side]] != sign * KING:
-                self.tolerate(
-                    "castling",
-                    f"{title} has castling rights but its King is not on {HEX_NAMES[KING_HOME[side]]}: rights dropped",
-                    start,
-                )
+                template = N_("{side} has castling rights but its King is not on {hex}: rights dropped")
+                self.tolerate("castling", Message(template, side=Colour(side), hex=HEX_NAMES[KING_HOME[side]]), start)
                 rights &= ~(RIGHT_KING[side] | RIGHT_QUEENS_ROOK[side] | RIGHT_KINGS_ROOK[side])
             for bit, home in (
                 (RIGHT_QUEENS_ROOK[side], QUEENS_ROOK_HOME[side]),
                 (RIGHT_KINGS_ROOK[side], KINGS_ROOK_HOME[side]),
             ):
                 if rights & bit and board[home] != sign * ROOK:
-                    self.tolerate(
-                        "castling",
-                        f"{title} has a castling right for a Rook that is not on {HEX_NAMES[home]}: right dropped",
-                        start,
-                    )
+                    template = N_("{side} has a castling right for a Rook that is not on {hex}: right dropped")
+                    self.tolerate("castling", Message(template, side=Colour(side), hex=HEX_NAMES[home]), start)
                     rights &= ~bit
         return rights
 
@@ -381,7 +384,7 @@ class _Reader:
         legacy = re.fullmatch(r"P@([A-Z][0-9]+)(?:,([0-9]+))?\[([A-Z][0-9]+)\]", text)
         if legacy:
             first, second, pawn_name = legacy.groups()
-            self.tolerate("special", f"legacy en passant form {text!r}", start)
+            self.tolerate("special", Message(N_("legacy en passant form {token}"), token=repr(text)), start)
             pawn = self.hex_named(pawn_name, start, text)
             crossed = self.hex_named(first, start, text)
             if COLUMN[crossed] != COLUMN[pawn]:
@@ -498,7 +501,7 @@ class _Reader:
                     said = Message(template, hex=name, origin=HEX_NAMES[origin])
                     raise self.fail("special", said, start, text)
                 if len(lines) == 2 and lines != sorted(lines):
-                    self.tolerate("special", "en passant lines are not in ascending order", start)
+                    self.tolerate("special", Message(N_("en passant lines are not in ascending order")), start)
                 return EnPassant(pawn, passed)
         template = N_("en passant: a {side} pawn on {hex} cannot have crossed {lines} in one double or triple step")
         said = Message(template, side=Colour(mover), hex=name, lines="-".join(written))
@@ -560,12 +563,12 @@ class _Reader:
             template = N_("a number of {count} digits is too large (at most {most})")
             raise self.fail(field, Message(template, count=len(text), most=MAX_NUMBER_DIGITS), start, text)
         if len(text) > 1 and text.startswith("0"):
-            self.tolerate(field, f"{text!r} has a leading zero", start)
+            self.tolerate(field, Message(N_("{token} has a leading zero"), token=repr(text)), start)
         return int(text)
 
     def halfmove(self, start: int, text: str) -> int:
         if text == "-":
-            self.tolerate("half-move clock", "'-' read as 0 (legacy form)", start)
+            self.tolerate("half-move clock", Message(N_("'-' read as 0 (legacy form)")), start)
             return 0
         return self.number("half-move clock", start, text, Message(N_("a whole number >= 0")))
 
@@ -573,7 +576,7 @@ class _Reader:
         if text == "?":
             return None
         if text == "-":
-            self.tolerate("move number", "'-' read as '?' (legacy form)", start)
+            self.tolerate("move number", Message(N_("'-' read as '?' (legacy form)")), start)
             return None
         expected = Message(N_("a whole number >= 1 or '?'"))
         number = self.number("move number", start, text, expected)

@@ -196,13 +196,15 @@ class Position:
         castling: bool = True,
         letters: _pdtl.Letters | None = None,
         warnings: list[str] | None = None,
+        notes: list[Message] | None = None,
     ) -> Position:
         """Read a position from PDTL (NOTATION.md 5).
 
         A tolerant reader by default: forms that NOTATION.md lets a reader
         accept with a warning (legacy castling and special fields, entries
         out of order, rights that cannot be used...) are accepted, and a
-        sentence about each is appended to ``warnings`` when a list is given.
+        sentence about each is appended to ``warnings`` when a list is given
+        (and to ``notes`` as a :class:`Message`, for a player in any language).
         With ``strict=True`` they raise :class:`PDTLError`, like everything
         that is plainly wrong; no other exception escapes.  ``letters`` maps
         the piece letters a ``Redefine`` tag declared.
@@ -227,6 +229,8 @@ class Position:
             raise PDTLError(said, field="position")
         if warnings is not None:
             warnings.extend(setup.warnings)
+        if notes is not None:
+            notes.extend(setup.notes)
         return position
 
     def copy(self) -> Position:
