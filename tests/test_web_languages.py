@@ -144,3 +144,18 @@ async def test_lang_gives_every_visitor_that_language(tmp_path: Path) -> None:
                 assert await tab.read_until("Juegan las blancas"), tab.screen()[-2000:]
     finally:
         server.stop()
+
+
+def test_the_servers_refusals_of_its_options_are_said_in_the_servers_language() -> None:
+    from cescacs_tui.web.site import Site, SiteError
+
+    try:
+        i18n.set_language("es")
+        with pytest.raises(SiteError, match="escucha en todas las interfaces"):
+            Site.served("0.0.0.0", 8000)
+        with pytest.raises(SiteError, match="no es la dirección de un sitio"):
+            Site.served("0.0.0.0", 8000, "ftp://x/y")
+    finally:
+        i18n.set_language("en")
+    with pytest.raises(SiteError, match="listens on every interface"):
+        Site.served("0.0.0.0", 8000)

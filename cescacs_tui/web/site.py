@@ -15,6 +15,8 @@ import ipaddress
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ..i18n import _
+
 __all__ = ["LOOPBACK_NAMES", "WILDCARD_HOSTS", "Site", "SiteError", "is_loopback", "is_wildcard"]
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
@@ -58,11 +60,12 @@ class Site:
             origins.add(_public_origin(public_url))
         elif is_wildcard(host):
             shown = host or "''"
-            raise SiteError(
-                f"--host {shown} listens on every interface, so browsers reach this server under a name "
-                f"only you know: give it with --public-url (e.g. --public-url http://your-machine.example:{port}), "
+            said = _(
+                "--host {host} listens on every interface, so browsers reach this server under a name "
+                "only you know: give it with --public-url (e.g. --public-url http://your-machine.example:{port}), "
                 "and consider --password"
             )
+            raise SiteError(said.format(host=shown, port=port))
         if is_loopback(host) or is_wildcard(host):
             origins.update(("http", name, port) for name in LOOPBACK_NAMES)
         else:
@@ -116,10 +119,11 @@ def _public_origin(public_url: str) -> tuple[str, str, int]:
     parts = _split(public_url)
     split = urlsplit(public_url)
     if parts is None or split.path not in ("", "/") or split.query or split.fragment:
-        raise SiteError(
-            f"--public-url {public_url!r} is not a site's address: give scheme, host and port only, "
+        said = _(
+            "--public-url {url} is not a site's address: give scheme, host and port only, "
             "e.g. https://chess.example.org or http://192.168.1.20:8000"
         )
+        raise SiteError(said.format(url=repr(public_url)))
     return parts
 
 
