@@ -28,7 +28,6 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
@@ -53,6 +52,16 @@ class _HelpFormatter(argparse.HelpFormatter):
         self, usage: str | None, actions: Iterable[argparse.Action], groups: Iterable[object], prefix: str | None = None
     ) -> None:
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)  # type: ignore[arg-type]
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the installed package's version, read only when asked (importlib.metadata costs start-up)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from importlib.metadata import version
+
+        print(parser.prog, version("cescacs-tui"))
+        parser.exit()
 
 
 class Parser(argparse.ArgumentParser):
@@ -310,9 +319,7 @@ def _play_parser() -> argparse.ArgumentParser:
     )
     for flag, said in players:
         parser.add_argument(flag, type=_seat, metavar="PLAYER", help=said)
-    parser.add_argument(
-        "--version", action="version", version=f"cescacs {version('cescacs-tui')}", help=_("show the version and exit")
-    )
+    parser.add_argument("--version", action=_VersionAction, nargs=0, help=_("show the version and exit"))
     _add_position_options(parser)
     _language_option(parser)
     parser.add_argument(

@@ -44,6 +44,18 @@ def test_starting_the_app_imports_none_of_the_on_demand_modules(tmp_path):
     assert result.stdout.strip() == ""
 
 
+def test_the_command_line_reads_the_package_version_only_for_version():
+    """importlib.metadata costs some 20 ms of every start; only ``cescacs --version`` needs it."""
+    code = (
+        "import sys\n"
+        "from cescacs_tui.cli import _play_parser\n"
+        "_play_parser().parse_args([])\n"
+        "print('importlib.metadata' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert result.stdout.strip() == "False"
+
+
 @pytest.mark.parametrize("name", ["read_pgn", "write_pgn"])
 def test_the_core_package_still_offers_the_pgn_functions(name):
     assert getattr(cescacs_tui.core, name) is getattr(pgn, name)
