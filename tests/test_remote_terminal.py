@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.cli import CRASH_NOTE, _subcommand_parser
+from cescacs_tui.cli import _subcommand_parser
 from cescacs_tui.core.errors import CescacsError
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.remote.commands import MIN_TOKEN, _token, new_token
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, HostProcess, archived, hosted_moves
-from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
+from tests.helpers.terminal import CRASHING_MAIN, PATIENCE, POSIX_ONLY, Terminal, crash_by_flipping
 
 pytestmark = POSIX_ONLY
 
@@ -178,17 +178,8 @@ def test_a_joined_app_that_crashes_restores_the_terminal_says_so_and_exits_1(
 ) -> None:
     """As the local app does (run_join returned 0 whatever happened)."""
     crash = "from cescacs_tui.tui.game_screen import GameScreen\nGameScreen.action_flip = lambda self: 1 / 0\n"
-    program = (sys.executable, "-c", crash + "from cescacs_tui.cli import main\nraise SystemExit(main())\n")
-    terminal = Terminal(environment, [*host.join_args, "--as", "watch"], program=program)
-    try:
-        terminal.wait_for("You are watching")
-        terminal.type("f", settle=0)
-        code = terminal.wait_for_exit()
-    finally:
-        terminal.close()
-    assert code == 1
-    assert b"\x1b[?1049l" in terminal.output  # the alternate screen is left: the terminal is restored
-    assert CRASH_NOTE.encode() in terminal.output
+    program = (sys.executable, "-c", crash + CRASHING_MAIN)
+    crash_by_flipping(Terminal(environment, [*host.join_args, "--as", "watch"], program=program), "You are watching")
 
 
 def test_joining_with_no_coordinator_there_says_so_with_status_2(environment: dict[str, str]) -> None:

@@ -11,12 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.cli import CRASH_NOTE
 from cescacs_tui.core import parse_hex
 from cescacs_tui.data.autosave import read_autosave
 from cescacs_tui.data.settings import Settings
 from tests.helpers.app import key_path
-from tests.helpers.terminal import ARROW_BYTES, POSIX_ONLY, Terminal, saved_moves, terminal_environment
+from tests.helpers.terminal import (
+    ARROW_BYTES,
+    CRASHING_MAIN,
+    POSIX_ONLY,
+    Terminal,
+    crash_by_flipping,
+    saved_moves,
+    terminal_environment,
+)
 
 pytestmark = POSIX_ONLY
 
@@ -148,16 +155,4 @@ CRASHES = {
 
 @pytest.mark.parametrize("crash", list(CRASHES))
 def test_a_crash_restores_the_terminal_says_so_and_exits_non_zero(env, crash):
-    terminal = Terminal(
-        env,
-        program=(sys.executable, "-c", CRASHES[crash] + "from cescacs_tui.cli import main\nraise SystemExit(main())\n"),
-    )
-    try:
-        terminal.wait_for("Move:")
-        terminal.type("f", settle=0)
-        code = terminal.wait_for_exit()
-    finally:
-        terminal.close()
-    assert code == 1
-    assert b"\x1b[?1049l" in terminal.output  # the alternate screen is left: the terminal is restored
-    assert CRASH_NOTE.encode() in terminal.output
+    crash_by_flipping(Terminal(env, program=(sys.executable, "-c", CRASHES[crash] + CRASHING_MAIN)), "Move:")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from cescacs_tui.cli import CRASH_NOTE
 from cescacs_tui.data.autosave import read_autosave
 
 _ESCAPES = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
@@ -160,6 +161,24 @@ class Terminal:
             self._reader.join(timeout=PATIENCE)
         os.close(self.controller)
         return code
+
+
+CRASHING_MAIN = "from cescacs_tui.cli import main\nraise SystemExit(main())\n"
+"""The end of a ``python -c`` program that first breaks something on purpose, then runs ``cescacs``."""
+
+
+def crash_by_flipping(terminal: Terminal, ready: str) -> None:
+    """Once ``ready`` shows, press ``f`` (whose action the program broke): the app must restore the terminal, say
+    what happened and exit 1."""
+    try:
+        terminal.wait_for(ready)
+        terminal.type("f", settle=0)
+        code = terminal.wait_for_exit()
+    finally:
+        terminal.close()
+    assert code == 1
+    assert b"\x1b[?1049l" in terminal.output  # the alternate screen is left: the terminal is restored
+    assert CRASH_NOTE.encode() in terminal.output
 
 
 def saved_moves(data: Path) -> list[str]:
