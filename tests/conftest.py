@@ -55,3 +55,40 @@ def _a_terminal_at_both_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     from cescacs_tui import cli
 
     monkeypatch.setattr(cli, "_interactive", lambda: True)
+
+
+# --- tiers: `pytest -m "not slow"` is the quick loop; plain `pytest` runs everything ---------------------
+
+SLOW_FIXTURES = frozenset({"snap_compare", "environment"})
+"""Fixtures that start something real: an app drawn to an SVG, a real ``cescacs`` process."""
+SLOW_MODULES = frozenset(
+    {
+        "test_terminal.py",
+        "test_terminal_input.py",
+        "test_terminal_safety.py",
+        "test_terminal_computer.py",
+        "test_plain_cli.py",
+        "test_remote_terminal.py",
+        "test_remote_ssh.py",
+        "test_signals.py",
+        "test_properties.py",
+        "test_totality.py",
+        "test_random_input.py",
+        "test_web_browser.py",
+    }
+)
+"""Modules whose every test runs the command in a pseudo-terminal, a server, a browser or a long property sweep."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every test of the app (an event loop: the pilot, servers, engine processes) or of a process."""
+    import inspect
+
+    for item in items:
+        function = getattr(item, "function", None)
+        if (
+            inspect.iscoroutinefunction(function)
+            or SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+            or item.path.name in SLOW_MODULES
+        ):
+            item.add_marker(pytest.mark.slow)

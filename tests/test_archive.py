@@ -216,6 +216,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_two_processes_archiving_at_once_never_share_a_file(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
     writers = [

@@ -91,6 +91,7 @@ CRASHING_PLAYER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_resume_after_the_process_is_killed(tmp_path: Path) -> None:
     path = tmp_path / "autosave.json"

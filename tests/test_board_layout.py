@@ -360,6 +360,7 @@ def test_targets_show_their_number_key(glyph, marks, compact, full):
     assert cell_text(glyph, marks, "full", number=3) == full
 
 
+@pytest.mark.slow
 def test_every_mark_combination_keeps_the_cell_width_and_the_piece_in_the_middle():
     widths = {"compact": 3, "full": 5, "large": 7}
     for value in range(sum(Mark) + 1):

@@ -156,6 +156,7 @@ def test_version_names_the_installed_package(capsys):
     assert capsys.readouterr().out.split() == ["cescacs", version("cescacs-tui")]
 
 
+@pytest.mark.slow
 def test_module_entry_point_in_a_subprocess():
     ok = subprocess.run(
         [sys.executable, "-m", "cescacs_tui.cli", "perft", "1"], capture_output=True, text=True, timeout=120

@@ -62,6 +62,7 @@ def test_the_archive_is_listed_newest_first_numbered_one_line_each(
     assert lines[3] == f"Open one with: cescacs NUMBER (1 is {newer.name})"
 
 
+@pytest.mark.slow
 def test_tags_and_file_names_reach_the_terminal_escaped(data: Path) -> None:
     archived(data, "\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUveCB8IHNo\x07", "\x1b[2J\u202e", "E7-E13", moment=1_000_000_000)
     evil = data / "games" / "\x1b]0;title\x07\x9b31m.ctl-pgn"
@@ -117,6 +118,7 @@ def test_a_number_beyond_the_list_is_a_clear_error(data: Path, capsys: pytest.Ca
     assert err == "cescacs: error: there is no archived game 7: the archive holds 1 (cescacs --games lists them)\n"
 
 
+@pytest.mark.slow
 def test_an_unknown_name_is_the_usual_missing_file_error_escaped(data: Path) -> None:
     done = cescacs(data, "no-such\x1b[31m.ctl-pgn")
     assert done.returncode == 2 and b"Traceback" not in done.stderr

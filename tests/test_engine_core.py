@@ -7,6 +7,7 @@ and on random games: exactly the legal moves that capture or promote.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -32,6 +33,7 @@ def noisy_by_filter(position: Position) -> set[tuple]:
     return out
 
 
+@pytest.mark.slow
 def test_noisy_moves_are_the_legal_captures_and_promotions_of_every_reference_position():
     kinds_seen = set()
     for text in STARTS:
@@ -46,6 +48,7 @@ def test_noisy_moves_are_the_legal_captures_and_promotions_of_every_reference_po
     assert {EN_PASSANT, SCORNFUL_CAPTURE, IN_PLACE_PROMOTION, "promotion"} <= kinds_seen
 
 
+@pytest.mark.slow
 @budget(40)
 @given(st.data())
 def test_noisy_moves_match_the_legal_generator_in_random_games(data):

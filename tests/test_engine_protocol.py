@@ -125,6 +125,7 @@ def test_a_position_without_moves_answers_bestmove_none(engine):
     assert "score mate 0" in lines[-2]
 
 
+@pytest.mark.slow
 def test_go_nodes_movetime_and_clock_forms(engine):
     for go in (
         "go nodes 300",
@@ -289,6 +290,7 @@ def test_parse_go():
 # --- the real command ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_cescacs_engine_command_in_one_burst_of_bytes():
     engine = EngineProcess()
     try:
@@ -310,6 +312,7 @@ def test_the_cescacs_engine_command_in_one_burst_of_bytes():
         engine.kill()
 
 
+@pytest.mark.slow
 def test_the_command_stops_at_once_during_go_infinite_and_quits():
     engine = EngineProcess()
     try:
@@ -350,6 +353,7 @@ def test_startpos_is_the_initial_position(engine):
     assert engine.protocol.position.to_pdtl() == INITIAL_PDTL
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
 def test_a_person_typing_into_cescacs_engine_in_a_terminal():
     """In a pseudo-terminal (line editing, echo) the commands typed in one burst are followed in order."""

@@ -38,6 +38,7 @@ def legal(position: Position) -> set[Move]:
 # --- the board's incremental bookkeeping ---------------------------------------------------
 
 
+@pytest.mark.slow
 @budget(40)
 @given(st.data())
 def test_incremental_key_and_evaluation_sums_equal_a_recomputation(data):
@@ -131,6 +132,7 @@ def test_every_mate_in_one_of_the_suite_is_found(row):
     assert result.mate == 1 and result.score == MATE - 1
 
 
+@pytest.mark.slow
 def test_the_mates_in_two_of_the_suite_are_found():
     """With a fixed node budget: 'nearly every' mate in two (the benchmark also runs them at 1 s)."""
     rows = [r for r in MATES if r["mate_in"] == 2][::3]
@@ -159,6 +161,7 @@ def test_mate_in_reports_moves():
     assert mate_in(150) is None
 
 
+@pytest.mark.slow
 def test_the_search_leaves_the_board_as_it_was_and_reports_each_iteration():
     board = SearchBoard(Position.from_pdtl(BUSY))
     before = (board.position.to_pdtl(), board.key, list(board.keys))
@@ -171,6 +174,7 @@ def test_the_search_leaves_the_board_as_it_was_and_reports_each_iteration():
     assert result.nodes == infos[-1].nodes
 
 
+@pytest.mark.slow
 def test_a_node_budget_makes_the_search_repeatable():
     first = Searcher().search(SearchBoard(Position.from_pdtl(BUSY)), Limits(nodes=5000))
     second = Searcher().search(SearchBoard(Position.from_pdtl(BUSY)), Limits(nodes=5000))
@@ -235,6 +239,7 @@ def test_a_careless_move_ignores_the_reply_but_sees_a_mate_in_one():
     assert chosen is not None and str(chosen.move) in row["solutions"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", range(1, 11))
 def test_every_level_plays_a_legal_move_and_repeats_itself_with_a_seed(number):
     board = SearchBoard(Position.from_pdtl(BUSY))
@@ -254,6 +259,7 @@ ENGINE_EXAMPLES = int(os.environ.get("CESCACS_ENGINE_EXAMPLES", "200"))
 """Random positions for the legality test: five engine moves each (raise it for a long soak run)."""
 
 
+@pytest.mark.slow
 @budget(ENGINE_EXAMPLES)
 @given(st.data())
 def test_the_engine_plays_only_legal_moves_from_random_positions(data):
@@ -277,6 +283,7 @@ def test_the_engine_plays_only_legal_moves_from_random_positions(data):
         position.push(result.move)
 
 
+@pytest.mark.slow
 def test_whole_games_between_the_engine_and_the_baselines_follow_the_rules():
     """The referee (the core's Game) rejects any illegal move; these games go to mate, adjudication or the cap."""
     rng = random.Random(3)

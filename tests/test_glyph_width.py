@@ -76,6 +76,7 @@ def test_the_terminals_answers_say_which_glyphs_are_wide():
     assert seen.endswith(b"\r\x1b[2K")  # the line of test glyphs is wiped
 
 
+@pytest.mark.slow
 def test_a_terminal_that_does_not_answer_makes_no_glyph_wide():
     wide, _ = run_in_terminal(answer=False)
     assert wide == []

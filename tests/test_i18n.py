@@ -98,6 +98,7 @@ def test_a_settings_problem_is_said_in_the_language_and_stays_english_as_a_strin
     assert say(problem).endswith("; se usa la configuración por defecto")
 
 
+@pytest.mark.slow
 def test_the_plain_mode_tells_a_settings_problem_in_the_language(tmp_path: Path) -> None:
     import subprocess
     import sys
@@ -119,6 +120,7 @@ def test_the_plain_mode_tells_a_settings_problem_in_the_language(tmp_path: Path)
     assert f"Aviso: {tmp_path / 'config' / 'settings.toml'}: castling = 3: debe ser true o false; se usa true." in lines
 
 
+@pytest.mark.slow
 def test_a_damaged_autosave_is_reported_in_the_language_and_stays_english_as_a_string(tmp_path: Path) -> None:
     import subprocess
     import sys
@@ -340,6 +342,7 @@ def test_the_autosaves_owner_is_said_in_the_language_and_stays_english_as_a_stri
     assert say(LockOwner(77).description()) == "el proceso 77"
 
 
+@pytest.mark.slow
 def test_a_pdtl_error_on_the_command_line_is_said_in_the_language_without_a_traceback() -> None:
     failed = cescacs("moves", "--pdtl", "/14:7/10:K6/ w -- - 0 1", "--lang", "ca")
     assert failed.returncode == 2 and "Traceback" not in failed.stderr
@@ -354,6 +357,7 @@ def test_a_pdtl_error_on_the_command_line_is_said_in_the_language_without_a_trac
 # --- the catalogs ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_catalog_has_every_message_translated_and_its_mo_is_current() -> None:
     """A fresh extraction from the code, compared with each .po (no missing, fuzzy, untranslated or stale
     message) and each shipped .mo with its .po: ``python scripts/catalogs.py update`` / ``compile`` fix them."""
@@ -484,6 +488,7 @@ def cescacs(*args: str, lang: str | None = None, **extra: str) -> subprocess.Com
     return subprocess.run([sys.executable, "-m", "cescacs_tui", *args], capture_output=True, text=True, env=env)
 
 
+@pytest.mark.slow
 def test_help_and_errors_speak_the_locale_and_lang_overrides_it() -> None:
     assert "mostra aquesta ajuda i surt" in cescacs("--help", lang="ca_ES.UTF-8").stdout
     assert "muestra esta ayuda y sale" in cescacs("--help", "--lang", "es", lang="ca_ES.UTF-8").stdout
@@ -495,6 +500,7 @@ def test_help_and_errors_speak_the_locale_and_lang_overrides_it() -> None:
     assert refused.returncode == 2 and "--games solo lista el archivo" in refused.stderr
 
 
+@pytest.mark.slow
 def test_what_the_tolerant_pdtl_reader_accepted_is_said_in_the_language_and_kept_english_in_its_warnings(
     speak: object,
 ) -> None:
@@ -517,6 +523,7 @@ def test_what_the_tolerant_pdtl_reader_accepted_is_said_in_the_language_and_kept
     assert say(strict.value.explanation).endswith("'00' empieza con un cero (no canónico)")
 
 
+@pytest.mark.slow
 @POSIX_ONLY
 @pytest.mark.parametrize(
     ("lang", "args", "expected"),
@@ -619,6 +626,7 @@ def _untranslated(path: Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_no_text_a_player_reads_escapes_the_catalogs() -> None:
     """A text literal shown by a widget, a message, a dialog, a notification or the command line must be a
     ``_()`` call (whose argument is the message id), never a bare or f-string literal."""

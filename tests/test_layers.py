@@ -75,6 +75,7 @@ def forbidden_imports(layer: str) -> dict[str, list[str]]:
     return offenders
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layer", list(UI_FREE))
 def test_the_layer_imports_no_user_interface(layer: str) -> None:
     assert (PACKAGE / layer / "__init__.py").exists()
@@ -105,6 +106,7 @@ def test_the_check_sees_relative_and_absolute_ui_imports(tmp_path: Path, monkeyp
 DATA_MODULES = ("settings", "choices", "storage", "autosave", "slots", "lock", "archive", "records")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "modules",
     [

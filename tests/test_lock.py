@@ -43,6 +43,7 @@ def test_a_second_lock_is_refused_even_in_the_same_process(tmp_path: Path) -> No
         pass
 
 
+@pytest.mark.slow
 def test_a_live_owner_in_another_process_is_reported_with_its_pid(tmp_path: Path) -> None:
     other = Player(tmp_path)
     try:
@@ -57,6 +58,7 @@ def test_a_live_owner_in_another_process_is_reported_with_its_pid(tmp_path: Path
         pass
 
 
+@pytest.mark.slow
 def test_a_normal_exit_releases_the_lock_by_itself(tmp_path: Path) -> None:
     other = Player(tmp_path)
     assert other.ask("open")["slot"] == "autosave.json"

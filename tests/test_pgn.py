@@ -259,6 +259,7 @@ def test_save_and_load_a_file(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["fools.ctl-pgn"]  # no temporary file left behind
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.text(
@@ -429,6 +430,7 @@ def test_count_games_agrees_with_reading(text: str, count: int) -> None:
         assert len(read_pgn(text)) == count
 
 
+@pytest.mark.slow
 def test_count_games_of_many_records() -> None:
     text = "".join(f'[Variant "C\'escacs"]\n[Round "{n}"]\n\n1. H6-H12 *\n\n' for n in range(1000))
     assert count_games(text) == 1000 == len(read_pgn(text))

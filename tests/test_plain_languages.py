@@ -146,6 +146,7 @@ def _plain(tmp_path: Path, *args: str, locale: str | None = None) -> list[str]:
     return result.stdout.decode().splitlines()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "locale", "expected"),
     [
@@ -185,6 +186,7 @@ def test_the_fools_mate_piped_in_is_announced_in_the_chosen_language(
     assert out[-2].startswith(("La partida s'ha arxivat a ", "La partida se ha archivado en "))
 
 
+@pytest.mark.slow
 def test_every_move_of_a_game_is_announced_in_words_of_the_language(tmp_path: Path) -> None:
     out = _plain(tmp_path, "--lang", "ca")
     game = Game.new()

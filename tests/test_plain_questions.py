@@ -192,6 +192,7 @@ def test_a_counts_the_unmoved_kings_leap() -> None:
     assert at("KG1 kG27").answer("a H6") == "H6 (empty): attacked by White: nothing; attacked by Black: nothing."
 
 
+@pytest.mark.slow
 def test_position_attackers_are_exactly_the_attacks_is_attacked_sees() -> None:
     for row in POSITIONS[::7]:
         position = Position.from_pdtl(row["pdtl"])

@@ -66,14 +66,21 @@ def test_bad_pdtl_rejected(text: str, reason: str) -> None:
 
 
 PERFT_CASES = [
-    (entry["name"], entry["pdtl"], int(depth), count)
+    pytest.param(
+        entry["name"],
+        entry["pdtl"],
+        int(depth),
+        count,
+        id=f"{entry['name']}-{depth}",
+        marks=[pytest.mark.slow] if int(depth) == 3 else [],  # a second or so each
+    )
     for entry in PERFT
     for depth, count in entry["perft"].items()
     if int(depth) <= 3
 ]
 
 
-@pytest.mark.parametrize(("name", "pdtl", "depth", "count"), PERFT_CASES, ids=[f"{c[0]}-{c[2]}" for c in PERFT_CASES])
+@pytest.mark.parametrize(("name", "pdtl", "depth", "count"), PERFT_CASES)
 def test_perft(name: str, pdtl: str, depth: int, count: int) -> None:
     position = Position.from_pdtl(pdtl)
     before = position.to_pdtl()

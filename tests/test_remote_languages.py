@@ -145,6 +145,7 @@ def test_an_ssh_visitors_locale_chooses_the_language_only_among_the_interfaces(
 # --- the real commands ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @POSIX_ONLY
 def test_a_catalan_host_and_a_spanish_player_in_a_terminal(tmp_path: Path) -> None:
     environment = terminal_environment(tmp_path)

@@ -158,6 +158,7 @@ def test_the_rate_limiter_allows_bursts_then_the_average_rate() -> None:
     assert [pace.allow() for _ in range(3)] == [True, True, False]
 
 
+@pytest.mark.slow
 def test_the_protocol_and_the_coordinator_load_without_textual_or_rich() -> None:
     code = (
         "import sys\n"

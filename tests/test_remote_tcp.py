@@ -109,6 +109,7 @@ def test_connections_beyond_the_cap_are_refused() -> None:
         assert third.read()["code"] == "full"
 
 
+@pytest.mark.slow
 def test_a_client_that_does_not_read_is_dropped_and_never_holds_up_the_others() -> None:
     coordinator = Coordinator(Game.new(), token=TOKEN)
     for _, port in served(coordinator, Limits(outbox=4, rate=1e6, burst=1e6)):
@@ -194,6 +195,7 @@ def malformed(line: bytes) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_random_and_malformed_lines_never_crash_the_coordinator_nor_change_the_game(tmp_path: Path) -> None:
     coordinator = Coordinator(Game.new(), token=TOKEN, store=open_store(tmp_path / "room"))
     for _, port in served(coordinator, Limits(rate=1e6, burst=1e6)):

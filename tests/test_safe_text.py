@@ -29,6 +29,7 @@ def test_control_characters_become_visible_placeholders_of_the_same_length():
     assert safe_text("tab\there\nnew line, E13×F16, ♔ 日本") == "tab\there\nnew line, E13×F16, ♔ 日本"
 
 
+@pytest.mark.slow
 @given(st.text())
 def test_nothing_unsafe_survives_and_the_length_stays(text: str) -> None:
     safe = safe_text(text)

@@ -46,6 +46,7 @@ def answer(feedback: Feedback, value: Any) -> Feedback:
 # --- a plain Python object ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_session_plays_in_a_plain_python_shell_without_textual_or_rich() -> None:
     code = (
         "import sys\n"

@@ -167,6 +167,7 @@ def test_the_record_names_the_computer() -> None:
     assert human_side((Seat(1), Seat(2))) is None
 
 
+@pytest.mark.slow
 def test_a_session_and_the_plain_mode_load_no_search_and_no_engine_client_until_the_computer_plays() -> None:
     code = (
         "import sys\n"

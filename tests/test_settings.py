@@ -251,6 +251,7 @@ toml_values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @given(st.dictionaries(st.sampled_from([*CHOSEN.to_dict(), "other"]) | st.text(max_size=8), toml_values))
 def test_any_table_gives_valid_settings(data: dict[str, object]):
     """Whatever the file holds, loading gives usable settings, which then load back cleanly."""

@@ -216,6 +216,7 @@ def test_a_file_system_without_locks_still_saves_and_says_so(tmp_path: Path, mon
 # --- two real processes on one data directory -----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_instances_play_separate_games_and_both_are_on_disk(tmp_path: Path) -> None:
     first, second = Player(tmp_path), Player(tmp_path)
     try:
@@ -251,6 +252,7 @@ def test_two_instances_play_separate_games_and_both_are_on_disk(tmp_path: Path) 
         third.quit()
 
 
+@pytest.mark.slow
 def test_the_second_instance_takes_over_once_the_first_has_quit(tmp_path: Path) -> None:
     first, second = Player(tmp_path), Player(tmp_path)
     try:
@@ -267,6 +269,7 @@ def test_the_second_instance_takes_over_once_the_first_has_quit(tmp_path: Path) 
     assert saved_moves(tmp_path / "autosave.json") == shown == ["E7-E13", "E21-E15", "F8-F12"]
 
 
+@pytest.mark.slow
 def test_a_killed_instance_loses_no_move_and_its_game_is_offered(tmp_path: Path) -> None:
     first = Player(tmp_path)
     first.ask("open")

@@ -26,6 +26,7 @@ ON_DEMAND = (
 )
 
 
+@pytest.mark.slow
 def test_starting_the_app_imports_none_of_the_on_demand_modules(tmp_path):
     code = (
         "import sys, asyncio\n"
@@ -44,6 +45,7 @@ def test_starting_the_app_imports_none_of_the_on_demand_modules(tmp_path):
     assert result.stdout.strip() == ""
 
 
+@pytest.mark.slow
 def test_the_command_line_reads_the_package_version_only_for_version():
     """importlib.metadata costs some 20 ms of every start; only ``cescacs --version`` needs it."""
     code = (

@@ -480,6 +480,7 @@ def run_command(*options: str, tmp_path: Path) -> subprocess.CompletedProcess[st
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("options", "says"),
     [
@@ -498,6 +499,7 @@ def test_a_mistake_is_one_line_and_exit_status_2(options: tuple[str, ...], says:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_one_line_and_exit_status_2(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
