@@ -2,12 +2,42 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.helpers.reference import DATA
 from tests.helpers.terminal import terminal_environment
+from tests.helpers.waiting import steady_pilot
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    # Started in the background of a shell without job control, which ignores Ctrl+C for it: the programs the
+    # tests start would inherit that and never hear the Ctrl+C (SIGINT) a test sends, as a terminal's would.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+for _size in ("COLUMNS", "LINES"):
+    # pytest-xdist's workers set these (80x24); every program a test starts in a pseudo-terminal would take
+    # them over the terminal's own size, as Python's shutil.get_terminal_size does.
+    os.environ.pop(_size, None)
+
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    # The hundreds of Python programs the tests start (cescacs in a terminal, servers, engines) would each compile
+    # the package again: they keep their bytecode in a folder of this run instead, never in the source tree.
+    _bytecode = tempfile.mkdtemp(prefix="cescacs-tests-bytecode-")
+    os.environ["PYTHONPYCACHEPREFIX"] = _bytecode
+    atexit.register(shutil.rmtree, _bytecode, ignore_errors=True)
+
+settings.register_profile("cescacs", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("cescacs")
+"""No property test is about time: a slow example on a loaded machine is not a failure (hypothesis' default
+deadline, 200 ms an example, and its too-slow health check both measure the machine)."""
 
 
 @pytest.fixture
@@ -55,6 +85,26 @@ def _a_terminal_at_both_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     from cescacs_tui import cli
 
     monkeypatch.setattr(cli, "_interactive", lambda: True)
+
+
+@pytest.fixture(autouse=True)
+def _pilot_waits_until_the_app_has_settled() -> Iterator[None]:
+    """Each key a pilot presses is handled before the test goes on, however loaded the machine (helpers/waiting.py)."""
+    with steady_pilot():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _cursors_that_do_not_blink(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text box's cursor stays on: a snapshot shows the same screen whenever the machine gets to take it.
+
+    Textual blinks the cursor of a focused ``Input`` or ``TextArea`` every half
+    second, so a snapshot taken later than that on a loaded machine caught it off.
+    """
+    from textual.widgets import Input, TextArea
+
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)
 
 
 # --- tiers: `pytest -m "not slow"` is the quick loop; plain `pytest` runs everything ---------------------

@@ -11,9 +11,7 @@ import time
 from collections.abc import Callable
 
 from cescacs_tui.engine.protocol import EngineProtocol
-
-PATIENCE = 30.0
-"""Seconds to wait for an answer: generous, for a loaded CI machine (liveness, not speed)."""
+from tests.helpers.waiting import PATIENCE
 
 
 class Conversation:

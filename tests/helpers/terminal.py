@@ -19,16 +19,16 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import pyte
 import pytest
 
 from cescacs_tui.cli import CRASH_NOTE
 from cescacs_tui.data.autosave import read_autosave
+from tests.helpers.waiting import PATIENCE
 
 _ESCAPES = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 """Escape sequences: CSI (colours, cursor moves), OSC (titles, clipboard), character sets, keypad modes."""
 
-PATIENCE = 20.0
-"""Seconds to wait for any one thing: generous, for a loaded CI machine."""
 
 ROOT = Path(__file__).parent.parent.parent
 
@@ -68,10 +68,13 @@ class Terminal:
         import pty
 
         self.controller, terminal = pty.openpty()
+        self.output = b""
+        self._screen = pyte.Screen(120, 40)
+        self._emulator = pyte.ByteStream(self._screen)
+        self._shown = 0
         self.terminal_size(120, 40, terminal)
         self.process = subprocess.Popen([*program, *args], stdin=terminal, stdout=terminal, stderr=terminal, env=env)
         os.close(terminal)
-        self.output = b""
         self._reader: threading.Thread | None = None
         if live:
             self._reader = threading.Thread(target=self._read_all, daemon=True)
@@ -94,6 +97,7 @@ class Terminal:
         import termios
 
         fcntl.ioctl(self.controller if fd is None else fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.screen.resize(rows, columns)
         if fd is None:
             self.process.send_signal(signal.SIGWINCH)
 
@@ -118,6 +122,26 @@ class Terminal:
         from different places of the screen may come out joined too.
         """
         return _ESCAPES.sub(b"", self.output[since:]).decode(errors="replace")
+
+    @property
+    def screen(self) -> pyte.Screen:
+        """What a terminal of this size shows now: the output so far, played on a terminal emulator (pyte)."""
+        self._emulator.feed(self.output[self._shown :])
+        self._shown = len(self.output)
+        return self._screen
+
+    def shows(self, text: str) -> bool:
+        """Whether ``text`` is on the screen now, on one line."""
+        return any(text in line for line in self.screen.display)
+
+    def wait_for_screen(self, text: str) -> None:
+        """Read until the screen shows ``text`` on one of its lines.
+
+        Textual redraws only what changed, and a loaded machine makes it draw a
+        screen over more updates: a text may then reach the screen in pieces,
+        never whole in the bytes that were written.  The screen has it whole.
+        """
+        self.read_until(lambda: self.shows(text), f"{text!r} on the screen")
 
     def wait_for_text(self, text: str, *, since: int = 0) -> None:
         """Read until ``text`` is on the screen, whatever styles it is written in (see :meth:`text`)."""

@@ -12,8 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-PATIENCE = 60.0
-"""Seconds to wait for any one thing (a process start on a loaded CI machine)."""
+from tests.helpers.waiting import PATIENCE
 
 
 def free_port() -> int:
