@@ -20,6 +20,7 @@ def face(app: CescacsApp, colour: int) -> str:
 
 
 async def type_move(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.pause()  # the side panel with the move box is mounted after the first paint
     await pilot.press("slash", *text, "enter", "escape")
 
 

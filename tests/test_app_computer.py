@@ -4,7 +4,6 @@ and a takeback while the computer thinks stops it without any move reaching the 
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Callable
 
@@ -22,20 +21,18 @@ from cescacs_tui.session.seating import TWO_PEOPLE, computer_name
 from cescacs_tui.tui.engine_panels import AnalysisPanel, ThinkingLine
 from cescacs_tui.tui.game_screen import GameScreen
 from cescacs_tui.tui.themes import BoardHostApp
+from tests.helpers import waiting
 from tests.helpers.app import message
-from tests.helpers.engine import PATIENCE
 from tests.helpers.reference import load_jsonl
+from tests.helpers.waiting import PATIENCE
 
 MATE_IN_TWO = next(r["pdtl"] for r in load_jsonl("mates.jsonl") if r["mate_in"] == 2 and " w " in r["pdtl"])
 """White to move mates in two, whatever Black answers: the computer plays White."""
 
 
 async def until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None:
-    for _ in range(int(PATIENCE / 0.02)):
-        if done():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"waited {PATIENCE} s for {what}")
+    await waiting.until(done, what)
+    await pilot.pause()
 
 
 def computer_app(game: Game, seats: tuple[Seat, Seat], limits: Limits) -> CescacsApp:
@@ -108,7 +105,7 @@ async def test_a_takeback_while_the_computer_thinks_stops_it_and_its_answer_neve
         await pilot.press("escape", "u")
         await until(pilot, lambda: not app.screen.query_one(ThinkingLine).display, "the end of the thinking")
         assert game.ply == 0 and message(app) == "took back E7-E13"
-        await asyncio.sleep(0.3)  # an answer that still arrived would have been played by now
+        await app.opponent.stop()  # the engine has answered the stopped search: that answer would be played by now
         await pilot.pause()
         assert game.ply == 0 and not app.opponent.thinking
 
@@ -121,8 +118,7 @@ async def test_an_engine_setting_that_cannot_play_is_said_in_the_app_and_people_
         await until(pilot, lambda: "the computer cannot play" in message(app), "the engine's failure")
         assert "the engine exited" in message(app) and "people play both sides now" in message(app)
         assert app.session.seats == TWO_PEOPLE
-        await pilot.pause(0.2)
-        assert not app.screen.query_one(ThinkingLine).display
+        await until(pilot, lambda: not app.screen.query_one(ThinkingLine).display, "the thinking line to go")
         await pilot.press("slash", *"e7-e13", "enter")
         await pilot.pause()
         assert app.game.ply == 1

@@ -27,14 +27,17 @@ PLAYER = textwrap.dedent(
     from cescacs_tui.core.game import Game
     from cescacs_tui.data.slots import AutosaveSlot
 
+    from tests.helpers.clock import FakeTime
+
     async def main(path):
-        game = Game.new(white="Before", black="Crash", time_control=TimeControl.from_tag("300+5"))
+        now = FakeTime()  # the players think 0.4 s and 0.3 s, however long the machine takes
+        game = Game.new(white="Before", black="Crash", time_control=TimeControl.from_tag("300+5"), time_source=now)
         app = CescacsApp(game, store=AutosaveSlot.acquire(Path(path)))
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("slash", *"e7-e13", "enter")
-            await asyncio.sleep(0.4)
+            now.advance(0.4)
             await pilot.press(*"e21-e15", "enter")
-            await asyncio.sleep(0.3)
+            now.advance(0.3)
             await pilot.press(*"f8-f12", "enter")
             await pilot.pause()
             clock = app.game.clock
@@ -76,7 +79,8 @@ async def test_killed_mid_game_then_resumed(tmp_path: Path) -> None:
         assert [n.san for n in game.nodes] == ["E7-E13", "E21-E15", "F8-F12"]
         assert game.tags["White"] == "Before"
         assert game.clock is not None and game.clock.paused
-        assert game.clock.remaining(WHITE) == pytest.approx(float(white_left), abs=0.05)
-        assert game.clock.remaining(BLACK) == pytest.approx(float(black_left), abs=0.5)
+        assert game.clock.remaining(WHITE) == float(white_left) == pytest.approx(300 + 5 - 0.3 + 5)
+        assert game.clock.remaining(BLACK) == pytest.approx(float(black_left), abs=0.05)  # it runs a moment on resuming
+        assert float(black_left) == pytest.approx(300 - 0.4 + 5)
         assert game.position.turn == BLACK
         assert app.board.view.codes == game.position.board_codes

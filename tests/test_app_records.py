@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pyperclip
 import pytest
+from textual.command import CommandList
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game
@@ -14,6 +15,7 @@ from cescacs_tui.tui.dialogs import TextDialog
 from cescacs_tui.tui.file_dialog import PathDialog
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, play
+from tests.helpers.waiting import until
 
 
 def played(*moves: str) -> Game:
@@ -66,10 +68,14 @@ async def test_copy_from_the_command_palette(no_local_clipboard: None) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+p")
         await pilot.press(*"copy game")
-        await pilot.pause(0.3)
+        found = app.screen.query_one(CommandList)  # the palette searches in a task of its own
+
+        def first_found() -> str:
+            return str(found.highlighted_option.prompt) if found.highlighted_option is not None else ""
+
+        await until(lambda: first_found().startswith("Copy game (CTL-PGN)"), "the palette to find the command")
         await pilot.press("enter")
-        await pilot.pause(0.3)
-        assert app.clipboard == write_pgn(app.game)
+        await until(lambda: app.clipboard == write_pgn(app.game), "the game copied")
 
 
 async def test_view_record_shows_the_text_to_copy_by_hand() -> None:

@@ -6,8 +6,6 @@ redrawn by calling its ``refresh_clock`` (what its own timer calls) unless a tes
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
@@ -23,6 +21,7 @@ from cescacs_tui.tui.clock_panel import (
     warning_thresholds,
 )
 from tests.helpers.clock import FakeTime
+from tests.helpers.waiting import until
 
 BLITZ_5 = TimeControl(ClockKind.SUDDEN_DEATH, 300)
 DELAY_5_5 = TimeControl(ClockKind.SIMPLE_DELAY, 300, delay=5)
@@ -288,11 +287,7 @@ async def test_refreshes_itself_while_running() -> None:
         clock.start(WHITE)
         panel.refresh_clock()
         time.now += 61
-        for _ in range(40):  # its own timer redraws within SLOW_REFRESH; allow for a slow machine
-            await asyncio.sleep(0.05)
-            if row(panel, WHITE).endswith(" 3:59"):
-                break
-        assert row(panel, WHITE).endswith(" 3:59")
+        await until(lambda: row(panel, WHITE).endswith(" 3:59"), "its own timer to redraw it")
         assert rows(app)[1].rstrip().endswith("3:59")
         clock.stop()
         panel.refresh_clock()
@@ -360,8 +355,4 @@ async def test_clock_shown_before_mount_refreshes_once_mounted() -> None:
         await pilot.pause()
         assert panel.face(BLACK).plain.endswith(" 5:00")
         time.now += 30
-        for _ in range(40):
-            await asyncio.sleep(0.05)
-            if panel.face(BLACK).plain.endswith(" 4:30"):
-                break
-        assert panel.face(BLACK).plain.endswith(" 4:30")
+        await until(lambda: panel.face(BLACK).plain.endswith(" 4:30"), "its own timer to redraw it")

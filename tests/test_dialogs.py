@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,10 @@ from textual.widgets import Button
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game
 from cescacs_tui.data.autosave import read_autosave, save_autosave
+from cescacs_tui.tui import dialogs
 from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, DeliberateDialog
 from tests.helpers.app import answer
+from tests.helpers.waiting import PATIENCE, until
 
 MOVE = Game.new().position.parse_move("E7-E13")
 
@@ -28,6 +31,13 @@ class Host(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(self.dialog, self.answers.append)
+
+
+@pytest.fixture
+def reading_time(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
+    """Sets how long a dialog stays deaf after it was painted (``SETTLE_SECONDS``): the test, not the machine's
+    speed, decides whether an answer comes too soon (``PATIENCE``) or after the question was read (0)."""
+    return lambda seconds: monkeypatch.setattr(dialogs, "SETTLE_SECONDS", seconds)
 
 
 def burst(app: App[object], *keys: tuple[str, str | None]) -> None:
@@ -47,27 +57,30 @@ def burst(app: App[object], *keys: tuple[str, str | None]) -> None:
     ],
     ids=["y", "Enter", "n Enter", "a letter", "Enter on a choice"],
 )
-async def test_keys_that_come_before_the_dialog_was_seen_answer_nothing(dialog, keys, on_escape):
+async def test_keys_that_come_before_the_dialog_was_seen_answer_nothing(dialog, keys, on_escape, reading_time):
+    reading_time(PATIENCE)
     app = Host(dialog)
     async with app.run_test() as pilot:
         burst(app, *keys)  # they arrive with the dialog, as a burst would
         await pilot.pause()
         assert app.screen is dialog and not dialog.listening and app.answers == []
+        reading_time(0)
         await answer(pilot, "escape")  # once seen, it listens
         assert app.answers == [on_escape]
 
 
-async def test_a_click_too_soon_is_ignored_and_a_later_one_counts():
+async def test_a_click_too_soon_is_ignored_and_a_later_one_counts(reading_time):
+    reading_time(PATIENCE)
     dialog = ConfirmDialog("Resign?")
     app = Host(dialog)
     async with app.run_test() as pilot:
         await pilot.click("#yes")
         await pilot.pause()
         assert app.answers == []
+        reading_time(0)
         await answer(pilot)
         yes = dialog.query_one("#yes", Button)
-        while yes.has_class("-active"):  # Textual's own debounce: a button ignores clicks while it flashes
-            await pilot.pause(0.02)
+        await until(lambda: not yes.has_class("-active"), "the button's flash (Textual ignores clicks meanwhile)")
         await pilot.click("#yes")
         await pilot.pause()  # the press is a message of its own, handled after the click
         assert app.answers == [True]

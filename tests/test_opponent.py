@@ -17,7 +17,7 @@ from cescacs_tui.engine.search import Limits
 from cescacs_tui.session import GameSession, Tone
 from cescacs_tui.session.opponent import Analysis, Opponent, score_words
 from cescacs_tui.session.seating import TWO_PEOPLE
-from tests.helpers.engine import PATIENCE
+from tests.helpers.waiting import PATIENCE, until
 
 FAST = Limits(nodes=300)
 
@@ -25,14 +25,6 @@ FAST = Limits(nodes=300)
 def opponent_for(session: GameSession, **kwargs: object) -> Opponent:
     options = {"options": {"Seed": 7}, "limits": FAST, "hint_limits": FAST, "timeout": PATIENCE, **kwargs}
     return Opponent(session, **options)  # type: ignore[arg-type]
-
-
-async def wait_until(condition: object, what: str) -> None:
-    for _ in range(int(PATIENCE / 0.01)):
-        if callable(condition) and condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"waited {PATIENCE} s for {what}")
 
 
 async def test_the_computer_plays_its_turn_like_a_person_and_repeats_itself_with_a_seed() -> None:
@@ -75,7 +67,7 @@ async def test_an_answer_about_a_position_taken_back_is_dropped() -> None:
     opponent = opponent_for(session, limits=Limits(infinite=True))  # it thinks until told to stop
     try:
         turn = asyncio.ensure_future(opponent.play_turn(on_info=infos.append))
-        await wait_until(lambda: infos, "the computer's first report")
+        await until(lambda: infos, "the computer's first report")
         assert opponent.thinking
         session.takeback()  # the person takes the move back while the computer thinks
         await opponent.stop()
@@ -97,7 +89,7 @@ async def test_cancelling_the_computers_turn_stops_the_engines_search() -> None:
     opponent = opponent_for(session, limits=Limits(infinite=True))
     try:
         turn = asyncio.ensure_future(opponent.play_turn(on_info=infos.append))
-        await wait_until(lambda: infos, "the computer's first report")
+        await until(lambda: infos, "the computer's first report")
         turn.cancel()
         with pytest.raises(asyncio.CancelledError):
             await turn
@@ -134,14 +126,14 @@ async def test_the_analysis_follows_the_position_shown_and_stops() -> None:
     opponent = opponent_for(session)
     try:
         await opponent.analyse(reports.append)
-        await wait_until(lambda: reports, "an analysis report")
+        await until(lambda: reports, "an analysis report")
         assert not opponent.analysis_stale()
         assert reports[-1].line.startswith("1... ") and reports[-1].depth is not None
         session.review_back()
         assert opponent.analysis_stale()  # the review moved: the front end starts it again
         reports.clear()
         await opponent.analyse(reports.append)
-        await wait_until(lambda: reports, "a report about the start")
+        await until(lambda: reports, "a report about the start")
         assert reports[-1].line.startswith("1. ")
         await opponent.stop()
         assert opponent.analysis_stale()

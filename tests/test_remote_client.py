@@ -12,6 +12,7 @@ import pytest
 from cescacs_tui.core.errors import CescacsError
 from cescacs_tui.remote.client import JoinRequest, Link, LinkStatus, RemoteRefused, check_join, parse_address
 from cescacs_tui.remote.protocol import Seat
+from tests.helpers.waiting import until
 
 Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 
@@ -32,14 +33,6 @@ def line(message: dict[str, Any]) -> bytes:
 WELCOME = {"type": "welcome", "protocol": 1, "seat": "white", "name": "Ana"}
 
 
-async def until(done: Callable[[], bool]) -> None:
-    for _ in range(500):
-        if done():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("waited 10 s")
-
-
 async def test_a_coordinator_gone_silent_counts_as_dropped_and_the_link_reconnects_with_the_same_identity() -> None:
     hellos: list[dict[str, Any]] = []
 
@@ -52,7 +45,7 @@ async def test_a_coordinator_gone_silent_counts_as_dropped_and_the_link_reconnec
     statuses: list[LinkStatus] = []
     link = Link(request(port), on_status=lambda status, _: statuses.append(status), silence_seconds=0.3)
     running = asyncio.ensure_future(link.run())
-    await until(lambda: len(hellos) >= 2)
+    await until(lambda: len(hellos) >= 2, "the link to say hello again")
     assert statuses[:3] == [LinkStatus.CONNECTED, LinkStatus.RECONNECTING, LinkStatus.CONNECTED]
     assert hellos[0] == hellos[1] and hellos[0]["client"] == "me" and hellos[0]["seat"] == "white"
     link.stop()
@@ -74,11 +67,11 @@ async def test_a_link_sends_only_while_connected_and_hands_on_every_line_checked
     link = Link(request(port), on_message=lambda m: messages.append(dict(m)))
     assert link.send({"type": "ping"}) is False  # not connected yet: nothing sent
     running = asyncio.ensure_future(link.run())
-    await until(lambda: len(messages) == 3)
+    await until(lambda: len(messages) == 3, "three messages")
     assert [m["type"] for m in messages] == ["welcome", "error", "pong"]
     assert messages[1]["code"] == "bad_update"
     assert link.send({"type": "resign"}) is True
-    await until(lambda: bool(got))
+    await until(lambda: bool(got), "an answer")
     assert got == [{"type": "resign"}]
     link.stop()
     await running

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from cescacs_tui.remote.store import RoomBusy, open_store
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE
 from tests.helpers.remote import TOKEN, RecordingPeer, hello, move, request, seat
+from tests.helpers.waiting import until
 
 
 def coordinator(tmp_path: Path | None = None, **options: object) -> Coordinator:
@@ -326,9 +326,6 @@ async def test_the_coordinator_ends_the_game_when_a_flag_falls_and_tells_everyon
     move(game, white, "H6-H12")  # Black's clock runs: 60 s of fake time, a real timer watches it
     time.advance(61)
     game._schedule()  # the timer set after the move is due in 60 real seconds: look again now
-    for _ in range(200):
-        if game.game.is_over:
-            break
-        await asyncio.sleep(0.05)
+    await until(lambda: game.game.is_over, "the coordinator's timer to see the flag fall")
     assert game.game.termination == "White wins on time"
     assert white_peer.said()[-1] == "Flag fall. 3-0: White wins on time"

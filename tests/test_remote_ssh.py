@@ -20,6 +20,7 @@ import pytest
 from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.remote import ServerProcess
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
+from tests.helpers.waiting import until
 
 asyncssh = pytest.importorskip("asyncssh")
 pytestmark = [
@@ -173,10 +174,7 @@ async def test_a_room_closes_after_it_empties_and_reopens_with_its_game(tmp_path
         await hub.enter("lobby")
     hub.leave(room)
     hub.leave(room)
-    for _ in range(100):
-        if not hub.rooms:
-            break
-        await asyncio.sleep(0.02)
+    await until(lambda: not hub.rooms, "the empty room to close")
     assert hub.rooms == {}
     again = await hub.enter("lobby")
     assert again is not room and [n.san for n in again.server.coordinator.game.nodes] == ["H6-H12"]
@@ -190,8 +188,7 @@ async def test_connections_beyond_the_cap_are_turned_away_before_they_log_in(tmp
     ports: list[int] = []
     options = ServerOptions(host_key=keys / "host", data_dir=tmp_path, port=0, max_connections=1)
     server = asyncio.ensure_future(serve_ssh(options, ready=ports.append, stop=stop))
-    while not ports:
-        await asyncio.sleep(0.01)
+    await until(lambda: ports, "the server to listen")
     login = {"known_hosts": None, "client_keys": [str(keys / "ana")], "username": "ana", "config": None}
     try:
         async with asyncssh.connect("127.0.0.1", ports[0], **login):

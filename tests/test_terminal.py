@@ -66,13 +66,6 @@ def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_off
         again.close()
 
 
-def screen_of(output: bytes, columns: int = 120, lines: int = 40) -> pyte.Screen:
-    """What a VT terminal shows after ``output``: cells with their colours (pyte, a terminal emulator)."""
-    screen = pyte.Screen(columns, lines)
-    pyte.ByteStream(screen).feed(output)
-    return screen
-
-
 def backgrounds(screen: pyte.Screen, columns: range, lines: range) -> Counter[str]:
     return Counter(screen.buffer[y][x].bg for y in lines for x in columns)
 
@@ -81,17 +74,21 @@ def test_a_16_colour_terminal_shows_three_tile_colours_of_equal_area(environment
     """TERM=xterm without COLORTERM: 16 colours.  The board keeps its three tile colours, in the default theme."""
     env = {name: value for name, value in environment.items() if name not in ("COLORTERM", "NO_COLOR")}
     terminal = Terminal({**env, "TERM": "xterm"})
+
+    def tiles() -> dict[str, int]:  # ANSI_BOARD's three tiles, on the full board, 79 cells wide, at the left
+        board = backgrounds(terminal.screen, range(79), range(38))
+        return {colour: board[colour] for colour in ("brightblack", "red", "blue")}
+
     try:
-        terminal.wait_for("Move:")
-        terminal.type("", settle=1.0)
+        terminal.wait_for_screen("Move:")
+        terminal.read_until(lambda: min(tiles().values()) > 400, "the whole board")  # drawn over frames when busy
     finally:
         terminal.close()
     assert b"\x1b[38;2;" not in terminal.output and b"\x1b[48;2;" not in terminal.output  # no true colour sent
-    screen = screen_of(terminal.output)
-    board = backgrounds(screen, range(79), range(38))  # the full board, 79 cells wide, at the left
-    tiles = {colour: board[colour] for colour in ("brightblack", "red", "blue")}  # ANSI_BOARD's three tiles
-    assert min(tiles.values()) > 400, board
-    assert max(tiles.values()) / min(tiles.values()) < 1.2, tiles  # 57, 57 and 55 hexes, a few pieces each
-    assert sum(tiles.values()) > 0.8 * sum(count for colour, count in board.items() if colour != "black"), board
+    screen = terminal.screen
+    board = backgrounds(screen, range(79), range(38))
+    shown = tiles()
+    assert max(shown.values()) / min(shown.values()) < 1.2, shown  # 57, 57 and 55 hexes, a few pieces each
+    assert sum(shown.values()) > 0.8 * sum(count for colour, count in board.items() if colour != "black"), board
     # The rest of the screen is the default theme (cescacs-dark) as 16 colours: a black screen.
     assert backgrounds(screen, range(80, 120), range(38)).most_common(1)[0][0] == "black"

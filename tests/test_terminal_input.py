@@ -131,7 +131,7 @@ def _esc_then_a_key(terminal: Terminal) -> None:
 def test_bytes_that_are_not_utf8_are_replaced_the_player_is_told_and_the_game_goes_on(terminal, tmp_path, garbage):
     terminal.type(garbage, settle=1.0)
     assert terminal.process.poll() is None
-    terminal.wait_for("not UTF-8")
+    terminal.wait_for_screen("not UTF-8")
     terminal.type("/E7-E13\r")
     terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13"], "the move in the autosave")
     assert terminal.quit() == 0
