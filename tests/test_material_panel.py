@@ -36,7 +36,7 @@ def test_nothing_to_regain_or_lost_at_the_start():
 
 def test_a_long_list_wraps_under_itself():
     console = Console(width=18, color_system=None, record=True)
-    console.print(material_table(middlegame()))
+    console.print(material_table(material_rows(middlegame())))
     text = console.export_text().splitlines()
     start = text[2].index("P")  # where White's lost pieces begin
     continued = [line for line in text if line and not line.lstrip().startswith(("regain", "lost", "White", "Black"))]

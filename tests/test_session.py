@@ -91,11 +91,13 @@ def test_the_keys_that_open_the_move_box_are_ignored_when_typed_inside_it(typed:
 
 def test_the_move_being_typed_is_previewed_once_it_reads_as_a_legal_move() -> None:
     session = GameSession()
-    assert session.preview_text("ne3-d").redraw is Redraw.BOARD
+    assert session.preview_text("ne3-d").redraw is Redraw.NOTHING  # nothing to show yet: the board stays as it is
     assert session.preview == ()
     feedback = session.preview_text("ne3-d8")
-    assert session.preview == (parse_hex("E3"), parse_hex("D8"))
+    assert session.preview == (parse_hex("E3"), parse_hex("D8")) and feedback.redraw is Redraw.BOARD
     assert feedback.text == "Enter plays NE3-D8"
+    assert session.preview_text("ne3-d8").redraw is Redraw.NOTHING  # the same preview again
+    assert session.preview_text("").redraw is Redraw.BOARD and session.preview == ()  # the box emptied: it goes
     assert session.game.ply == 0
 
 

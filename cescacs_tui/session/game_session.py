@@ -210,7 +210,7 @@ class GameSession:
     def preview_text(self, text: str) -> Feedback:
         """Show on the board the move being typed, as soon as it reads as a legal move."""
         typed = text.strip().lstrip(_TYPED_PROMPTS).strip().removesuffix(DRAW_OFFER_MARK).rstrip()
-        self.preview = ()
+        shown, self.preview = self.preview, ()
         said = None
         if typed and self.blocked() is None and _hex_named(typed) is None:
             try:
@@ -220,7 +220,7 @@ class GameSession:
             else:
                 self.preview = move_hexes(self.game.position, move)
                 said = _("Enter plays {move}").format(move=self.game.position.ctl_an(move))
-        return Feedback(said, redraw=Redraw.BOARD)
+        return Feedback(said, redraw=Redraw.BOARD if self.preview != shown else Redraw.NOTHING)
 
     def go_to_hex(self, h: int) -> Feedback:
         """Put the cursor on hex ``h``, selecting the piece there if it is the mover's; nothing is played."""

@@ -28,8 +28,9 @@ class MessageLine(Static):
 
     def say(self, text: str, tone: Tone = Tone.PLAIN) -> None:
         shown = safe_text(text)  # it quotes file names, tokens and names from outside
-        self.update(Text(shown))
-        self.set_classes(tone.value)
+        self.update(Text(shown), layout=False)  # one row, whatever it says: nothing else moves
+        if self.classes != ({tone.value} if tone.value else set()):
+            self.set_classes(tone.value)  # styles are matched again only when the tone changes
         width = self.content_region.width
         if width and cell_len(shown) > width:
             self.notify(shown, severity="warning" if tone is Tone.ERROR else "information", timeout=10, markup=False)

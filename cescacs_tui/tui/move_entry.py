@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.actions import SkipAction
@@ -158,6 +159,7 @@ class MoveEntry(Horizontal):
     def __init__(self, *, leave_to: str = "#board", id: str | None = None) -> None:
         super().__init__(id=id)
         self._leave_to = leave_to
+        self._info_width = 0
 
     def compose(self) -> ComposeResult:
         yield Label(_("Move:"), id="move-label")
@@ -169,7 +171,10 @@ class MoveEntry(Horizontal):
 
     def show_hex(self, text: str) -> None:
         """Name the hex under the cursor (and its piece); plain text, never markup."""
-        self.query_one("#cursor-info", Label).update(Text(text))
+        info = self.query_one("#cursor-info", Label)
+        width = cell_len(text)
+        info.update(Text(text), layout=width != self._info_width)  # as wide as before: the box keeps its place
+        self._info_width = width
 
     @property
     def box(self) -> MoveInput:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -39,8 +40,23 @@ class StatusPanel(Static):
     }
     """
 
+    _shown: Text | None = None
+
     def show_game(self, game: Game, *, variation: str | None = None, warning: str | None = None) -> None:
-        self.update(safe_rich(status_text(game, variation=variation, warning=warning)))  # names and endings: records
+        text = safe_rich(status_text(game, variation=variation, warning=warning))  # names and endings: records
+        if text == self._shown:
+            return
+        before, self._shown = self._shown, text
+        self.update(
+            text,
+            layout=before is None or _rows(before, self.content_size.width) != _rows(text, self.content_size.width),
+        )
+
+
+def _rows(text: Text, width: int) -> int:
+    """The rows ``text`` takes at ``width`` cells (each line wrapped): the panel is laid out again only when they
+    change, which most moves' new status ('Black to move' after 'White to move') does not."""
+    return sum(max(1, -(-cell_len(line) // max(1, width))) for line in text.plain.split("\n"))
 
 
 def status_text(game: Game, *, variation: str | None = None, warning: str | None = None) -> Text:
@@ -113,8 +129,13 @@ class MaterialPanel(Static):
     }
     """
 
+    _rows: list[tuple[str, str, str]] | None = None
+
     def show_game(self, game: Game) -> None:
-        self.update(material_table(game))
+        rows = material_rows(game)
+        if rows != self._rows:  # most moves capture nothing: the same table
+            self._rows = rows
+            self.update(material_table(rows))
 
 
 def _piece_word(kind: PieceType, colour: Colour, hex_colour: int | None = None) -> str:
@@ -142,12 +163,13 @@ def material_rows(game: Game) -> list[tuple[str, str, str]]:
     return rows
 
 
-def material_table(game: Game) -> Table:
-    """The panel's grid: labels in one column, pieces in the next, so a long list wraps under itself."""
+def material_table(rows: list[tuple[str, str, str]]) -> Table:
+    """The panel's grid of :func:`material_rows`: labels in one column, pieces in the next, so a long list wraps
+    under itself."""
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
     table.add_column(ratio=1, overflow="fold")
-    for name, label, pieces in material_rows(game):
+    for name, label, pieces in rows:
         if name:
             table.add_row(Text(name, style="bold"), "")
         else:
