@@ -27,7 +27,6 @@ from .data.autosave import SavedGame
 from .data.lock import AutosaveBusy
 from .data.settings import Settings, settings_path
 from .data.slots import open_autosave
-from .engine.computer import engine_command
 from .i18n import _
 from .session import Feedback, GameSession, GameStore
 from .session.opponent import Opponent
@@ -80,7 +79,7 @@ class CescacsApp(BoardHostApp[None]):
         self.theme = self.settings.theme
         self.session = GameSession(game or self.settings_game(seats), store=store)
         self.session.seats = seats
-        self.opponent = Opponent(self.session, engine_command(self.settings.engine))
+        self.opponent = Opponent(self.session, setting=self.settings.engine)
         """The engine behind the computer seats, the hints and the analysis (its process starts when first needed)."""
         self._resume = resume
         self._busy = busy

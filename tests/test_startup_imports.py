@@ -23,6 +23,8 @@ ON_DEMAND = (
     "cescacs_tui.tui.clipboard",
     "cescacs_tui.tui.file_dialog",
     "cescacs_tui.tui.new_game",
+    "cescacs_tui.engine.client",  # the computer: its client, search and evaluation tables
+    "cescacs_tui.engine.search",
 )
 
 

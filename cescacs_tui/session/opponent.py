@@ -19,21 +19,21 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..core.game import Game, Node
 from ..core.pieces import WHITE
 from ..core.position import Position
-from ..engine.client import EngineClient, EngineError, EngineInfo
-from ..engine.computer import analyse, computer_move, hint
-from ..engine.pv import pv_to_ctl_an
-from ..engine.search import Limits
 from ..i18n import _
 from .feedback import Feedback, Redraw, Tone
 from .game_session import GameSession
 from .highlights import move_hexes
 from .seating import TWO_PEOPLE
 from .terms import capitalised, side
+
+if TYPE_CHECKING:  # the engine's client and search are loaded when the computer is first needed
+    from ..engine.client import EngineClient, EngineError, EngineInfo
+    from ..engine.search import Limits
 
 __all__ = ["Analysis", "Asked", "Opponent", "score_words"]
 
@@ -66,6 +66,8 @@ class Analysis:
 
 def analysis_of(position: Position, info: EngineInfo) -> Analysis:
     """What an ``info`` report about ``position`` says, for a player."""
+    from ..engine.pv import pv_to_ctl_an
+
     return Analysis(score_words(info), info.depth, pv_to_ctl_an(position, info.moves), info.nodes)
 
 
@@ -95,10 +97,13 @@ class Asked:
 class Opponent:
     """The engine behind the session's computer seats, hints and analysis.
 
-    ``command`` is the engine to run (:func:`~cescacs_tui.engine.computer.engine_command`
-    of the ``engine`` setting; ``None``: this package's), ``options`` are set
-    once it starts (``{"Seed": 1}`` makes it repeatable), ``limits`` replace
-    the clock's for the computer's moves (``Limits(nodes=...)`` in tests).
+    ``command`` is the engine to run (``None``: this package's), or
+    ``setting`` the ``engine`` setting to read it from
+    (:func:`~cescacs_tui.engine.computer.engine_command`) when it is first
+    needed: the engine's client and search are loaded only then, so a game
+    between people never waits for them.  ``options`` are set once it starts
+    (``{"Seed": 1}`` makes it repeatable), ``limits`` replace the clock's for
+    the computer's moves (``Limits(nodes=...)`` in tests).
     """
 
     def __init__(
@@ -106,6 +111,7 @@ class Opponent:
         session: GameSession,
         command: Sequence[str] | None = None,
         *,
+        setting: str | None = None,
         options: Mapping[str, str | int | bool] | None = None,
         limits: Limits | None = None,
         hint_limits: Limits | None = None,
@@ -113,6 +119,7 @@ class Opponent:
     ) -> None:
         self.session = session
         self.command = list(command) if command is not None else None
+        self._setting = setting
         self.options = dict(options or {})
         self.limits = limits
         self.hint_limits = hint_limits
@@ -130,7 +137,12 @@ class Opponent:
 
     async def client(self) -> EngineClient:
         """The engine, started (and greeted) the first time; :class:`EngineError` if it cannot be."""
+        from ..engine.client import EngineClient
+        from ..engine.computer import engine_command
+
         async with self._starting:
+            if self.command is None and self._setting is not None:
+                self.command = engine_command(self._setting)  # read when the engine is first needed
             if self._client is None or not self._client.alive:
                 self._client = await EngineClient.start(self.command, options=self.options, timeout=self.timeout)
             return self._client
@@ -152,6 +164,8 @@ class Opponent:
         """Stop whatever the engine is doing (its answer is dropped)."""
         self.analysing = None
         if self._client is not None and self._client.alive:
+            from ..engine.client import EngineError
+
             with contextlib.suppress(EngineError):
                 await self._client.stop()
 
@@ -190,6 +204,9 @@ class Opponent:
         asked = Asked.of(game)
         self.analysing = None  # its own search replaces any analysis
         self.thinking = True
+        from ..engine.client import EngineError
+        from ..engine.computer import computer_move
+
         try:
             client = await self._idle_client()
             move = await computer_move(client, game, level, limits=self.limits, on_info=on_info)
@@ -215,6 +232,9 @@ class Opponent:
         asked = Asked.of(shown, shown.cursor)
         position = shown.reviewed_position()
         self.analysing = None
+        from ..engine.client import EngineError
+        from ..engine.computer import hint
+
         try:
             client = await self._idle_client()
             best = await hint(client, shown, shown.cursor, movetime=HINT_SECONDS, limits=self.hint_limits)
@@ -249,6 +269,9 @@ class Opponent:
         def report(info: EngineInfo) -> None:
             if self.analysing is asked and info.moves:
                 on_analysis(analysis_of(position, info))
+
+        from ..engine.client import EngineError
+        from ..engine.computer import analyse
 
         try:
             client = await self._idle_client()
