@@ -26,6 +26,10 @@ REMOTE_SUBCOMMANDS: Final = ("host", "join", "serve-ssh")
 DEFAULT_PORT: Final = 7469
 DEFAULT_SSH_PORT: Final = 2222
 LOOPBACK: Final = ("127.0.0.1", "::1", "localhost")
+DEFAULT_SILENCE: Final = 30.0
+MIN_SILENCE: Final = 0.5
+MAX_SILENCE: Final = 3600.0
+"""How long a host waits for a sign of life from a client (it pings after a third of it) before dropping it."""
 MIN_TOKEN: Final = 12
 """A token chosen by hand must be at least this long (a generated one has 22 characters)."""
 
@@ -56,6 +60,16 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     )
     _add_game_options(host)
     host.add_argument("--data-dir", type=Path, metavar="DIR", help=_("where the game is kept (default: DATA/hosted)"))
+    host.add_argument(
+        "--silence",
+        type=_seconds,
+        default=DEFAULT_SILENCE,
+        metavar="SECONDS",
+        help=_(
+            "drop a client heard nothing from for this long, and give its seat to a player who asks for it "
+            "(default: {seconds:g})"
+        ).format(seconds=DEFAULT_SILENCE),
+    )
     host.set_defaults(run=_host)
 
     join = sub.add_parser(
@@ -108,6 +122,17 @@ def _port(text: str) -> int:
             _("{text!r} is not a port number (0 to 65535; 0: any free port)").format(text=text)
         )
     return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not MIN_SILENCE <= seconds <= MAX_SILENCE:  # NaN fails too
+        said = _("{text!r} is not a number of seconds from {least:g} to {most:g}")
+        raise argparse.ArgumentTypeError(said.format(text=text, least=MIN_SILENCE, most=MAX_SILENCE))
+    return seconds
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -179,14 +204,16 @@ def _host(args: argparse.Namespace) -> int:
     from ..session.words import half_moves, situation
     from .client import JoinRequest, new_client_id
     from .coordinator import Coordinator
+    from .log_pace import LogPace
     from .protocol import Seat
     from .store import open_store
-    from .tcp import HostThread, run_host
+    from .tcp import HostThread, Limits, run_host
 
     token = _token(args)
     new_game = _game_factory(args)
     store = open_store(args.data_dir or data_dir() / "hosted")
     coordinator = Coordinator.open(store, token=token, new_game=new_game)
+    limits = Limits(silence_seconds=args.silence, answer_seconds=min(2.0, args.silence / 3))
     wildcard = args.bind in ("0.0.0.0", "::", "")
     shown = socket.gethostname() if wildcard else args.bind
 
@@ -208,11 +235,12 @@ def _host(args: argparse.Namespace) -> int:
             print(_("cescacs: anyone who can reach this address and has the token can join"), flush=True)
         print(_("Join with: {command}").format(command=join_command(port)), flush=True)
 
-    coordinator.on_said = lambda said: print(_("cescacs: {said}").format(said=said), flush=True)
+    # What happens in the game, at a pace: joins and leaves are a stranger's to cause, and no flood fills the log.
+    coordinator.on_said = LogPace(lambda said: print(_("cescacs: {said}").format(said=said), flush=True))
     if args.play is None:
-        asyncio.run(run_host(coordinator, args.bind, args.port, ready=ready))
+        asyncio.run(run_host(coordinator, args.bind, args.port, ready=ready, limits=limits))
         return 0
-    thread = HostThread(coordinator, args.bind, args.port)
+    thread = HostThread(coordinator, args.bind, args.port, limits=limits)
     port = thread.start()
     ready(port)
     local = "::1" if args.bind == "::" else "127.0.0.1" if wildcard else args.bind
