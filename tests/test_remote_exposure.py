@@ -9,15 +9,18 @@ crashes, nor hangs, nor grows.
 
 from __future__ import annotations
 
+import shutil
 import signal
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.remote import HostProcess, hosted_moves
+from tests.helpers.remote import HostProcess, ServerProcess, hosted_moves
+from tests.helpers.ssh import make_keys, ssh_command, visit
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
 
 pytestmark = POSIX_ONLY
@@ -93,3 +96,52 @@ def test_a_player_whose_client_stopped_answering_takes_the_seat_with_a_new_proce
             if terminal is not None:
                 terminal.close()
     assert hosted_moves(tmp_path / "data") == ["H6-H12"]
+
+
+# --- over SSH ----------------------------------------------------------------------------------------
+
+needs_ssh = pytest.mark.skipif(shutil.which("ssh") is None, reason="the system's ssh client (openssh-client)")
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("asyncssh")
+    return make_keys(tmp_path_factory.mktemp("keys"))
+
+
+def ssh_server(environment: dict[str, str], keys: Path, *options: str) -> ServerProcess:
+    return ServerProcess(environment, ["serve-ssh", "--port", "0", "--host-key", str(keys / "host"), *options])
+
+
+@needs_ssh
+def test_200_idle_connections_never_keep_an_ssh_visitor_out(environment: dict[str, str], keys: Path) -> None:
+    server = ssh_server(environment, keys)
+    crowd = idle_crowd(server.port, STRANGERS)
+    ana: Terminal | None = None
+    try:
+        ana = visit(environment, keys, server, "ana", "lobby")  # from the same address as the crowd
+    finally:
+        for sock in crowd:
+            sock.close()
+        if ana is not None:
+            ana.close()
+        server.stop()
+    assert b"Traceback" not in server.output
+
+
+@needs_ssh
+def test_a_full_ssh_server_says_so_in_a_sentence_openssh_prints(environment: dict[str, str], keys: Path) -> None:
+    server = ssh_server(environment, keys, "--max-visitors", "1")
+    ana = visit(environment, keys, server, "ana", "lobby")
+    try:
+        bo = subprocess.run(
+            [*ssh_command(keys, server, "bo", log_level="INFO"), "-tt", "lobby"],
+            capture_output=True,
+            text=True,
+            timeout=PATIENCE,
+        )
+    finally:
+        ana.close()
+        server.stop()
+    assert bo.returncode == 255
+    assert f"Received disconnect from 127.0.0.1 port {server.port}:12: the server has 1 visitor already" in bo.stderr

@@ -39,6 +39,7 @@ __all__ = [
     "HostThread",
     "Limits",
     "StreamPeer",
+    "Waiting",
     "handle_connection",
     "run_host",
     "serve_tcp",
@@ -123,7 +124,9 @@ class StreamPeer:
 
 
 @dataclass(eq=False)
-class _Waiting:
+class Waiting:
+    """A connection in a :class:`Doorway`: where it comes from, and how to push it out."""
+
     address: str
     push_out: Callable[[], None]
 
@@ -140,25 +143,25 @@ class Doorway:
     def __init__(self, per_address: int, total: int) -> None:
         self.per_address = per_address
         self.total = total
-        self._waiting: dict[_Waiting, None] = {}  # oldest first
+        self._waiting: dict[Waiting, None] = {}  # oldest first
 
     def __len__(self) -> int:
         return len(self._waiting)
 
-    def enter(self, address: str, push_out: Callable[[], None]) -> _Waiting:
+    def enter(self, address: str, push_out: Callable[[], None]) -> Waiting:
         same = [waiting for waiting in self._waiting if waiting.address == address]
         if len(same) >= self.per_address:
             self._push_out(same[0])
         elif len(self._waiting) >= self.total:
             self._push_out(next(iter(self._waiting)))
-        waiting = _Waiting(address, push_out)
+        waiting = Waiting(address, push_out)
         self._waiting[waiting] = None
         return waiting
 
-    def leave(self, waiting: _Waiting) -> None:
+    def leave(self, waiting: Waiting) -> None:
         self._waiting.pop(waiting, None)
 
-    def _push_out(self, waiting: _Waiting) -> None:
+    def _push_out(self, waiting: Waiting) -> None:
         self.leave(waiting)
         waiting.push_out()
 
