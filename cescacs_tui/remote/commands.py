@@ -26,6 +26,8 @@ REMOTE_SUBCOMMANDS: Final = ("host", "join", "serve-ssh")
 DEFAULT_PORT: Final = 7469
 DEFAULT_SSH_PORT: Final = 2222
 LOOPBACK: Final = ("127.0.0.1", "::1", "localhost")
+DEFAULT_ENGINES: Final = 2
+"""Engines a server runs at once for all its visitors: a 2-core machine's worth."""
 DEFAULT_SILENCE: Final = 30.0
 MIN_SILENCE: Final = 0.5
 MAX_SILENCE: Final = 3600.0
@@ -111,6 +113,20 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     ssh.add_argument(
         "--room-minutes", type=float, default=5.0, help=_("a room closes this long after it empties (default: 5)")
     )
+    ssh.add_argument(
+        "--engines",
+        type=_engines,
+        default=DEFAULT_ENGINES,
+        metavar="N",
+        help=_(
+            "at most N engines (hints, analysis) running at once for all visitors together; 0: none (default: {count})"
+        ).format(count=DEFAULT_ENGINES),
+    )
+    ssh.add_argument(
+        "--watchers-engines",
+        action="store_true",
+        help=_("let the watchers of a room start an engine too (default: players only)"),
+    )
     _add_game_options(ssh)
     ssh.add_argument("--data-dir", type=Path, metavar="DIR", help=_("where the rooms' games are kept (default: DATA)"))
     ssh.set_defaults(run=_serve_ssh)
@@ -121,6 +137,12 @@ def _port(text: str) -> int:
         raise argparse.ArgumentTypeError(
             _("{text!r} is not a port number (0 to 65535; 0: any free port)").format(text=text)
         )
+    return int(text)
+
+
+def _engines(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) > 1000:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of engines from 0 to 1000").format(text=text))
     return int(text)
 
 
@@ -201,6 +223,7 @@ def _host(args: argparse.Namespace) -> int:
     import socket
 
     from ..data.storage import data_dir
+    from ..session.policy import LaunchKind, Policy
     from ..session.words import half_moves, situation
     from .client import JoinRequest, new_client_id
     from .coordinator import Coordinator
@@ -254,13 +277,15 @@ def _host(args: argparse.Namespace) -> int:
             return run_plain_join(request)
         from .screen import run_join
 
-        return run_join(request, banner=join_command(port))
+        return run_join(request, banner=join_command(port), policy=Policy(LaunchKind.JOINED))
     finally:
         thread.stop()
 
 
 def _join(args: argparse.Namespace) -> int:
+    from .. import cli
     from ..core.errors import CescacsError
+    from ..session.policy import LaunchKind
     from .client import JoinRequest, check_join, new_client_id, parse_address
     from .protocol import Seat, clean_name
 
@@ -271,6 +296,9 @@ def _join(args: argparse.Namespace) -> int:
     seat = None if args.seat == "any" else Seat(args.seat)
     name = clean_name(args.name or os.environ.get("CESCACS_NAME") or _user_name())
     request = JoinRequest(host, port, token, seat, name, os.environ.get("CESCACS_CLIENT") or new_client_id())
+    policy = cli.launch_policy(LaunchKind.JOINED)  # serve-ssh starts this command for its visitors
+    if policy.visitor and _plain(args):
+        raise CescacsError(_("a visitor's game needs a terminal: the plain mode is for the owner of this machine"))
     check_join(request)  # a wrong token or a taken seat: a clear error and status 2, before the screen opens
     if _plain(args):
         from .plain_client import run_plain_join
@@ -278,7 +306,7 @@ def _join(args: argparse.Namespace) -> int:
         return run_plain_join(request)
     from .screen import run_join
 
-    return run_join(request)
+    return run_join(request, policy=policy)
 
 
 def _serve_ssh(args: argparse.Namespace) -> int:
@@ -308,6 +336,8 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         max_connections=2 * max(1, args.max_visitors),
         room_seconds=max(0.0, args.room_minutes * 60),
         new_game=new_game,
+        engines=args.engines,
+        watchers_use_engines=args.watchers_engines,
     )
 
     def ready(port: int) -> None:

@@ -25,6 +25,7 @@ import secrets
 import signal
 import struct
 import sys
+import tempfile
 import termios
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,9 @@ import asyncssh
 
 from ..core.game import Game
 from ..core.message import Message, Nn_
+from ..data.engine_slots import EngineSlots
 from ..i18n import LOCALE_VARIABLES, N_, language, language_from_locale, locale_environment, translation
+from ..session.policy import LaunchKind, Policy
 from .coordinator import Coordinator
 from .protocol import clean_name
 from .store import open_store
@@ -86,6 +89,10 @@ class ServerOptions:
     """How long a connection has to log in (the authentication deadline)."""
     keepalive_seconds: float = 10.0
     """A visitor's link is asked for a sign of life this often; three unanswered and it is closed (30 s)."""
+    engines: int = 2
+    """Engines (hints, analysis) running at once for all visitors together (``0``: none)."""
+    watchers_use_engines: bool = False
+    """Whether a room's watchers may start an engine too."""
     room_seconds: float = 300.0
     """How long a room stays open after its last visitor has left."""
     new_game: Callable[[], Game] = Game.new
@@ -134,6 +141,15 @@ class Hub:
         self.authorized = (
             None if options.authorized_keys is None else asyncssh.read_authorized_keys(str(options.authorized_keys))
         )
+        self.policy = Policy(LaunchKind.SSH, watchers_use_engines=options.watchers_use_engines)
+        """What each visitor may do with this machine (:meth:`share_engines` gives it the server's engine places)."""
+
+    def share_engines(self, folder: Path) -> None:
+        """Make the server's engine places in ``folder``, shared by every visitor's app."""
+        if self.options.engines:
+            places = EngineSlots(folder, self.options.engines)
+            places.prepare()
+            self.policy = Policy(LaunchKind.SSH, places, self.options.watchers_use_engines)
 
     def full(self) -> Message | None:
         """Why no one more can log in now, or ``None``."""
@@ -315,6 +331,7 @@ async def _run_app(
         "CESCACS_NAME": clean_name(str(process.get_extra_info("username") or ""), default=""),
         "CESCACS_DATA_DIR": str(folder / "data"),
         "CESCACS_CONFIG_DIR": str(folder / "config"),
+        **hub.policy.environment(),  # an SSH visitor's app: no file, clipboard or program of the server
     }
     if code is not None:
         environment = locale_environment(environment, code)
@@ -406,7 +423,14 @@ def _terminal_type(value: str | None) -> str:
 
 async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], stop: asyncio.Event | None = None) -> None:
     """Serve until ``stop`` is set (or SIGINT, SIGTERM, SIGHUP when it is not given); rooms are saved on the way out."""
-    hub = Hub(options)
+    with tempfile.TemporaryDirectory(prefix="cescacs-engines-") as places:  # this server's own, gone with it
+        hub = Hub(options)
+        hub.share_engines(Path(places))
+        await _serve(hub, ready, stop)
+
+
+async def _serve(hub: Hub, ready: Callable[[int], None], stop: asyncio.Event | None) -> None:
+    options = hub.options
 
     async def visit(process: asyncssh.SSHServerProcess[bytes]) -> None:
         await _visit(hub, process)
