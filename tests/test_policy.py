@@ -113,8 +113,11 @@ def test_a_server_hands_its_visitor_the_policy_once_and_a_bad_description_is_ref
     assert (read.kind, read.engines, read.watchers_use_engines) == (LaunchKind.SSH, places, True)
     assert str(tmp_path / "visitor") in read.hidden and str(Path.home()) in read.hidden
     assert Policy.from_environment({}, LaunchKind.JOINED) == Policy(LaunchKind.JOINED)
-    for bad in ("", "{", "[]", '{"kind": "local"}', '{"kind": "root"}', '{"kind": "web", "engines": {"count": 1}}',
-                '{"kind": "ssh", "watchers_use_engines": "yes"}', json.dumps({"kind": "web", "engines": 5})):  # fmt: skip
+    bad_descriptions = (
+        "", "{", "[]", '{"kind": "local"}', '{"kind": "root"}', '{"kind": "web", "engines": {"count": 1}}',
+        '{"kind": "ssh", "watchers_use_engines": "yes"}', json.dumps({"kind": "web", "engines": 5}),
+    )  # fmt: skip
+    for bad in bad_descriptions:
         with pytest.raises(PolicyError):
             Policy.from_environment({VISITOR_VARIABLE: bad}, LaunchKind.LOCAL)
 
