@@ -9,6 +9,8 @@ crashes, nor hangs, nor grows.
 
 from __future__ import annotations
 
+import base64
+import re
 import shutil
 import signal
 import socket
@@ -145,3 +147,68 @@ def test_a_full_ssh_server_says_so_in_a_sentence_openssh_prints(environment: dic
         server.stop()
     assert bo.returncode == 255
     assert f"Received disconnect from 127.0.0.1 port {server.port}:12: the server has 1 visitor already" in bo.stderr
+
+
+def server_files(root: Path, *, own: tuple[Path, ...]) -> dict[str, tuple[int, int]]:
+    """Every file under ``root`` with its size and time, except under ``own`` (a visitor's folder, the room's
+    game): what a visitor must leave untouched."""
+    return {
+        str(path): (path.stat().st_size, path.stat().st_mtime_ns)
+        for path in root.rglob("*")
+        if path.is_file() and not any(path.is_relative_to(folder) for folder in own)
+    }
+
+
+OSC52 = re.compile(rb"\x1b\]52;c;([A-Za-z0-9+/=]+)(?:\x07|\x1b\\)")
+
+
+@needs_ssh
+def test_an_ssh_visitors_save_open_screenshot_and_settings_leave_every_server_file_untouched(
+    environment: dict[str, str], keys: Path, tmp_path: Path
+) -> None:
+    """As the issue found it: Ctrl+S asked for a path on the server, the palette's Screenshot wrote in the server
+    user's Downloads.  Now the record reaches the visitor by OSC 52, Ctrl+O asks for no path, the screenshot is
+    refused with a reason, a theme is kept in the visitor's own folder, and no other file of the server changes."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    for folder in (home, work):
+        folder.mkdir()
+    (home / ".bashrc").write_text("# the server user's own\n")
+    server = ServerProcess(
+        environment | {"HOME": str(home)},
+        ["serve-ssh", "--port", "0", "--host-key", str(keys / "host")],
+        cwd=work,
+    )
+    data = tmp_path / "data"
+    ana = Terminal(environment, ["-tt", "room"], live=True, program=ssh_command(keys, server, "ana"))
+    try:
+        ana.wait_for("Move:")
+        ana.wait_for("(you)")
+        own = (data / "visitors", data / "rooms")
+        before = server_files(tmp_path, own=own)
+        ana.type("/", settle=1.0)
+        ana.type("h6-h12\r", settle=0.5)
+        ana.wait_for_text("White played H6-H12")
+        ana.type("\x1b", settle=0.5)  # back to the board
+        seen = len(ana.output)
+        ana.type("\x13")  # Ctrl+S
+        ana.wait_for_text("the server keeps no file for you", since=seen)
+        (sent,) = OSC52.findall(ana.output[seen:])
+        record = base64.b64decode(sent).decode()
+        assert '[Variant "C\'escacs"]' in record and "H6-H12" in record
+        ana.type("\x0f")  # Ctrl+O: no file dialog (and no record goes into a game held by a room)
+        ana.wait_for_text("a record cannot be opened into a game played from two places")
+        seen = len(ana.output)
+        ana.type("\x10", settle=0.5)  # Ctrl+P: the command palette
+        ana.type("Screenshot", settle=0.5)
+        ana.type("\r")
+        ana.wait_for_text("a screenshot would be a file on the server", since=seen)
+        ana.type("T")  # another theme, kept for this visitor
+        ana.read_until(lambda: any((data / "visitors").rglob("settings.toml")), "the visitor's settings")
+        after = server_files(tmp_path, own=own)
+    finally:
+        ana.close()
+        server.stop()
+    assert after == before  # no file of the server was written, none appeared (~/Downloads, the working folder)
+    assert not (home / "Downloads").exists() and list(work.iterdir()) == []
+    (settings,) = (data / "visitors").rglob("settings.toml")
+    assert "theme" in settings.read_text() and "engine" not in settings.read_text().replace('engine = ""', "")

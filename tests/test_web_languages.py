@@ -108,7 +108,7 @@ def _lang(page: str) -> str:
 
 
 async def test_the_page_and_the_game_follow_accept_language_and_the_browsers_own_choice(tmp_path: Path) -> None:
-    from tests.test_web import Tab
+    from tests.helpers.web import Tab
 
     server = WebServer(tmp_path)
     try:
@@ -131,7 +131,7 @@ async def test_the_page_and_the_game_follow_accept_language_and_the_browsers_own
 
 
 async def test_lang_gives_every_visitor_that_language(tmp_path: Path) -> None:
-    from tests.test_web import Tab
+    from tests.helpers.web import Tab
 
     server = WebServer(tmp_path, "--lang", "es")
     try:

@@ -470,8 +470,7 @@ class CescacsServer(Server):
             try:
                 if await self._until_idle(self._process_messages(websocket, service), service):
                     log.info("browser %s: no key for %g s: game ended (saved)", tag, self.idle_seconds)
-                    await service.stop()
-                    await websocket.close(code=IDLE)
+                    await websocket.close(code=IDLE)  # first: the page says why; then the app quits, saving
             finally:
                 await service.stop()
         except Exception:
