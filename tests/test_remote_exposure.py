@@ -9,6 +9,7 @@ crashes, nor hangs, nor grows.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import re
 import shutil
@@ -21,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.remote import HostProcess, ServerProcess, hosted_moves
+from tests.helpers.hostile import fuzz_host
+from tests.helpers.remote import TOKEN, HostProcess, ServerProcess, hosted_moves
 from tests.helpers.ssh import make_keys, ssh_command, visit
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
 
@@ -212,3 +214,34 @@ def test_an_ssh_visitors_save_open_screenshot_and_settings_leave_every_server_fi
     assert not (home / "Downloads").exists() and list(work.iterdir()) == []
     (settings,) = (data / "visitors").rglob("settings.toml")
     assert "theme" in settings.read_text() and "engine" not in settings.read_text().replace('engine = ""', "")
+
+
+# --- hostile lines -----------------------------------------------------------------------------------
+
+FUZZ_LINES = 2400
+"""The test's share; ``python benchmarks/remote_fuzz.py`` sends 10,000 and more, and measures the host's memory."""
+
+
+def resident_kilobytes(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))  # type: ignore[union-attr]
+
+
+def test_thousands_of_hostile_lines_never_crash_or_hang_the_host_and_the_real_game_goes_on(
+    environment: dict[str, str],
+) -> None:
+    """Surrogates, controls, huge and negative numbers, wrong types, floods and strangers, while two people play:
+    every burst is answered, nothing prints a traceback, the host's memory stays put, the game goes on."""
+    host = HostProcess(environment)
+    try:
+        warm = asyncio.run(fuzz_host(host.port, TOKEN, lines=300, seed=99))
+        before = resident_kilobytes(host.process.pid)
+        report = asyncio.run(fuzz_host(host.port, TOKEN, lines=FUZZ_LINES, seed=1))
+        after = resident_kilobytes(host.process.pid)
+    finally:
+        host.stop()
+    assert warm.problems == [] and report.problems == []
+    assert report.lines >= FUZZ_LINES and report.answered_bursts > 0 and report.strangers_shown_out == 3
+    assert report.floods_told == 1 and report.moves_played >= 4
+    assert b"Traceback" not in host.output and b"internal" not in host.output
+    assert after - before < 20_000, (before, after)  # flat: the figure is measured by benchmarks/remote_fuzz.py

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import random
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from cescacs_tui.remote.coordinator import Coordinator
 from cescacs_tui.remote.protocol import MAX_REQUEST_BYTES, ProtocolError, parse_request
 from cescacs_tui.remote.store import open_store
 from cescacs_tui.remote.tcp import HostThread, Limits
+from tests.helpers.hostile import hostile_lines
 from tests.helpers.remote import TOKEN, LineClient
 
 
@@ -163,39 +163,6 @@ def _watchers(coordinator: Coordinator) -> int:
 
 
 # --- fuzz --------------------------------------------------------------------------------------------
-
-
-def hostile_lines(seed: int, count: int) -> Iterator[bytes]:
-    """Seeded random lines: junk bytes, JSON of every shape, real messages with broken or hostile fields."""
-    rng = random.Random(seed)
-    kinds = ["hello", "move", "answer", "takeback", "offer_draw", "claim_draw", "resign", "new_game", "ping", "x", ""]
-    values: list[object] = [
-        None, True, False, 0, -1, 1.5, 2**70, "", "white", "black", "watch", "any", "draw", "takeback", "H6-H12",
-        "I23-I19", "KRK-HIO", "\x1b[2J", "\u202e", "é" * 50, "x" * 300, [], {}, [1, [2, [3]]], {"type": "move"},
-    ]  # fmt: skip
-    fields = ["type", "move", "ply", "draw", "to", "accept", "token", "seat", "name", "client", "protocol"]
-    for _ in range(count):
-        shape = rng.randrange(7)
-        if shape == 0:
-            line = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80))).replace(b"\n", b"")
-        elif shape == 1:
-            line = json.dumps(rng.choice(values)).encode()
-        elif shape == 2:
-            message = {rng.choice(fields): rng.choice(values) for _ in range(rng.randrange(6))}
-            message["type"] = rng.choice(kinds)
-            line = json.dumps(message).encode()
-        elif shape == 3:
-            good = {"type": "move", "move": rng.choice(["H6-H12", "I23-I19", "ZZ9"]), "ply": rng.randrange(4)}
-            text = json.dumps(good)
-            cut = rng.randrange(len(text))
-            line = (text[:cut] + text[cut + 1 :]).encode()  # one character lost
-        elif shape == 4:
-            line = b"{" * rng.randrange(1, 3000)
-        elif shape == 5:
-            line = b"x" * rng.randrange(MAX_REQUEST_BYTES - 10, MAX_REQUEST_BYTES * 2)
-        else:
-            line = json.dumps({"type": rng.choice(kinds), "n": rng.random()}).encode() + b"\r"
-        yield line
 
 
 def send_in_bursts(client: LineClient, lines: list[bytes], size: int = 30) -> None:

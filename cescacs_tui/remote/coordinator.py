@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..core.clock import ClockError
 from ..core.game import Game
@@ -166,6 +166,8 @@ class Coordinator:
         self._draw_question: Confirm | None = None
         self._flag_timer: asyncio.TimerHandle | None = None
         self._save_timer: asyncio.TimerHandle | None = None
+        self._saved_seats: dict[str, Any] | None = None
+        """The seats as last saved with the game."""
         self.resumed = False
         """Whether the game was resumed from the store's autosave."""
         self.on_said: Callable[[str], None] = lambda said: None
@@ -498,10 +500,14 @@ class Coordinator:
     # --- telling everyone -------------------------------------------------------------------------
 
     def _save(self) -> None:
-        """Save the seats with the game (a game that ended was archived by the session as it ended)."""
-        if not self.game.is_over:
-            self.session.options["seats"] = self.seats.to_options()
+        """Save the seats with the game when they changed (a game that ended was archived by the session as it
+        ended; every change of the game is saved by the session itself).  A watcher coming or going changes
+        neither: it costs no write, so connecting again and again cannot keep the disk busy."""
+        seats = self.seats.to_options()
+        if not self.game.is_over and seats != self._saved_seats:
+            self.session.options["seats"] = seats
             self.session.save()
+            self._saved_seats = seats
 
     def snapshot(self, said: str = "", event: Event | None = None) -> Snapshot:
         game = self.game
