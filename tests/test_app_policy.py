@@ -20,9 +20,10 @@ from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.engine_slots import EngineSlots
 from cescacs_tui.data.settings import Settings
 from cescacs_tui.engine.client import DEFAULT_COMMAND
-from cescacs_tui.session import Feedback
+from cescacs_tui.session import Feedback, GameSession
 from cescacs_tui.session.policy import LaunchKind, Policy
 from cescacs_tui.tui.file_dialog import PathDialog
+from cescacs_tui.tui.game_screen import GameScreen
 from cescacs_tui.tui.paste_dialog import PasteDialog
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, play
@@ -158,3 +159,17 @@ async def test_a_visitor_reads_no_path_of_the_server(tmp_path: Path) -> None:
         shown = [n.message for n in app._notifications]
         assert shown == ["the game is archived in games/x.ctl-pgn"]
         assert message(app) == "kept in x.json"
+
+
+def test_a_watcher_of_a_room_starts_no_engine_unless_the_server_allows_it(tmp_path: Path) -> None:
+    class Watching(GameSession):
+        @property
+        def watching(self) -> bool:
+            return True
+
+    places = EngineSlots(tmp_path, 2)
+    players_only = GameScreen(Watching(), policy=Policy(LaunchKind.SSH, places))
+    assert players_only.refusal("hint") == "this server runs engines for its players only: watchers start none"
+    assert players_only.refusal("analysis") == players_only.refusal("hint")
+    everyone = GameScreen(Watching(), policy=Policy(LaunchKind.SSH, places, watchers_use_engines=True))
+    assert everyone.refusal("hint") is None

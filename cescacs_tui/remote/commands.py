@@ -311,9 +311,11 @@ def _join(args: argparse.Namespace) -> int:
 
 def _serve_ssh(args: argparse.Namespace) -> int:
     import asyncio
+    import logging
 
     from ..core.errors import CescacsError
     from ..data.storage import data_dir
+    from .log_pace import PacedLogFilter
 
     try:
         from .ssh_server import ServerOptions, serve_ssh
@@ -347,6 +349,10 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         print(said.format(address=f"{args.bind}:{port}", who=who), flush=True)
         print(_("Visitors run: ssh -t -p {port} HOST ROOM").format(port=port), flush=True)
 
+    # What asyncssh has to say of its connections (warnings and errors), at a pace no stranger can flood.
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(PacedLogFilter())
     try:
         asyncio.run(serve_ssh(options, ready=ready))
     except ValueError as error:  # asyncssh: a key file it cannot read

@@ -337,8 +337,11 @@ class GameScreen(TranslatedBindings, Screen[None]):
         names = (game.tags.get("White", "?"), game.tags.get("Black", "?"))
         self.query_one(ClockPanel).show_clock(game.clock, names=names, flipped=self.board.flipped)
         variation = session.variations.top
+        problem = session.save_problem
         self.query_one(StatusPanel).show_game(
-            shown, variation=None if variation is None else variation.describe(), warning=session.save_problem
+            shown,
+            variation=None if variation is None else variation.describe(),
+            warning=None if problem is None else self.policy.hide_paths(problem),
         )
         self.query_one(MaterialPanel).show_game(shown)
         self.query_one(MoveList).show_game(shown)
