@@ -562,8 +562,9 @@ class GameScreen(TranslatedBindings, Screen[None]):
 
     def action_screenshot(self) -> None:
         """An SVG of the screen: saved on the owner's machine (Textual says where), a download in a visitor's
-        browser; refused to an SSH visitor (the policy's reason) before this is reached."""
-        self.app.deliver_screenshot()
+        browser; refused to an SSH visitor (the policy's reason) before this is reached.  Taken after the next
+        refresh: from the palette, the palette has gone by then."""
+        self.app.call_after_refresh(self.app.deliver_screenshot)
 
     class LanguageChanged(Message):
         """The player chose another language for the interface; the app keeps it in the settings."""

@@ -23,6 +23,7 @@ import json
 import logging
 import signal
 import tempfile
+import time
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, Final
@@ -141,7 +142,7 @@ class BrowserAppService(AppService):
         self.policy = policy
         self.language = language
         """The language the browser asks for (``None``: it names none the interface speaks)."""
-        self.last_input = asyncio.get_running_loop().time()
+        self.last_input = time.monotonic()
         """When the visitor last pressed a key or moved the mouse (the idle timeout counts from it)."""
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
@@ -161,7 +162,7 @@ class BrowserAppService(AppService):
 
     async def send_bytes(self, data: bytes) -> bool:
         """Pass keys on; ``False`` if the app has not taken them within :data:`STOP_SECONDS` (its input is dead)."""
-        self.last_input = asyncio.get_running_loop().time()
+        self.last_input = time.monotonic()
         try:
             return await asyncio.wait_for(super().send_bytes(data), STOP_SECONDS)
         except TimeoutError:
@@ -487,10 +488,9 @@ class CescacsServer(Server):
         if not self.idle_seconds:
             await task
             return False
-        loop = asyncio.get_running_loop()
         try:
             while not task.done():
-                left = service.last_input + self.idle_seconds - loop.time()
+                left = service.last_input + self.idle_seconds - time.monotonic()
                 if left <= 0:
                     return True
                 await asyncio.wait({task}, timeout=left)
