@@ -143,7 +143,7 @@ class Opponent:
         """The engine places a server shares among its visitors (``None``: the owner's machine, no count): the
         engine runs only while it holds one, and ends when its search does, so the place is free again."""
         self._place: EngineSlot | None = None
-        self.command = list(command) if command is not None else None
+        self._command = list(command) if command is not None else None
         self._setting = setting
         self.options = dict(options or {})
         self.limits = limits
@@ -160,15 +160,25 @@ class Opponent:
 
     # --- the engine process ----------------------------------------------------------------
 
+    @property
+    def command(self) -> list[str] | None:
+        """The engine's command line (``None``: this package's engine), read from the setting when first asked."""
+        if self._command is None and self._setting is not None:
+            from ..engine.computer import engine_command
+
+            self._command = engine_command(self._setting)
+        return self._command
+
+    @command.setter
+    def command(self, command: list[str] | None) -> None:
+        self._command = command
+
     async def client(self) -> EngineClient:
         """The engine, started (and greeted) the first time; :class:`EngineError` if it cannot be,
         :class:`EngineBusy` if the server's engine places are all taken."""
         from ..engine.client import EngineClient
-        from ..engine.computer import engine_command
 
         async with self._starting:
-            if self.command is None and self._setting is not None:
-                self.command = engine_command(self._setting)  # read when the engine is first needed
             if self._client is None or not self._client.alive:
                 self._take_place()
                 try:
