@@ -33,7 +33,15 @@ from .message import N_, Message
 from .outcome import UNFINISHED, Ending, Outcome
 from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
 from .pgn_clock import format_clk, parse_clk
-from .pgn_syntax import MAX_VARIATION_DEPTH, HalfMove, Record, Variation, count_records, iter_records
+from .pgn_syntax import (
+    MAX_VARIATION_DEPTH,
+    HalfMove,
+    Record,
+    Variation,
+    count_records,
+    escape_tag_value,
+    iter_records,
+)
 from .pieces import ALIASES, PIECE_BY_LETTER, WHITE, PieceType
 from .position import INITIAL_PDTL, Position
 
@@ -396,10 +404,6 @@ def _check_depth(nodes: list[Node]) -> None:
             pending.extend((variation, depth + 1) for variation in node.variations)
 
 
-def _tag_value(value: str) -> str:
-    return value.replace('"', "'").replace("\n", " ").replace("\r", " ")
-
-
 def _tag_lines(game: Game, fan: bool) -> list[str]:
     tags = dict(game.tags)
     tags["Variant"] = VARIANT
@@ -424,8 +428,8 @@ def _tag_lines(game: Game, fan: bool) -> list[str]:
     repeated = getattr(game, "repeated_tags", [])
     out = []
     for name in ordered:
-        out.append(f'[{name} "{_tag_value(tags[name])}"]')
-        out.extend(f'[{other} "{_tag_value(value)}"]' for other, value in repeated if other == name)
+        out.append(f'[{name} "{escape_tag_value(tags[name])}"]')
+        out.extend(f'[{other} "{escape_tag_value(value)}"]' for other, value in repeated if other == name)
     if redefine is not None:
         out.append(f'[Redefine "{redefine}"]')
     if pdtl is not None:

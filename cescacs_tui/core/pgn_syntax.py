@@ -42,7 +42,7 @@ MAX_NUMBER_DIGITS: Final = 6
 """Move numbers and NAGs have at most six digits: no game comes near a million moves."""
 
 _WHITESPACE = re.compile(r"\s+")
-_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["\\])*)"[ \t]*\]')
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\n]|\\[^\n])*)"[ \t]*\]')
 _RESULT = re.compile(r"([0-3])[ \t]*[-\u2010\u2013][ \t]*([0-3])(?![\w\u2010-])|\*(?=\s|$|\))")
 # Digits are ASCII only ([0-9]): "\d" would also take Arabic-Indic and other Unicode digits.
 _NUMBER = re.compile(r"([0-9]+)[ \t]*([.?])(?![0-9])")
@@ -51,6 +51,41 @@ _LABEL = re.compile(r"[ \t]*\$\[([0-9]+)\]")
 _ASSESSMENT = re.compile(r"(\?\?|\?!|!\?|!!|\?|!|\u25c7)(?=[\s,(){}]|$)")
 _INDICATOR = re.compile(r"\(=\):|\(=\)|:")
 _MOVE = re.compile(r"[^\s,{}()\[\]]+")
+
+
+# --- tag values: the one escaping rule of the writer and the reader -------------------
+
+_ESCAPED_BY_CODE: Final = re.compile("[\\x00-\\x08\\x0a-\\x1f\\x7f-\\x9f\\u2028\\u2029]")
+"""Written as ``\\uXXXX``: line breaks (which would end the tag's line) and the controls a terminal or an
+editor acts on (so a record can be looked at with ``cat``).  Tab is kept as it is."""
+_ESCAPE_READ: Final = re.compile(r'\\(?:(["\\])|u([0-9A-Fa-f]{4}))')
+
+
+def escape_tag_value(value: str) -> str:
+    """``value`` as it is written between a tag's quotes, so that :func:`unescape_tag_value` gives it back.
+
+    PGN's ``\\\\`` and ``\\"`` (NOTATION.md 7.1 lets readers take them), and ``\\uXXXX`` for each line
+    break or control character: the tag stays one line, whatever a player's name holds.
+    """
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return _ESCAPED_BY_CODE.sub(lambda match: f"\\u{ord(match.group()):04x}", escaped)
+
+
+def unescape_tag_value(written: str) -> str:
+    """A tag value as written between the quotes, read: ``\\\\``, ``\\"`` and ``\\uXXXX`` undone.
+
+    Any other backslash is an ordinary character (``[Site "C:\\Games"]`` from a writer that does not
+    escape, or from this project's writer before it did), so such files stay readable.
+    """
+    if "\\" not in written:
+        return written
+    return _ESCAPE_READ.sub(lambda match: match.group(1) or chr(int(match.group(2), 16)), written)
+
+
+def read_tag_line(line: str) -> tuple[str, str] | None:
+    """``(name, value)`` of a line holding one tag (spaces around it allowed), or ``None``: for quick looks."""
+    match = _TAG.fullmatch(line.strip(" \t\r\ufeff"))
+    return None if match is None else (match.group(1), unescape_tag_value(match.group(2)))
 
 
 @dataclass(frozen=True)
@@ -127,7 +162,7 @@ class _Scanner:
                     raise self.error(
                         i, Message(N_("malformed tag")), bad, Message(N_('[Name "value"] on a line of its own'))
                     )
-                value = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
+                value = unescape_tag_value(match.group(2))
                 token = Token(TAG, match.group(), line, column, (match.group(1), value))
                 i = match.end()
             elif ch == "}":
