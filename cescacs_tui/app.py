@@ -33,6 +33,7 @@ from .session import Feedback, GameSession, GameStore
 from .session.opponent import Opponent
 from .session.seating import TWO_PEOPLE, Seats, player_names
 from .session.terms import say
+from .session.words import tolerated
 from .tui.board import HexBoard
 from .tui.driver import InvalidTerminalInput, driver_class
 from .tui.game_screen import BoardOptions, GameScreen
@@ -271,6 +272,8 @@ def run_app(
 
         game = open_pgn_file(pgn_file).game  # replays the first game only: a file of thousands opens at once
         game.go_to(game.ply)
+        if game.warnings:
+            notices.append(f"{Path(pgn_file).name}: {tolerated(game.warnings)}")
     elif pdtl is not None or not castling:
         white, black = player_names(seats, settings.white, settings.black)
         game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black)

@@ -47,8 +47,8 @@ Write = Callable[[str], None]
 
 _REVIEWING: Final = frozenset({"review_back", "review_forward", "review_start", "review_live"})
 _VARIATIONS: Final = frozenset({"follow_variation", "leave_variation"})
-_MOVE_NUMBER: Final = re.compile(r"\d+(?:\.+|\u2026)")
-_HEX_NAME: Final = re.compile(r"[A-Z]\d+")
+_MOVE_NUMBER: Final = re.compile(r"[0-9]+(?:\.+|\u2026)")
+_HEX_NAME: Final = re.compile(r"[A-Z][0-9]+")
 _CHECK_MARK: Final = re.compile(r"([+#^\u221e]*)$")
 ANSWER_CONTEXT: Final = "answer typed in plain mode"
 """The catalogs' context of the words that answer a question (the first is the key the prompt shows)."""
@@ -493,7 +493,7 @@ class PlainGame:
 
     def ask_s(self, argument: str) -> None:
         word = argument.strip().upper()
-        if word.isdigit() and int(word) < LINES:
+        if word.isascii() and word.isdigit() and int(word) < LINES:
             self.write(questions.scan_line(self._position, int(word)))
         elif len(word) == 1 and word in COLUMNS:
             self.write(questions.scan_column(self._position, COLUMNS.index(word)))

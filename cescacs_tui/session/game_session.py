@@ -31,7 +31,7 @@ from ..core.pieces import LETTERS
 from ..data.autosave import SavedGame
 from ..data.lock import AutosaveBusy
 from ..engine.seats import takeback_plies
-from ..i18n import _, ngettext
+from ..i18n import _
 from .actions import ACTIONS, computer_plays_on, no_move_now, press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
@@ -40,7 +40,7 @@ from .selection import Picker, PickKind
 from .store import GameStore
 from .terms import capitalised, piece_name, piece_words, say, side, side_label, termination
 from .variations import VariationStack
-from .words import half_moves, king_move_label, promotion_label, when
+from .words import half_moves, king_move_label, promotion_label, tolerated, when
 
 
 def _explained(error: CescacsError) -> str:
@@ -608,10 +608,7 @@ class GameSession:
             holds = holds or _("the file holds {count} games: the first is shown")
             said = f"{said} ({holds.format(count=count)})"
         if game.warnings:
-            tolerated = ngettext(
-                "{count} irregularity tolerated", "{count} irregularities tolerated", len(game.warnings)
-            )
-            said = f"{said}; {tolerated.format(count=len(game.warnings))}"
+            said = f"{said}; {tolerated(game.warnings)}"
         return self.start_game(game, said=said, seats=TWO_PEOPLE)  # a record is reviewed, or played on, by people
 
     def save_record(self, path: Path) -> Feedback:
