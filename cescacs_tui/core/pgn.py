@@ -16,7 +16,10 @@ It is a total reader: for any text it returns games or raises
 counts the records of a text without replaying any, so a file of thirty
 thousand games opens as fast as a file of one.  What a record may hold is
 bounded (:data:`~.pgn_syntax.MAX_VARIATION_DEPTH`, numbers of at most six
-digits); the writer refuses variations nested deeper than the reader reads.
+digits, and tags, characters, half-moves and tokens: see :mod:`.pgn_syntax`);
+the writer refuses variations nested deeper than the reader reads.  A record
+cut short by a syntax error is replayed as far as it goes, so that an illegal
+move before the syntax error is the problem reported: the first in the text.
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ def iter_pgn(text: str, *, strict: bool = False) -> Iterator[Game]:
     Raises :class:`PGNError` at the first problem of the game being read; the
     games before it have been yielded.
     """
-    for record in iter_records(text):
+    for record in iter_records(text, partial=True):
         yield _GameReader(record, strict).read()
 
 
@@ -144,6 +147,14 @@ class _GameReader:
         self.warn(message, line)
 
     def read(self) -> Game:
+        """The game, replayed; for a record cut short by a syntax error, the first problem in the text: a problem
+        found replaying what came before the syntax error, else that error (the record is not read further)."""
+        game = self.replay()
+        if self.record.error is not None:
+            raise self.record.error
+        return game
+
+    def replay(self) -> Game:
         record = self.record
         tags: dict[str, str] = {}
         repeated: list[tuple[str, str]] = []
@@ -293,27 +304,27 @@ class _GameReader:
                 )
             expected = first + (index + black_first) // 2
             parsed = self.resolve(game.position, half, expected)
-            node = game.play(parsed.move)
+            before = game.position.copy() if half.variations else None  # not position_at(index): replaying from
+            node = game.play(parsed.move)  # the start for each variation would cost the square of the game's length
             self.annotate(node, half)
             if half.indicator.startswith("(=)") and game.outcome is None:
                 game.offer_draw()
             for variation in half.variations:
-                node.variations.append(self.replay_variation(game.position_at(index), variation))
+                assert before is not None
+                node.variations.append(self.replay_variation(before, variation))
 
     def replay_variation(self, start: Position, variation: Variation) -> list[Node]:
         """An alternative line from ``start``; nested variations branch inside it."""
         position = start.copy()
         nodes: list[Node] = []
-        history = [position.copy()]
         for half in variation.moves:
             parsed = self.resolve(position, half, None)
             move = parsed.move
             node = Node.before(position, move, half.number)
             self.annotate(node, half)
-            for nested in half.variations:
-                node.variations.append(self.replay_variation(history[-1], nested))
+            for nested in half.variations:  # from the position before this move (the nested line copies it)
+                node.variations.append(self.replay_variation(position, nested))
             position.push(move)
-            history.append(position.copy())
             nodes.append(node)
         return nodes
 
