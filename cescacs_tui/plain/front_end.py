@@ -186,8 +186,11 @@ class PlainGame:
         game = self.session.game
         said = [why] if why else []
         said.append(_("Goodbye."))
-        if game.nodes and not game.is_over:
+        if self.session.save_problem is not None:  # not "saved" when it is not
+            said.append(_("Warning: {problem}.").format(problem=self.session.save_problem))
+        elif game.nodes and not game.is_over:
             said.append(_("The game is saved: cescacs offers to resume it."))
+        self._notices()
         self.write(" ".join(said))
 
     def run(self, lines: Iterable[str]) -> None:
@@ -309,12 +312,19 @@ class PlainGame:
         if feedback.archived is not None:
             self.write(_("The game is archived in {path}.").format(path=feedback.archived))
         self._seen = now
+        self._notices()
         if session.save_problem != self._save_problem:
             self._save_problem = session.save_problem
             problem = session.save_problem
             self.write(_("Warning: {problem}.").format(problem=problem) if problem else _("The game is saved again."))
         if feedback.question is not None:
             self._ask(feedback.question)
+
+    def _notices(self) -> None:
+        """What the autosave did besides saving (a game archived, a damaged file kept aside), said once."""
+        for notice in self.session.notices:
+            self.write(_sentence(say(notice), self._typed, self.player_names()))
+        self.session.notices.clear()
 
     # --- questions of the game ------------------------------------------------------------
 

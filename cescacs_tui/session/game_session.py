@@ -570,6 +570,10 @@ class GameSession:
         from ..data.lock import AutosaveBusy
         from ..data.slots import AutosaveSlot
 
+        if self.store is not None and self.save_problem is not None:
+            self._save()  # a separate slot is let go of below: what it holds must be on disk first (a game that ended)
+            if self.save_problem is not None:
+                return None
         try:
             slot = AutosaveSlot.acquire(self.waiting_for)
         except AutosaveBusy:
@@ -670,7 +674,11 @@ class GameSession:
                 self.store.save(self.game, self.options)
                 path = None
         except OSError as error:
-            self.save_problem = _("the game is not being saved: {reason}").format(reason=error.strerror or error)
+            if self.game.is_over:  # kept by the store, archived before it writes anything else
+                said = _("the game that ended is not archived yet ({reason}): it will be as soon as the disk allows")
+                self.save_problem = said.format(reason=_first_cause(error))
+            else:
+                self.save_problem = _("the game is not being saved: {reason}").format(reason=error.strerror or error)
             return None
         finally:
             self.notices.extend(self.store.notices)
@@ -723,6 +731,16 @@ class GameSession:
             text += " " + _("(saved in {path})").format(path=archived)
         notice = Notice(notice_title or _("Game over"), ending)
         return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=notice, archived=archived)
+
+
+def _first_cause(error: BaseException) -> str:
+    """What the system said at the bottom of a chain of errors ("No space left on device"), else the error's words."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror
+        cause = cause.__cause__
+    return str(error)
 
 
 def _hex_named(text: str) -> int | None:
