@@ -66,10 +66,14 @@ class MoveInput(Input):
         bubbled up to the app, after the keys queued behind it: in a burst,
         ``E7-E13⏎I23-I19⏎`` would be typed in full before the first Enter.  So
         the box runs its own bindings itself.  A ``/`` or ``:`` where the move
-        starts is the habit of moving to the box: there is nothing to do.
+        starts is the habit of moving to the box: there is nothing to do.  An
+        Alt chord types nothing: it is not text (a lone ``Esc [`` that the
+        terminal never finished reads as Alt+[), and it goes on to the app.
         """
         if event.character in TYPE_MOVE_CHARACTERS and not self.value[: self.cursor_position].strip():
             event.stop()
+            event.prevent_default()
+        elif event.key.startswith("alt+"):
             event.prevent_default()
         elif (action := _BOX_ACTIONS.get(event.key)) is not None:
             event.stop()
