@@ -172,8 +172,13 @@ class MoveEntry(Horizontal):
         self.post_message(self.Ready(self))
 
     def show_hex(self, text: str) -> None:
-        """Name the hex under the cursor (and its piece); plain text, never markup."""
-        self.query_one("#cursor-info", Label).update(Text(text))
+        """Name the hex under the cursor (and its piece); plain text, never markup.
+
+        Nothing happens once the row is being taken down (a quit in the first moments: the screen's ``Ready``
+        handler may run after the label has gone).
+        """
+        for label in self.query("#cursor-info").results(Label):
+            label.update(Text(text))
 
     @property
     def box(self) -> MoveInput:
