@@ -14,7 +14,7 @@ import signal
 from collections.abc import Iterable
 from pathlib import Path
 
-from textual import on
+from textual import events, on
 from textual.app import SystemCommand
 from textual.driver import Driver
 from textual.notifications import SeverityLevel
@@ -35,6 +35,7 @@ from .session.seating import TWO_PEOPLE, Seats, player_names
 from .session.terms import say
 from .session.words import tolerated
 from .tui.board import HexBoard
+from .tui.dialogs import DeliberateDialog
 from .tui.driver import InvalidTerminalInput, driver_class
 from .tui.game_screen import BoardOptions, GameScreen
 from .tui.themes import BoardHostApp, known_themes, register_themes
@@ -139,6 +140,19 @@ class CescacsApp(BoardHostApp[None]):
     async def on_unmount(self) -> None:
         self.session.close()  # Ctrl+Q: the clock times at this moment; the autosave free for another cescacs
         await self.opponent.close()  # a search stopped, the engine process ended
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key on its way to the bindings while a question is on top must have been heard by the question.
+
+        Keys of a burst that Textual routed to the game screen before the question came arrive here after it
+        (``Ry`` in one read: the ``y`` answered Yes); they are the question's to refuse, with a word.
+        """
+        if isinstance(event, events.Key) and event.is_forwarded and self.screen_stack:
+            question = self.screen
+            if isinstance(question, DeliberateDialog) and not question.admits(event):
+                question.too_soon()
+                return
+        await super().on_event(event)
 
     # --- the terminal: input that cannot kill the app, output that cannot attack it ----------
 

@@ -37,7 +37,7 @@ from .annotations import AnnotationPanel
 from .board import HexBoard
 from .board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
 from .clock_panel import ClockPanel
-from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog
+from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog, question_above
 from .engine_panels import AnalysisPanel, ThinkingLine
 from .help import help_text
 from .lazy_line import LazyLine, MountLater
@@ -373,7 +373,15 @@ class GameScreen(TranslatedBindings, Screen[None]):
         return True
 
     def on_key(self, event: events.Key) -> None:
-        """A key of a hidden action (see :meth:`check_action`) says why it cannot act, instead of nothing."""
+        """A key of a hidden action (see :meth:`check_action`) says why it cannot act, instead of nothing.
+
+        A key routed here before a question covered the screen is the question's to refuse (it came too soon).
+        """
+        if (question := question_above(self)) is not None:
+            event.stop()
+            event.prevent_default()
+            question.too_soon()
+            return
         for action in ACTIONS.values():
             if action.only_when_possible and event.key in action.keys.split(","):
                 if (reason := self.session.refusal(action.name)) is not None:

@@ -37,6 +37,7 @@ from textual.widgets import Input, Label
 
 from ..core.safe_text import safe_text
 from ..i18n import N_, _
+from .dialogs import question_above
 
 PLACEHOLDER = N_("CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)")
 
@@ -70,7 +71,11 @@ class MoveInput(Input):
         Alt chord types nothing: it is not text (a lone ``Esc [`` that the
         terminal never finished reads as Alt+[), and it goes on to the app.
         """
-        if event.character in TYPE_MOVE_CHARACTERS and not self.value[: self.cursor_position].strip():
+        if (question := question_above(self)) is not None:  # a key of a burst that asked a question: too soon
+            event.stop()
+            event.prevent_default()
+            question.too_soon()
+        elif event.character in TYPE_MOVE_CHARACTERS and not self.value[: self.cursor_position].strip():
             event.stop()
             event.prevent_default()
         elif event.key.startswith("alt+"):
