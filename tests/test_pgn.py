@@ -437,3 +437,13 @@ def test_count_games_agrees_with_reading(text: str, count: int) -> None:
 def test_count_games_of_many_records() -> None:
     text = "".join(f'[Variant "C\'escacs"]\n[Round "{n}"]\n\n1. H6-H12 *\n\n' for n in range(1000))
     assert count_games(text) == 1000 == len(read_pgn(text))
+
+
+def test_an_assessment_on_the_last_move_of_an_unfinished_record_reads_back() -> None:
+    """The writer glues the end indicator to a spaced assessment (``I23-I19 ?!:``); the reader refused it (found by
+    scripts/fuzz.py, issue 22)."""
+    (game,) = read_pgn('[Variant "C\'escacs"]\n\n1. H6-H12 ?!, I23-I19 ?! *\n')
+    written = write_pgn(game)
+    assert "I23-I19 ?!:" in written
+    (again,) = read_pgn(written)
+    assert again.moves == game.moves and [node.assessment for node in again.nodes] == ["?!", "?!"]

@@ -97,3 +97,21 @@ def test_the_limits_count_per_record_so_a_file_of_many_games_is_read() -> None:
     records = parse_records(one * (MAX_TAGS + 5))
     assert len(records) == MAX_TAGS + 5
     assert len(read_pgn(one * 300)) == 300
+
+
+def test_the_writer_refuses_what_the_reader_would_refuse_so_no_save_becomes_damaged(tmp_path) -> None:
+    """A 5,000-character name given through the API was saved, and the autosave then read as damaged (scripts/fuzz.py
+    found it): the writer now says so, and the save is refused with a reason instead."""
+    from cescacs_tui.core.game import Game
+    from cescacs_tui.data.autosave import AutosaveWriteError, save_autosave
+
+    game = Game.new(white="x" * (MAX_TAG_CHARS + 1))
+    game.play_text("E7-E13")
+    with pytest.raises(PGNError, match="cannot be written"):
+        write_pgn(game)
+    with pytest.raises(AutosaveWriteError, match="could not be written for the autosave"):
+        save_autosave(game, {}, tmp_path / "autosave.json")
+    game.tags["White"] = "x" * MAX_TAG_CHARS
+    game.nodes[0].comments.append("y" * (MAX_COMMENT_CHARS + 1))
+    with pytest.raises(PGNError, match="a comment holds"):
+        write_pgn(game)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn, write_pgn
-from cescacs_tui.core.pgn_syntax import escape_tag_value, read_tag_line, unescape_tag_value
+from cescacs_tui.core.pgn_syntax import MAX_TAG_CHARS, escape_tag_value, read_tag_line, unescape_tag_value
 from cescacs_tui.data.archive import archive_game, list_archive
 from cescacs_tui.data.autosave import read_autosave, save_autosave
 from cescacs_tui.data.records import load_pgn_file
@@ -26,10 +26,11 @@ from tests.helpers.terminal import PATIENCE
 TAGS = ("White", "Black", "Event", "Site", "Round", "Annotator")
 ROUND_TRIPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 values = st.one_of(
-    st.text(),  # all of Unicode but lone surrogates, which no UTF-8 file can hold
-    st.lists(st.sampled_from(["\\", '"', "\n", "\r", "\x00", "\x1b", "\x85", "\u2028", "\\u0041", "]", "a", " "])).map(
-        "".join
-    ),
+    st.text(max_size=MAX_TAG_CHARS),  # all of Unicode but lone surrogates, which no UTF-8 file can hold
+    st.lists(
+        st.sampled_from(["\\", '"', "\n", "\r", "\x00", "\x1b", "\x85", "\u2028", "\\u0041", "]", "a", " "]),
+        max_size=MAX_TAG_CHARS // 6,
+    ).map("".join),
 )
 tag_sets = st.fixed_dictionaries({}, optional={name: values for name in TAGS})
 

@@ -37,6 +37,11 @@ from .outcome import UNFINISHED, Ending, Outcome
 from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
 from .pgn_clock import format_clk, parse_clk
 from .pgn_syntax import (
+    MAX_COMMENT_CHARS,
+    MAX_HALF_MOVES,
+    MAX_RECORD_TOKENS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
     MAX_VARIATION_DEPTH,
     HalfMove,
     Record,
@@ -61,6 +66,7 @@ _ENDING_WORDS: Final = (
 _RESULT_HYPHEN: Final = re.compile(r"[ \t]*[-\u2010\u2013][ \t]*")
 _LONE_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _CLOCK_ONLY: Final = re.compile(r"\s*:?\s*(?:@[WB]\s*)?\[%clk [^\]]*\]\s*")
+_TAG_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 # --- reading ---------------------------------------------------------------------
@@ -385,10 +391,12 @@ def write_pgn(game: Game, *, fan: bool = False) -> str:
     with ``[Redefine "FAN"]``.  A game played without castling gets
     ``[Castling "No"]``, whatever its tags say.  The text can always be
     encoded as UTF-8: a lone surrogate in a tag or comment becomes U+FFFD.
-    Raises :class:`PGNError` (and nothing else) for variations nested deeper
-    than :data:`MAX_VARIATION_DEPTH`, which no record read here can hold.
+    Raises :class:`PGNError` (and nothing else) for a game no record read
+    here can hold: variations nested deeper than :data:`MAX_VARIATION_DEPTH`,
+    tags, comments, half-moves or tokens beyond the reader's limits (a name
+    of 5,000 characters given through the API): what is written reads back.
     """
-    _check_depth(game.nodes)
+    _check_limits(game)
     lines = _tag_lines(game, fan)
     lines.append("")
     lines.extend(_comment_lines(game.intro_comments, 0))
@@ -404,15 +412,28 @@ def write_pgn(game: Game, *, fan: bool = False) -> str:
     return _LONE_SURROGATE.sub("\ufffd", "\n".join(lines) + "\n")
 
 
-def _check_depth(nodes: list[Node]) -> None:
-    """Refuse a variation tree deeper than :data:`MAX_VARIATION_DEPTH`, looking at it without recursion."""
-    pending = [(nodes, 0)]
+def _check_limits(game: Game) -> None:
+    """Refuse a game whose record the reader would refuse: variations nested deeper than
+    :data:`MAX_VARIATION_DEPTH`, more half-moves, longer comments or (counted generously) more tokens than a
+    record may hold (:mod:`.pgn_syntax`).  The tree is walked without recursion."""
+    comments = [*game.intro_comments, *game.final_comments]
+    half_moves = tokens = 0
+    pending = [(game.nodes, 0)]
     while pending:
         line, depth = pending.pop()
         for node in line:
             if node.variations and depth == MAX_VARIATION_DEPTH:
                 raise PGNError(f"variations are nested more than {MAX_VARIATION_DEPTH} deep: a record cannot hold them")
             pending.extend((variation, depth + 1) for variation in node.variations)
+            half_moves += 1
+            tokens += 5 + len(node.comments) + 2 * len(node.variations)  # number, move, marks, clock; parentheses
+            comments.extend(node.comments)
+    if half_moves > MAX_HALF_MOVES:
+        raise PGNError(f"the game has {half_moves} half-moves: a record holds at most {MAX_HALF_MOVES}")
+    if tokens + len(comments) > MAX_RECORD_TOKENS:
+        raise PGNError(f"the game has too many moves and comments for a record (at most {MAX_RECORD_TOKENS} tokens)")
+    if any(len(comment) > MAX_COMMENT_CHARS or "}" in comment for comment in comments):
+        raise PGNError(f"a comment holds '}}' or more than {MAX_COMMENT_CHARS} characters: a record cannot hold it")
 
 
 def _tag_lines(game: Game, fan: bool) -> list[str]:
@@ -437,6 +458,12 @@ def _tag_lines(game: Game, fan: bool) -> list[str]:
         tags["Castling"] = "No"  # without it the record would read back as a game with castling
     ordered = [name for name in _ROSTER if name in tags] + [name for name in tags if name not in _ROSTER]
     repeated = getattr(game, "repeated_tags", [])
+    for name, value in [*tags.items(), *repeated]:
+        if not _TAG_NAME.fullmatch(name) or len(name) > MAX_TAG_CHARS or len(value) > MAX_TAG_CHARS:
+            raise PGNError(f"the tag {name[:40]!r} cannot be written: a name of letters and digits, and at most "
+                           f"{MAX_TAG_CHARS} characters for it and its value")  # fmt: skip
+    if len(tags) + len(repeated) + 2 > MAX_TAGS:
+        raise PGNError(f"the game has more tags than a record holds ({MAX_TAGS})")
     out = []
     for name in ordered:
         out.append(f'[{name} "{escape_tag_value(tags[name])}"]')

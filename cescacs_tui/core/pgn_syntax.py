@@ -66,7 +66,9 @@ _RESULT = re.compile(r"([0-3])[ \t]*[-\u2010\u2013][ \t]*([0-3])(?![\w\u2010-])|
 _NUMBER = re.compile(r"([0-9]+)[ \t]*([.?])(?![0-9])")
 _NAG = re.compile(r"\$([0-9]+)")
 _LABEL = re.compile(r"[ \t]*\$\[([0-9]+)\]")
-_ASSESSMENT = re.compile(r"(\?\?|\?!|!\?|!!|\?|!|\u25c7)(?=[\s,(){}]|$)")
+_ASSESSMENT = re.compile(r"(\?\?|\?!|!\?|!!|\?|!|\u25c7)(?=[\s,(){}:]|$)")
+"""An assessment apart from its move; an indicator may follow it glued (``E7-E13 ?!:``, as the writer writes the
+last move of an unfinished record)."""
 _INDICATOR = re.compile(r"\(=\):|\(=\)|:")
 _MOVE = re.compile(r"[^\s,{}()\[\]]+")
 
