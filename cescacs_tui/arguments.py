@@ -32,8 +32,7 @@ _DECIMAL: Final = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?")
 
 def quoted(text: str, limit: int = 40) -> str:
     """``text`` as a refusal quotes it: made printable, cut after ``limit`` characters, in quotes."""
-    shown = printable(text[:limit]) + ("…" if len(text) > limit else "")
-    return f"'{shown}'"
+    return f"'{printable(text, limit)}'"
 
 
 def whole_number(lowest: int, highest: int) -> Callable[[str], int]:

@@ -105,13 +105,17 @@ def safe_text(text: str) -> str:
     return text if _UNSAFE.search(text) is None else text.translate(_PLACEHOLDERS)
 
 
-def printable(text: str) -> str:
+def printable(text: str, limit: int | None = None) -> str:
     """``text`` as one line that can only show itself: :func:`safe_text`, and tab, newline and every
     other character :meth:`str.isprintable` refuses (line separators, invisible format characters)
     made visible too (``"a\nb"`` → ``"a␊b"``).  For error messages, which quote what they refuse.
+
+    With ``limit``, only the first ``limit`` characters, and ``...`` when there were more: what a
+    message quotes of a token a peer or a file sent (which may be megabytes).
     """
-    if text.isprintable():
-        return text
-    return "".join(
-        ch if ch.isprintable() else _PLACEHOLDERS.get(ord(ch), _ONE_LINE.get(ch, REPLACEMENT)) for ch in text
-    )
+    shown = text if limit is None else text[:limit]
+    if not shown.isprintable():
+        shown = "".join(
+            ch if ch.isprintable() else _PLACEHOLDERS.get(ord(ch), _ONE_LINE.get(ch, REPLACEMENT)) for ch in shown
+        )
+    return shown if limit is None or len(text) <= limit else shown + "..."
