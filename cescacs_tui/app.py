@@ -13,6 +13,7 @@ import gc
 import signal
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, BinaryIO, TextIO
 
 from textual import events, on
 from textual.app import SystemCommand
@@ -31,6 +32,7 @@ from .engine.computer import engine_command
 from .i18n import _
 from .session import Feedback, GameSession, GameStore
 from .session.opponent import Opponent
+from .session.policy import Policy
 from .session.seating import TWO_PEOPLE, Seats, player_names
 from .session.terms import say
 from .session.words import tolerated
@@ -74,15 +76,18 @@ class CescacsApp(BoardHostApp[None]):
         settings_path: Path | None = None,
         wide_glyphs: frozenset[str] = frozenset(),
         seats: Seats = TWO_PEOPLE,
+        policy: Policy | None = None,
     ) -> None:
         super().__init__()
         register_themes(self)
+        self.policy = policy or Policy()
+        """What the person at the keyboard may do with this machine, decided at launch (the owner by default)."""
         self.settings = settings or Settings()
         self.settings_path = settings_path
         self.theme = self.settings.theme
         self.session = GameSession(game or self.settings_game(seats), store=store)
         self.session.seats = seats
-        self.opponent = Opponent(self.session, engine_command(self.settings.engine))
+        self.opponent = self.make_opponent()
         """The engine behind the computer seats, the hints and the analysis (its process starts when first needed)."""
         self._resume = resume
         self._busy = busy
@@ -93,6 +98,12 @@ class CescacsApp(BoardHostApp[None]):
     def game(self) -> Game:
         """The game on the table."""
         return self.session.game
+
+    def make_opponent(self) -> Opponent:
+        """The engine of the ``engine`` setting for the owner; this package's for a visitor, in the places the
+        server shares among its visitors."""
+        command = engine_command(self.policy.engine_setting(self.settings.engine))
+        return Opponent(self.session, command, places=self.policy.engines)
 
     @property
     def game_screen(self) -> GameScreen:
@@ -111,7 +122,9 @@ class CescacsApp(BoardHostApp[None]):
             start = self.session.offer_separate_game(self._busy)
         elif self._resume is not None:
             start = self.session.offer_resume(self._resume)
-        return GameScreen(self.session, options=self.board_options(), start=start, opponent=self.opponent)
+        return GameScreen(
+            self.session, options=self.board_options(), start=start, opponent=self.opponent, policy=self.policy
+        )
 
     def board_options(self) -> BoardOptions:
         """How the player's settings (and this terminal) want the board."""
@@ -173,13 +186,40 @@ class CescacsApp(BoardHostApp[None]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Notifications quote records, files and settings: shown as safe text (safe_text.py), like the panels."""
-        super().notify(safe_text(message), title=safe_text(title), severity=severity, timeout=timeout, markup=markup)
+        """Notifications quote records, files and settings: shown as safe text (safe_text.py), like the panels,
+        and without this machine's folders for a visitor (the policy)."""
+        shown = safe_text(self.policy.hide_paths(message))
+        super().notify(shown, title=safe_text(title), severity=severity, timeout=timeout, markup=markup)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """Textual's commands (theme, keys, quit...) and the action table's; the table's Screenshot, which asks
+        the policy, replaces Textual's, which would write a file wherever the app runs."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Screenshot":
+                yield command
         if isinstance(screen, GameScreen):
             yield from screen.table_commands()
+
+    # --- files and programs of this machine: only as the policy allows --------------------------
+
+    def deliver_text(self, path_or_file: str | Path | TextIO, **options: Any) -> str | None:
+        """Textual's delivery (saved on this machine, or a download in the browser), refused where the file
+        would be written on a server for its visitor."""
+        if not self.policy.delivers:
+            self.notify(_("the server keeps no file for you: nothing was saved"), severity="warning", markup=False)
+            return None
+        return super().deliver_text(path_or_file, **options)
+
+    def deliver_binary(self, path_or_file: str | Path | BinaryIO, **options: Any) -> str | None:
+        if not self.policy.delivers:
+            self.notify(_("the server keeps no file for you: nothing was saved"), severity="warning", markup=False)
+            return None
+        return super().deliver_binary(path_or_file, **options)
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        """Opened by the owner's browser or the visitor's page; never a browser started on a server."""
+        if self.policy.opens_urls:
+            super().open_url(url, new_tab=new_tab)
 
     # --- settings ----------------------------------------------------------------------
 
@@ -267,9 +307,15 @@ def measured_wide_glyphs(settings: Settings) -> frozenset[str]:
 
 
 def run_app(
-    *, pgn_file: str | None = None, pdtl: str | None = None, castling: bool = True, seats: Seats = TWO_PEOPLE
+    *,
+    pgn_file: str | None = None,
+    pdtl: str | None = None,
+    castling: bool = True,
+    seats: Seats = TWO_PEOPLE,
+    policy: Policy | None = None,
 ) -> int:
-    """Start the app (the ``cescacs`` command without a subcommand); ``seats`` play a new game (``--white``).
+    """Start the app (the ``cescacs`` command without a subcommand); ``seats`` play a new game (``--white``);
+    ``policy`` says what the person may do with this machine (the owner's, unless a server started it).
 
     The autosave this process will own is taken first (:func:`open_autosave`
     never raises: damaged files are kept aside and reported).  An unfinished
@@ -311,6 +357,7 @@ def run_app(
         settings_path=settings_path(),
         wide_glyphs=wide,
         seats=seats,
+        policy=policy,
     )
     app.run()
     return app.return_code or 0  # 1 when the app died of an exception (cli.py says so)

@@ -40,6 +40,7 @@ from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 if TYPE_CHECKING:
     from .engine.computer import Seat
+    from .session.policy import LaunchKind, Policy
 
 EXIT_USAGE = 2
 CRASH_NOTE = N_("cescacs: the app stopped on an unexpected error (above); the game is saved up to its last move")
@@ -216,8 +217,12 @@ def _play(args: argparse.Namespace) -> int:
         return _list_games()
     game = None if args.file is None else _resolve_game(args.file)
     from .engine.computer import HUMAN
+    from .session.policy import LaunchKind
 
     seats = (args.white or HUMAN, args.black or HUMAN)
+    policy = launch_policy(LaunchKind.LOCAL)
+    if policy.visitor and (args.plain or not _interactive()):
+        raise CescacsError(_("a visitor's game needs a terminal: the plain mode is for the owner of this machine"))
     if args.plain or not _interactive():
         from .plain import run_plain  # no Textual: the plain mode starts fast and never draws
 
@@ -227,10 +232,22 @@ def _play(args: argparse.Namespace) -> int:
         raise CescacsError(_("--resume and --new are options of the plain mode: add --plain"))
     from .app import run_app  # imported here: the subcommands must not pay for Textual
 
-    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, seats=seats)
+    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, seats=seats, policy=policy)
     if status:  # Textual has restored the terminal and printed the traceback
         print(_(CRASH_NOTE), file=sys.stderr)
     return status
+
+
+def launch_policy(owner: LaunchKind) -> Policy:
+    """What the person at the keyboard may do with this machine, decided once, now: a visitor's, as the server
+    that started this process described it (its data and settings folders hidden from them), else the owner's."""
+    from .data.storage import config_dir, data_dir
+    from .session.policy import Policy, PolicyError
+
+    try:
+        return Policy.from_environment(os.environ, owner, folders=(data_dir(), config_dir()))
+    except PolicyError as error:
+        raise CescacsError(str(error)) from None
 
 
 def _resolve_game(argument: str) -> str:

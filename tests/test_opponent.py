@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 
 import pytest
 
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pieces import BLACK
+from cescacs_tui.data.engine_slots import EngineSlots
 from cescacs_tui.engine.client import EngineInfo
 from cescacs_tui.engine.computer import HUMAN, Seat
 from cescacs_tui.engine.search import Limits
@@ -180,3 +182,51 @@ def test_scores_read_from_whites_side() -> None:
     assert score_words(EngineInfo(mate=2, turn=BLACK)) == "Black mates in 2"
     assert score_words(EngineInfo(mate=-1)) == "Black mates in 1"
     assert score_words(EngineInfo()) == "?"
+
+
+# --- a server's shared engine places ------------------------------------------------------------
+
+
+async def test_on_a_server_an_engine_runs_only_in_a_free_place_and_gives_it_back_when_done(tmp_path: Path) -> None:
+    places = EngineSlots(tmp_path, 1)
+    places.prepare()
+    session = GameSession()
+    opponent = opponent_for(session, places=places)
+    try:
+        held = places.take()  # another visitor's engine holds the only place
+        assert held is not None
+        refused = await opponent.hint()
+        assert refused.tone is Tone.ERROR and refused.text == (
+            "the server's engine is busy with another visitor: try again in a moment"
+        )
+        held.release()
+        hinted = await opponent.hint()
+        assert (hinted.text or "").startswith("hint: ")
+        again = places.take()  # the hint is over: its engine ended and the place is free
+        assert again is not None
+        again.release()
+    finally:
+        await opponent.close()
+
+
+async def test_on_a_server_the_computers_turn_waits_for_a_place_then_plays(tmp_path: Path) -> None:
+    places = EngineSlots(tmp_path, 1)
+    places.prepare()
+    session = GameSession()
+    session.seats = (Seat(3), HUMAN)
+    opponent = opponent_for(session, places=places)
+    held = places.take()
+    assert held is not None
+    turn = asyncio.ensure_future(opponent.play_turn())
+    try:
+        await wait_until(lambda: opponent.thinking, "the computer to start its turn")
+        for _ in range(3):  # a few rounds of the loop: still no place, so no engine was started
+            await asyncio.sleep(0)
+        assert opponent._client is None and not turn.done() and session.game.ply == 0
+        held.release()
+        played = await asyncio.wait_for(turn, PATIENCE)
+        assert played.done and session.game.ply == 1
+        assert places.take() is not None  # its move made, its engine ended: the place is free
+    finally:
+        turn.cancel()
+        await opponent.close()

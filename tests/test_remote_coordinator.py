@@ -193,6 +193,23 @@ def test_every_change_is_autosaved_with_the_seats(tmp_path: Path) -> None:
     assert saved.options["seats"] == seats
 
 
+def test_watchers_coming_and_going_write_nothing(tmp_path: Path) -> None:
+    """A join or a leave that changes neither the game nor the seats costs no write (and no fsync): a stranger
+    with the token connecting again and again cannot keep the host's disk busy."""
+    game = coordinator(tmp_path)
+    white, _ = seat(game, client="ana", name="Ana")
+    move(game, white, "H6-H12")
+    autosave = tmp_path / "room" / "autosave.json"
+    written = autosave.stat().st_mtime_ns, autosave.read_bytes()
+    for _ in range(20):
+        watcher, _ = seat(game, "watch")
+        game.leave(watcher)
+    assert (autosave.stat().st_mtime_ns, autosave.read_bytes()) == written
+    seat(game, client="bo", name="Bo")  # a player's seat taken: saved with the game
+    saved = read_autosave(autosave)
+    assert saved is not None and saved.options["seats"]["black"] == {"client": "bo", "name": "Bo"}
+
+
 # --- takeback, draws, resignation, new games -------------------------------------------------------
 
 

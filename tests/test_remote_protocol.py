@@ -86,6 +86,41 @@ def test_malformed_lines_are_refused_with_a_code_and_a_reason(line: bytes, code:
     assert error.message() == {"type": "error", "code": code, "reason": error.reason, "fatal": False}
 
 
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        (b'{"type":"hello","protocol":1,"token":"\\ud800"}', "bad_json"),
+        (b'{"type":"move","move":"H6-H12\\udfff","ply":0}', "bad_json"),
+        (b'{"type":"ping","\\ud83d":1}', "bad_json"),
+        (b'{"type":"ping","x":[{"y":["\\ud800"]}]}', "bad_json"),
+        (b'{"type":"hello","protocol":1,"token":"x","name":"\\udc80Eve"}', "bad_json"),
+        (b'{"type":"\\ud800"}', "bad_json"),
+        (b'{"type":"move","move":"H6-H12","ply":1e400}', "bad_json"),
+        (b'{"type":"move","move":"H6-H12","ply":-1e400}', "bad_json"),
+        (b'{"type":"move","move":"H6-H12","ply":99999999999999999999}', "bad_field"),
+        (b'{"type":"move","move":"H6-H12","ply":-5}', "bad_field"),
+        (b'{"type":"move","move":"H6-H12\\u001b[2J","ply":0}', "bad_field"),
+        (b'{"type":"move","move":"H6 H12","ply":0}', "bad_field"),
+        (b'{"type":"move","move":"' + b"H" * 40 + b'","ply":0}', "bad_field"),
+        (b'{"type":"move","move":"H6-H12","ply":' + b"9" * 4000 + b"}", "bad_field"),
+        (b'{"type":"hello","protocol":1,"token":"tok\\u0000en"}', "bad_field"),
+        (b'{"type":"hello","protocol":1,"token":"x","client":"id\\u202e"}', "bad_field"),
+        (b'{"type":"hello","protocol":99999999999999999999999,"token":"x"}', "bad_field"),
+    ],
+)
+def test_strings_that_are_not_unicode_text_and_absurd_numbers_are_refused(line: bytes, code: str) -> None:
+    """A lone surrogate would break the first answer that quotes it (UTF-8 cannot encode one); an infinite or
+    absurd number, or a control character in a token, an identity or a move, is refused as the line it is."""
+    error = refused(line)
+    assert (error.code, error.fatal) == (code, False)
+    encode(error.message())  # the refusal itself can always be sent
+
+
+def test_a_name_keeps_its_letters_and_loses_its_controls() -> None:
+    hello = parse_request('{"type":"hello","protocol":1,"token":"x","name":"Àngel\\u0007 ☃"}'.encode())
+    assert isinstance(hello, Hello) and hello.name == "Àngel ☃"
+
+
 def test_deeply_nested_json_is_refused_not_a_crash() -> None:
     line = b'{"type":"ping","x":' + b"[" * 2000 + b"]" * 2000 + b"}"
     assert len(line) <= MAX_REQUEST_BYTES

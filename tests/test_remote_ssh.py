@@ -8,7 +8,6 @@ on the server, in a pseudo-terminal the server relays.
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import subprocess
 import sys
@@ -19,6 +18,7 @@ import pytest
 
 from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.remote import ServerProcess
+from tests.helpers.ssh import make_keys, ssh_command, visit
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
 
 asyncssh = pytest.importorskip("asyncssh")
@@ -27,20 +27,10 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("ssh") is None, reason="the system's ssh client (openssh-client)"),
 ]
 
-PEOPLE = ("ana", "bo", "cy", "eve")
-LISTED = ("ana", "bo", "cy")
-
 
 @pytest.fixture(scope="module")
 def keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("keys")
-    for name in ("host", *PEOPLE):
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        key.write_private_key(str(folder / name))
-        key.write_public_key(str(folder / f"{name}.pub"))
-        os.chmod(folder / name, 0o600)
-    (folder / "allowed").write_text("".join((folder / f"{name}.pub").read_text() for name in LISTED))
-    return folder
+    return make_keys(tmp_path_factory.mktemp("keys"))
 
 
 @pytest.fixture
@@ -53,23 +43,6 @@ def server(environment: dict[str, str], keys: Path) -> Iterator[ServerProcess]:
         yield served
     finally:
         served.stop()
-
-
-def ssh_command(keys: Path, server: ServerProcess, who: str) -> list[str]:
-    return [
-        "ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-        "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR",
-        "-i", str(keys / who), "-p", str(server.port), f"{who}@127.0.0.1",
-    ]  # fmt: skip
-
-
-def visit(environment: dict[str, str], keys: Path, server: ServerProcess, who: str, room: str) -> Terminal:
-    """``who`` at the board of ``room``: ``ssh -tt -p PORT who@127.0.0.1 ROOM`` in a terminal of their own."""
-    terminal = Terminal(environment, ["-tt", room], live=True, program=ssh_command(keys, server, who))
-    terminal.wait_for("Move:")
-    terminal.wait_for("You are watching" if who == "cy" else "(you)")
-    terminal.type("/", settle=1.0)  # the move box keeps the focus from now on
-    return terminal
 
 
 def play(terminal: Terminal, move: str) -> None:
@@ -166,7 +139,7 @@ async def test_a_room_closes_after_it_empties_and_reopens_with_its_game(tmp_path
     room = await hub.enter("lobby")
     room.server.coordinator.game.play_text("H6-H12")
     room.server.coordinator.session.save()
-    with pytest.raises(Full, match="1 rooms open already"):
+    with pytest.raises(Full, match="1 room open already"):
         await hub.enter("other")
     await hub.enter("lobby")
     with pytest.raises(Full, match="2 visitors already"):

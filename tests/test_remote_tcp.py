@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import random
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from cescacs_tui.remote.coordinator import Coordinator
 from cescacs_tui.remote.protocol import MAX_REQUEST_BYTES, ProtocolError, parse_request
 from cescacs_tui.remote.store import open_store
 from cescacs_tui.remote.tcp import HostThread, Limits
+from tests.helpers.hostile import hostile_lines
 from tests.helpers.remote import TOKEN, LineClient
 
 
@@ -85,28 +85,48 @@ def test_a_line_too_long_is_refused_and_the_connection_goes_on(host: tuple[Coord
     assert coordinator.game.ply == 1
 
 
-def test_too_many_lines_too_fast_are_ignored_then_the_connection_is_closed() -> None:
+def test_too_many_lines_too_fast_are_ignored_then_the_connection_is_closed_with_flood() -> None:
     coordinator = Coordinator(Game.new(), token=TOKEN)
     for _, port in served(coordinator, Limits(rate=1.0, burst=5.0, flood_strikes=20)):
         client = LineClient(port)
         client.hello()
         state_after(client)
         client.send(b'{"type":"ping"}\n' * 10)
-        answers = [client.read()["type"] for _ in range(10)]
-        assert answers.count("pong") in (4, 5, 6) and "error" in answers  # the burst, then refusals
+        answers = [client.read()]
+        while answers[-1]["type"] == "pong":  # the burst's pongs
+            answers.append(client.read())
+        assert len(answers) in (5, 6, 7) and answers[-1]["code"] == "rate_limited"  # then one refusal for the run
         client.send(b'{"type":"ping"}\n' * 100)
         assert client.closed_by_peer()
-        assert b'"code":"flood"' in client.buffer
+        assert b'"code":"flood"' in client.buffer and client.buffer.count(b"rate_limited") <= 1
 
 
-def test_connections_beyond_the_cap_are_refused() -> None:
-    coordinator = Coordinator(Game.new(), token=TOKEN)
-    for _, port in served(coordinator, Limits(max_connections=2)):
-        first, second = LineClient(port), LineClient(port)
-        first.hello()
-        second.hello()
+def test_a_flood_is_told_flood_before_the_connection_closes_even_at_full_speed(host: tuple[Coordinator, int]) -> None:
+    _, port = host
+    client = LineClient(port)
+    client.hello()
+    state_after(client)
+    client.send(b'{"type":"ping"}\n' * 5000)
+    assert client.closed_by_peer()
+    assert b'"code":"flood"' in client.buffer
+
+
+def test_strangers_who_never_say_hello_never_take_the_players_places() -> None:
+    """Connections that have not said hello are counted apart, a few per address: the newest pushes the oldest
+    of its address out, so an idle crowd from one address cannot keep a player out."""
+    coordinator = Coordinator(Game.new(), token=TOKEN, max_members=2)
+    for _, port in served(coordinator, Limits(max_waiting_per_address=3, max_waiting=5)):
+        idle = [LineClient(port) for _ in range(10)]
+        player = LineClient(port)
+        assert player.hello(name="Ana")["type"] == "welcome"
+        pushed_out = [client for client in idle[:7] if client.closed_by_peer()]
+        assert len(pushed_out) == 7 and all(b'"code":"full"' in client.buffer for client in pushed_out)
+        second = LineClient(port)
+        assert second.hello(name="Bo")["type"] == "welcome"
         third = LineClient(port)
-        assert third.read()["code"] == "full"
+        assert third.hello()["code"] == "full"  # the game's own cap counts admitted connections only
+        for client in (*idle, player, second, third):
+            client.close()
 
 
 def test_a_client_that_does_not_read_is_dropped_and_never_holds_up_the_others() -> None:
@@ -143,39 +163,6 @@ def _watchers(coordinator: Coordinator) -> int:
 
 
 # --- fuzz --------------------------------------------------------------------------------------------
-
-
-def hostile_lines(seed: int, count: int) -> Iterator[bytes]:
-    """Seeded random lines: junk bytes, JSON of every shape, real messages with broken or hostile fields."""
-    rng = random.Random(seed)
-    kinds = ["hello", "move", "answer", "takeback", "offer_draw", "claim_draw", "resign", "new_game", "ping", "x", ""]
-    values: list[object] = [
-        None, True, False, 0, -1, 1.5, 2**70, "", "white", "black", "watch", "any", "draw", "takeback", "H6-H12",
-        "I23-I19", "KRK-HIO", "\x1b[2J", "\u202e", "é" * 50, "x" * 300, [], {}, [1, [2, [3]]], {"type": "move"},
-    ]  # fmt: skip
-    fields = ["type", "move", "ply", "draw", "to", "accept", "token", "seat", "name", "client", "protocol"]
-    for _ in range(count):
-        shape = rng.randrange(7)
-        if shape == 0:
-            line = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80))).replace(b"\n", b"")
-        elif shape == 1:
-            line = json.dumps(rng.choice(values)).encode()
-        elif shape == 2:
-            message = {rng.choice(fields): rng.choice(values) for _ in range(rng.randrange(6))}
-            message["type"] = rng.choice(kinds)
-            line = json.dumps(message).encode()
-        elif shape == 3:
-            good = {"type": "move", "move": rng.choice(["H6-H12", "I23-I19", "ZZ9"]), "ply": rng.randrange(4)}
-            text = json.dumps(good)
-            cut = rng.randrange(len(text))
-            line = (text[:cut] + text[cut + 1 :]).encode()  # one character lost
-        elif shape == 4:
-            line = b"{" * rng.randrange(1, 3000)
-        elif shape == 5:
-            line = b"x" * rng.randrange(MAX_REQUEST_BYTES - 10, MAX_REQUEST_BYTES * 2)
-        else:
-            line = json.dumps({"type": rng.choice(kinds), "n": rng.random()}).encode() + b"\r"
-        yield line
 
 
 def send_in_bursts(client: LineClient, lines: list[bytes], size: int = 30) -> None:
@@ -219,3 +206,60 @@ def test_random_and_malformed_lines_never_crash_the_coordinator_nor_change_the_g
         assert (write_pgn(coordinator.game), coordinator.seats.to_options(), coordinator.request) == before
         black.send_json({"type": "move", "move": "I23-I19", "ply": 1})
         assert black.read_until(lambda m: m["type"] == "state" and bool(m["said"]))["said"] == "Black played I23-I19"
+
+
+# --- liveness ----------------------------------------------------------------------------------------
+
+
+def test_a_quiet_client_is_pinged_and_one_that_never_answers_is_dropped_its_seat_left() -> None:
+    coordinator = Coordinator(Game.new(), token=TOKEN)
+    for _, port in served(coordinator, Limits(silence_seconds=0.9)):
+        silent, watcher = LineClient(port), LineClient(port)
+        silent.hello("white", name="Ana")
+        watcher.hello("watch")
+        assert silent.read_until(lambda m: m["type"] == "ping") == {"type": "ping"}
+        assert silent.closed_by_peer()
+        assert b'"code":"silent"' in silent.buffer
+        left = watcher.read_until(lambda m: m["type"] == "state" and m["event"] and m["event"]["kind"] == "left")
+        assert left["seats"]["white"] == {"name": "Ana", "held": True, "connected": False}
+
+
+def test_a_client_that_answers_the_pings_stays_however_long_it_is_quiet() -> None:
+    coordinator = Coordinator(Game.new(), token=TOKEN)
+    for _, port in served(coordinator, Limits(silence_seconds=0.6)):
+        client = LineClient(port)
+        client.hello("white")
+        for _ in range(6):  # six pings: three times the silence allowed, answered each time
+            client.read_until(lambda m: m["type"] == "ping")
+            client.send_json({"type": "pong"})
+        client.send_json({"type": "move", "move": "H6-H12", "ply": 0})
+        assert state_after(client, "White played H6-H12")["seats"]["white"]["connected"] is True
+
+
+def test_a_player_asking_for_a_seat_held_by_a_silent_link_takes_it_over_at_once() -> None:
+    """A network gone without a word leaves the old link looking connected: the newcomer's hello pings it, and
+    when no answer comes within the answer time the seat is the newcomer's and the old link is told why."""
+    coordinator = Coordinator(Game.new(), token=TOKEN)
+    for _, port in served(coordinator, Limits(answer_seconds=0.3)):
+        old = LineClient(port)
+        old.hello("white", client="old-process", name="Ana")
+        new = LineClient(port)
+        assert new.hello("white", client="new-process", name="Ana")["seat"] == "white"
+        assert old.closed_by_peer() and b'"code":"replaced"' in old.buffer
+        new.send_json({"type": "move", "move": "H6-H12", "ply": 0})
+        assert state_after(new, "White played H6-H12")["seats"]["white"]["connected"] is True
+
+
+def test_a_seat_whose_link_answers_the_ping_stays_taken() -> None:
+    coordinator = Coordinator(Game.new(), token=TOKEN)
+    for _, port in served(coordinator, Limits(answer_seconds=5.0)):
+        holder = LineClient(port)
+        holder.hello("white", client="ana")
+        state_after(holder)
+        other = LineClient(port)
+        other.send_json({"type": "hello", "protocol": 1, "token": TOKEN, "seat": "white", "client": "eve"})
+        holder.read_until(lambda m: m["type"] == "ping")
+        holder.send_json({"type": "pong"})
+        refusal = other.read()
+        assert refusal["code"] == "seat_taken" and refusal["fatal"] is True
+        assert [m.client for m in coordinator.members] == ["ana"]

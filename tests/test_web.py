@@ -11,14 +11,13 @@ anything, and the command's mistakes are one line with exit status 2.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -28,7 +27,7 @@ pytest.importorskip("textual_serve", reason="the web extra is part of the test e
 
 import aiohttp
 
-from tests.helpers.web import PATIENCE, WebServer, server_environment, visible_text
+from tests.helpers.web import PATIENCE, Tab, WebServer, browser, server_environment
 
 
 @pytest.fixture(scope="module")
@@ -41,100 +40,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 def in_move_list(screen: str, move: str) -> bool:
     """Whether the move list shows ``move`` as the first move (the current one is marked ▸)."""
     return re.search(rf"1\.▸?{re.escape(move)}", screen) is not None
-
-
-class Tab:
-    """One websocket of a browser's page: keys in, the terminal's output collected."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws = ws
-        self.output: list[bytes] = []
-        self.texts: list[object] = []
-
-    async def read_until(self, needle: str, seconds: float = PATIENCE) -> bool:
-        """Read until the screen has shown ``needle`` (spaces ignored); False at close or timeout."""
-        return await self.read_until_shown(lambda screen: needle.replace(" ", "") in screen, seconds)
-
-    async def read_until_shown(self, shown: Callable[[str], bool], seconds: float = PATIENCE) -> bool:
-        """Read until ``shown(screen)`` holds for what the screen has shown; False at close or timeout."""
-        deadline = time.monotonic() + seconds
-        while not shown(visible_text(self.output)):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            try:  # not receive(timeout=): each heartbeat ping would start its timeout again
-                message = await asyncio.wait_for(self.ws.receive(), left)
-            except TimeoutError:
-                return False
-            if message.type == aiohttp.WSMsgType.BINARY:
-                self.output.append(message.data)
-            elif message.type == aiohttp.WSMsgType.TEXT:
-                self.texts.append(json.loads(message.data))
-            else:
-                return False
-        return True
-
-    async def wait_closed(self, seconds: float = PATIENCE) -> int | None:
-        """Read until the server closes the websocket: its close code, or ``None`` if it never does."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            try:
-                message = await asyncio.wait_for(self.ws.receive(), deadline - time.monotonic())
-            except TimeoutError:
-                return None
-            if message.type == aiohttp.WSMsgType.CLOSE:
-                return int(message.data)  # the code in the server's close frame, as a page's close event has it
-            if message.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.ERROR):
-                return self.ws.close_code
-            if message.type == aiohttp.WSMsgType.BINARY:
-                self.output.append(message.data)
-        return None
-
-    async def type(self, keys: str) -> None:
-        """One key at a time, as the browser's terminal sends them."""
-        for key in keys:
-            await self.ws.send_str(json.dumps(["stdin", key]))
-            await asyncio.sleep(0.03)
-
-    async def burst(self, text: str) -> None:
-        """Text in one message, as a fast typist or a paste arrives."""
-        await self.ws.send_str(json.dumps(["stdin", text]))
-
-    def screen(self) -> str:
-        return visible_text(self.output)
-
-
-class Browser:
-    """A browser: its cookies, its page loads, its tabs."""
-
-    def __init__(self, server: WebServer) -> None:
-        self.server = server
-        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # cookies for an IP address
-
-    async def load(self, path: str = "/", **headers: str) -> tuple[int, str, aiohttp.ClientResponse]:
-        async with self.session.get(self.server.origin + path, headers=headers, allow_redirects=False) as response:
-            return response.status, await response.text(), response
-
-    @contextlib.asynccontextmanager
-    async def tab(self, origin: str | None = None, **headers: str) -> AsyncIterator[Tab]:
-        """The page's websocket, opened as the page does (its Origin unless told otherwise)."""
-        sent = {"Origin": origin or self.server.origin, **headers}
-        async with self.session.ws_connect(f"{self.server.origin}/ws?width=120&height=40", headers=sent) as ws:
-            yield Tab(ws)
-
-    async def close(self) -> None:
-        await self.session.close()
-
-
-@contextlib.asynccontextmanager
-async def browser(server: WebServer) -> AsyncIterator[Browser]:
-    visitor = Browser(server)
-    try:
-        status, _, _ = await visitor.load()
-        assert status == 200
-        yield visitor
-    finally:
-        await visitor.close()
 
 
 async def handshake_status(server: WebServer, **headers: str) -> int:

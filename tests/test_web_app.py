@@ -15,19 +15,19 @@ from cescacs_tui.core import CescacsError, PDTLError, PGNError
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.records import record_file_name
+from cescacs_tui.session.policy import VISITOR_VARIABLE, LaunchKind, Policy
 from cescacs_tui.tui.browser_records import deliver_record, record_from_text
 from cescacs_tui.tui.file_dialog import PathDialog
 from cescacs_tui.tui.paste_dialog import PasteDialog
-from cescacs_tui.web.mode import CHOOSE_FILE_URL, WEB_MODE_VARIABLE, web_mode
+from cescacs_tui.web.mode import CHOOSE_FILE_URL
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, play
 
 RECORD = '[Variant "C\'escacs"]\n[White "Ros, Xus"]\n\n1. E7-E13 D22-D16 *\n'
 
 
-@pytest.fixture
-def in_web_mode(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(WEB_MODE_VARIABLE, "1")
+WEB = Policy(LaunchKind.WEB)
+"""A browser's visitor: what cescacs-web's processes are started as."""
 
 
 class Deliveries:
@@ -41,13 +41,11 @@ class Deliveries:
         return "key"
 
 
-def test_web_mode_is_what_cescacs_web_sets(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(WEB_MODE_VARIABLE, raising=False)
-    assert not web_mode()
-    monkeypatch.setenv(WEB_MODE_VARIABLE, "0")
-    assert not web_mode()
-    monkeypatch.setenv(WEB_MODE_VARIABLE, "1")
-    assert web_mode()
+def test_a_web_visitor_is_what_cescacs_web_hands_its_process_and_the_owner_otherwise() -> None:
+    assert Policy.from_environment({}, LaunchKind.LOCAL) == Policy(LaunchKind.LOCAL)
+    handed = Policy.from_environment(WEB.environment(), LaunchKind.LOCAL)
+    assert handed.kind is LaunchKind.WEB and handed.visitor
+    assert VISITOR_VARIABLE in WEB.environment()
 
 
 def test_a_pasted_record_or_position_becomes_a_game() -> None:
@@ -94,8 +92,8 @@ def test_a_record_file_name_is_plain_ascii_without_separators(tags: dict[str, st
     assert record_file_name(game) == name
 
 
-async def test_web_open_offers_a_paste_box_and_no_file_dialog(in_web_mode: None) -> None:
-    app = CescacsApp()
+async def test_web_open_offers_a_paste_box_and_no_file_dialog() -> None:
+    app = CescacsApp(policy=WEB)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+o")
         await pilot.pause()
@@ -115,12 +113,12 @@ async def test_web_open_offers_a_paste_box_and_no_file_dialog(in_web_mode: None)
         assert "(the text holds 2 games: the first is shown)" in message(app)
 
 
-async def test_a_typed_path_is_never_opened_and_the_game_is_kept(in_web_mode: None, tmp_path: Path) -> None:
+async def test_a_typed_path_is_never_opened_and_the_game_is_kept(tmp_path: Path) -> None:
     secret = tmp_path / "secret.ctl-pgn"
     secret.write_text(RECORD.replace("Ros, Xus", "SECRET-CONTENT"), encoding="utf-8")
     game = Game.new()
     play(game, "F8-F12")
-    app = CescacsApp(game)
+    app = CescacsApp(game, policy=WEB)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+o")
         await pilot.pause()
@@ -134,8 +132,8 @@ async def test_a_typed_path_is_never_opened_and_the_game_is_kept(in_web_mode: No
         assert [n.san for n in app.game.nodes] == ["F8-F12"]
 
 
-async def test_choose_a_file_asks_the_page_and_the_file_arrives_as_a_paste(in_web_mode: None) -> None:
-    app = CescacsApp()
+async def test_choose_a_file_asks_the_page_and_the_file_arrives_as_a_paste() -> None:
+    app = CescacsApp(policy=WEB)
     opened: list[str] = []
     app.open_url = lambda url, *, new_tab=True: opened.append(url)  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
@@ -151,10 +149,10 @@ async def test_choose_a_file_asks_the_page_and_the_file_arrives_as_a_paste(in_we
         assert [n.san for n in app.game.nodes] == ["E7-E13", "D22-D16"]
 
 
-async def test_web_save_delivers_the_record_to_the_browser(in_web_mode: None, tmp_path: Path) -> None:
+async def test_web_save_delivers_the_record_to_the_browser(tmp_path: Path) -> None:
     game = Game.new(white="Ros, Xus", black="Sasal, Cesc")
     play(game, *FOOLS_MATE)
-    app = CescacsApp(game)
+    app = CescacsApp(game, policy=WEB)
     deliveries = Deliveries()
     app.deliver_text = deliveries  # type: ignore[assignment]
     async with app.run_test(size=(120, 40)) as pilot:
@@ -181,11 +179,11 @@ def test_deliver_record_hands_textual_the_record_and_its_name() -> None:
 
 
 async def test_copy_in_web_mode_leaves_the_servers_clipboard_alone(
-    in_web_mode: None, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     copied: list[str] = []
     monkeypatch.setattr(pyperclip, "copy", copied.append)
-    app = CescacsApp()
+    app = CescacsApp(policy=WEB)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("y")
         assert app.clipboard == write_pgn(app.game)  # the browser gets it by OSC 52
@@ -193,8 +191,7 @@ async def test_copy_in_web_mode_leaves_the_servers_clipboard_alone(
         assert "OSC 52" in message(app) and "system clipboard" not in message(app)
 
 
-async def test_without_web_mode_the_file_dialogs_stay(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(WEB_MODE_VARIABLE, raising=False)
+async def test_the_owner_keeps_the_file_dialogs() -> None:
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+o")

@@ -195,3 +195,39 @@ async def test_when_the_browser_would_refuse_the_chooser_the_page_asks_for_a_cli
     await button.click()
     await asyncio.wait_for(choosers.get(), PATIENCE)
     assert not await button.is_visible()
+
+
+async def test_a_screenshot_is_opened_in_the_browser_and_never_written_on_the_server(
+    chromium: Browser, server: WebServer
+) -> None:
+    page, screen = await open_game(chromium, server, viewport={"width": 1280, "height": 800})
+    popups: asyncio.Queue[Any] = asyncio.Queue()
+    page.context.on("page", popups.put_nowait)
+    files_before = {path for path in server.state.rglob("*") if path.is_file()}
+    await page.keyboard.press("Control+p")
+    await screen.shows("Search for commands")
+    await page.keyboard.type("Screenshot", delay=TYPING_MS)
+    await page.keyboard.press("Enter")
+    popup = await asyncio.wait_for(popups.get(), PATIENCE)
+    await popup.wait_for_load_state()
+    assert "/download/" in popup.url
+    svg = await popup.content()
+    assert "<svg" in svg and "rich-terminal" in svg
+    files_after = {path for path in server.state.rglob("*") if path.is_file()}
+    assert {path for path in files_after - files_before if path.suffix == ".svg"} == set()
+    assert screen.problems == []
+
+
+async def test_a_game_left_idle_is_closed_and_the_page_says_it_is_saved(chromium: Browser, tmp_path: Path) -> None:
+    idle_server = WebServer(tmp_path, "--idle-minutes", "0.05")
+    try:
+        page, screen = await open_game(chromium, idle_server, viewport={"width": 1280, "height": 800})
+        await page.keyboard.type("/e7-e13\r", delay=TYPING_MS)
+        await screen.shows("White played E7-E13")
+        message = page.locator("#closed-message")
+        await message.wait_for(state="visible", timeout=PATIENCE * 1000)
+        assert "closed after a while without a key" in await message.inner_text()
+        await page.locator("button.cescacs-reload").last.click()
+        await screen.shows("Resume it?")  # the game was saved as the app quit
+    finally:
+        idle_server.stop()

@@ -67,6 +67,7 @@ def test_any_header_gives_a_language_of_the_interface_or_none(header: str) -> No
 
 
 def test_the_browsers_language_reaches_its_process_as_its_messages_locale(tmp_path: Path) -> None:
+    from cescacs_tui.session.policy import LaunchKind, Policy
     from cescacs_tui.web.browsers import Browser
 
     environment = locale_environment({"LC_ALL": "C.UTF-8", "LANG": "en_GB.UTF-8", "HOME": "/h"}, "ca")
@@ -81,6 +82,7 @@ def test_the_browsers_language_reaches_its_process_as_its_messages_locale(tmp_pa
     service = BrowserAppService(
         "true",
         browser=Browser("b" * 43, tmp_path),
+        policy=Policy(LaunchKind.WEB),
         language="es",
         write_bytes=nothing,
         write_str=nothing,
@@ -88,6 +90,7 @@ def test_the_browsers_language_reaches_its_process_as_its_messages_locale(tmp_pa
         download_manager=None,  # type: ignore[arg-type]
     )
     assert i18n.language_from_locale(service._build_environment()) == "es"
+    assert "CESCACS_VISITOR" in service._build_environment()  # the app starts as a web visitor's
     service.language = None
     assert service._build_environment().get("LC_MESSAGES") != "es_ES.UTF-8"
 
@@ -108,7 +111,7 @@ def _lang(page: str) -> str:
 
 
 async def test_the_page_and_the_game_follow_accept_language_and_the_browsers_own_choice(tmp_path: Path) -> None:
-    from tests.test_web import Tab
+    from tests.helpers.web import Tab
 
     server = WebServer(tmp_path)
     try:
@@ -131,7 +134,7 @@ async def test_the_page_and_the_game_follow_accept_language_and_the_browsers_own
 
 
 async def test_lang_gives_every_visitor_that_language(tmp_path: Path) -> None:
-    from tests.test_web import Tab
+    from tests.helpers.web import Tab
 
     server = WebServer(tmp_path, "--lang", "es")
     try:

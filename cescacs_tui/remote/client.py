@@ -4,7 +4,8 @@
 before it opens the app, so a wrong token or a taken seat is a clear error
 with exit status 2 rather than a screen that never fills.  :class:`Link` is
 the app's connection: it says hello with the same identity each time, hands
-every line it receives to the app, pings to notice a dead link, and
+every line it receives to the app, pings to notice a dead link (and answers
+the coordinator's pings, by which it notices a dead client), and
 reconnects (with a growing pause) until it is told to stop or the
 coordinator refuses it for good.
 """
@@ -259,6 +260,9 @@ class Link:
                         self._say(
                             LinkStatus.CONNECTED, _("connected to {address}").format(address=self.request.address)
                         )
+                    elif message.get("type") == "ping":  # the coordinator asks for a sign of life
+                        writer.write(encode({"type": "pong"}))
+                        continue
                     elif message.get("type") == "error" and message.get("fatal") is True:
                         refusal = ProtocolError(str(message.get("code")), str(message.get("reason"))[:200], fatal=True)
                     self.on_message(message)

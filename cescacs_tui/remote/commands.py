@@ -27,6 +27,12 @@ REMOTE_SUBCOMMANDS: Final = ("host", "join", "serve-ssh")
 DEFAULT_PORT: Final = 7469
 DEFAULT_SSH_PORT: Final = 2222
 LOOPBACK: Final = ("127.0.0.1", "::1", "localhost")
+DEFAULT_ENGINES: Final = 2
+"""Engines a server runs at once for all its visitors: a 2-core machine's worth."""
+DEFAULT_SILENCE: Final = 30.0
+MIN_SILENCE: Final = 0.5
+MAX_SILENCE: Final = 3600.0
+"""How long a host waits for a sign of life from a client (it pings after a third of it) before dropping it."""
 MIN_TOKEN: Final = 12
 """A token chosen by hand must be at least this long (a generated one has 22 characters)."""
 MAX_KEY_FILE_BYTES: Final = 1024 * 1024
@@ -64,6 +70,16 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     )
     _add_game_options(host)
     host.add_argument("--data-dir", type=Path, metavar="DIR", help=_("where the game is kept (default: DATA/hosted)"))
+    host.add_argument(
+        "--silence",
+        type=_seconds,
+        default=DEFAULT_SILENCE,
+        metavar="SECONDS",
+        help=_(
+            "drop a client heard nothing from for this long, and give its seat to a player who asks for it "
+            "(default: {seconds:g})"
+        ).format(seconds=DEFAULT_SILENCE),
+    )
     host.set_defaults(run=_host)
 
     join = sub.add_parser(
@@ -119,6 +135,20 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         default=5.0,
         help=_("a room closes this long after it empties (default: 5)"),
     )
+    ssh.add_argument(
+        "--engines",
+        type=_engines,
+        default=DEFAULT_ENGINES,
+        metavar="N",
+        help=_(
+            "at most N engines (hints, analysis) running at once for all visitors together; 0: none (default: {count})"
+        ).format(count=DEFAULT_ENGINES),
+    )
+    ssh.add_argument(
+        "--watchers-engines",
+        action="store_true",
+        help=_("let the watchers of a room start an engine too (default: players only)"),
+    )
     _add_game_options(ssh)
     ssh.add_argument("--data-dir", type=Path, metavar="DIR", help=_("where the rooms' games are kept (default: DATA)"))
     ssh.set_defaults(run=_serve_ssh)
@@ -130,6 +160,23 @@ def _port(text: str) -> int:
             _("{text} is not a port number (0 to 65535; 0: any free port)").format(text=quoted(text))
         )
     return int(text)
+
+
+def _engines(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) > 1000:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of engines from 0 to 1000").format(text=text))
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text) if text.isascii() else -1.0  # float() also takes '٣': ASCII digits only
+    except ValueError:
+        seconds = -1.0
+    if not MIN_SILENCE <= seconds <= MAX_SILENCE:  # NaN fails too
+        said = _("{text!r} is not a number of seconds from {least:g} to {most:g}")
+        raise argparse.ArgumentTypeError(said.format(text=text, least=MIN_SILENCE, most=MAX_SILENCE))
+    return seconds
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -198,17 +245,20 @@ def _host(args: argparse.Namespace) -> int:
     import socket
 
     from ..data.storage import data_dir
+    from ..session.policy import LaunchKind, Policy
     from ..session.words import half_moves, situation
     from .client import JoinRequest, new_client_id
     from .coordinator import Coordinator
+    from .log_pace import LogPace
     from .protocol import Seat
     from .store import open_store
-    from .tcp import HostThread, run_host
+    from .tcp import HostThread, Limits, run_host
 
     token = _token(args)
     new_game = _game_factory(args)
     store = open_store(args.data_dir or data_dir() / "hosted")
     coordinator = Coordinator.open(store, token=token, new_game=new_game)
+    limits = Limits(silence_seconds=args.silence, answer_seconds=min(2.0, args.silence / 3))
     wildcard = args.bind in ("0.0.0.0", "::", "")
     shown = socket.gethostname() if wildcard else args.bind
 
@@ -230,11 +280,12 @@ def _host(args: argparse.Namespace) -> int:
             _say(_("cescacs: anyone who can reach this address and has the token can join"))
         _say(_("Join with: {command}").format(command=join_command(port)))
 
-    coordinator.on_said = lambda said: _say(_("cescacs: {said}").format(said=said))
+    # What happens in the game, at a pace: joins and leaves are a stranger's to cause, and no flood fills the log.
+    coordinator.on_said = LogPace(lambda said: _say(_("cescacs: {said}").format(said=said)))
     if args.play is None:
-        asyncio.run(run_host(coordinator, args.bind, args.port, ready=ready))
+        asyncio.run(run_host(coordinator, args.bind, args.port, ready=ready, limits=limits))
         return 0
-    thread = HostThread(coordinator, args.bind, args.port)
+    thread = HostThread(coordinator, args.bind, args.port, limits=limits)
     port = thread.start()
     ready(port)
     local = "::1" if args.bind == "::" else "127.0.0.1" if wildcard else args.bind
@@ -248,13 +299,15 @@ def _host(args: argparse.Namespace) -> int:
             return run_plain_join(request)
         from .screen import run_join
 
-        return run_join(request, banner=join_command(port))
+        return run_join(request, banner=join_command(port), policy=Policy(LaunchKind.JOINED))
     finally:
         thread.stop()
 
 
 def _join(args: argparse.Namespace) -> int:
+    from .. import cli
     from ..core.errors import CescacsError
+    from ..session.policy import LaunchKind
     from .client import JoinRequest, check_join, new_client_id, parse_address
     from .protocol import Seat, clean_name
 
@@ -265,6 +318,9 @@ def _join(args: argparse.Namespace) -> int:
     seat = None if args.seat == "any" else Seat(args.seat)
     name = clean_name(args.name or os.environ.get("CESCACS_NAME") or _user_name())
     request = JoinRequest(host, port, token, seat, name, os.environ.get("CESCACS_CLIENT") or new_client_id())
+    policy = cli.launch_policy(LaunchKind.JOINED)  # serve-ssh starts this command for its visitors
+    if policy.visitor and _plain(args):
+        raise CescacsError(_("a visitor's game needs a terminal: the plain mode is for the owner of this machine"))
     check_join(request)  # a wrong token or a taken seat: a clear error and status 2, before the screen opens
     if _plain(args):
         from .plain_client import run_plain_join
@@ -272,14 +328,16 @@ def _join(args: argparse.Namespace) -> int:
         return run_plain_join(request)
     from .screen import run_join
 
-    return run_join(request)
+    return run_join(request, policy=policy)
 
 
 def _serve_ssh(args: argparse.Namespace) -> int:
     import asyncio
+    import logging
 
     from ..core.errors import CescacsError
     from ..data.storage import data_dir
+    from .log_pace import PacedLogFilter
 
     try:
         from .ssh_server import ServerOptions, serve_ssh
@@ -306,6 +364,8 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         max_connections=2 * max(1, args.max_visitors),
         room_seconds=max(0.0, args.room_minutes * 60),
         new_game=new_game,
+        engines=args.engines,
+        watchers_use_engines=args.watchers_engines,
     )
 
     def ready(port: int) -> None:
@@ -315,6 +375,10 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         _say(said.format(address=f"{args.bind}:{port}", who=who))
         _say(_("Visitors run: ssh -t -p {port} HOST ROOM").format(port=port))
 
+    # What asyncssh has to say of its connections (warnings and errors), at a pace no stranger can flood.
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(PacedLogFilter())
     try:
         asyncio.run(serve_ssh(options, ready=ready))
     except ValueError as error:  # asyncssh: a key file it cannot read

@@ -16,12 +16,13 @@ its methods run on one asyncio event loop (its timers need one running).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..core.clock import ClockError
 from ..core.game import Game
@@ -71,13 +72,45 @@ class Peer(Protocol):
 
 @dataclass(eq=False)
 class Member:
-    """One connection admitted to the game."""
+    """One connection admitted to the game, and when it was last heard from (the transport's clock)."""
 
     peer: Peer
     seat: Seat
     client: str
     name: str
     alive: bool = field(default=True)
+    last_heard: float = 0.0
+    """When the transport last received anything from it."""
+    pinged_at: float | None = None
+    """When it was sent a ``ping`` it has not answered yet (nothing heard since)."""
+    _answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def heard(self, now: float) -> None:
+        """Something arrived from this connection: it is alive."""
+        self.last_heard = now
+        self.pinged_at = None
+        self._answered.set()
+
+    def ping(self, now: float) -> None:
+        """Ask it for a sign of life (a ``pong``), unless it has been asked already."""
+        if self.pinged_at is None:
+            self.pinged_at = now
+            self._answered.clear()
+            self.peer.send(encode({"type": "ping"}))
+
+    async def answers(self, seconds: float) -> bool:
+        """Whether it answers a ping within ``seconds`` of being asked (a ping is sent now unless one is waiting).
+
+        A live client answers within a round trip; one whose process is
+        stopped, or whose network went away without a word, never does.
+        """
+        now = asyncio.get_running_loop().time()
+        self.ping(now)
+        assert self.pinged_at is not None
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout_at(self.pinged_at + seconds):
+                await self._answered.wait()
+        return self.alive and self.pinged_at is None
 
 
 class RoomSession(GameSession):
@@ -133,6 +166,8 @@ class Coordinator:
         self._draw_question: Confirm | None = None
         self._flag_timer: asyncio.TimerHandle | None = None
         self._save_timer: asyncio.TimerHandle | None = None
+        self._saved_seats: dict[str, Any] | None = None
+        """The seats as last saved with the game."""
         self.resumed = False
         """Whether the game was resumed from the store's autosave."""
         self.on_said: Callable[[str], None] = lambda said: None
@@ -206,6 +241,43 @@ class Coordinator:
         self._broadcast(Event(EventKind.JOINED, colour, "" if colour is None and name == "a watcher" else name))
         return member
 
+    async def admit(self, peer: Peer, hello: Hello, *, answer_seconds: float) -> Member | None:
+        """:meth:`join`, except that a player's seat held by a link gone silent is taken over.
+
+        Over TCP anyone with the token may take a seat whose player is away;
+        a player whose network dropped without a word (no FIN: the old link
+        looks connected) comes back with a new process and asks for their
+        seat.  The old link is pinged: if it does not answer within
+        ``answer_seconds`` it is told ``replaced`` and closed, and the seat
+        is the newcomer's.  A link that answers keeps its seat
+        (``seat_taken``).  Keyed seats (SSH) belong to their key: the same
+        key coming back replaces its old link in :meth:`join` at once.
+        """
+        try:
+            return self.join(peer, hello)
+        except ProtocolError as refused:
+            holder = self._link_of(hello.seat) if refused.code == "seat_taken" and not self.seats.keyed else None
+            if holder is None or await holder.answers(answer_seconds):
+                raise
+        if holder.alive:
+            if hello.probe:  # only asking: the seat would be theirs, and nothing changes yet
+                seat = holder.seat.value
+                peer.send(encode({"type": "welcome", "protocol": PROTOCOL_VERSION, "seat": seat, "name": hello.name}))
+                peer.close()
+                return None
+            colour = holder.seat.colour
+            assert colour is not None
+            silent = ProtocolError("replaced", "your seat was taken over: this link had gone silent", fatal=True)
+            self._drop(holder, silent)
+            self.seats.leave(colour)
+        return self.join(peer, hello)
+
+    def _link_of(self, seat: Seat | None) -> Member | None:
+        """The connection holding a player's ``seat``, if it is connected."""
+        if seat is None or seat is Seat.WATCH:
+            return None
+        return next((member for member in self.members if member.seat is seat), None)
+
     def leave(self, member: Member) -> None:
         """A connection ended (the transport calls this once, whatever ended it)."""
         if not member.alive:
@@ -237,9 +309,10 @@ class Coordinator:
 
     def handle(self, member: Member, request: Request) -> None:
         """Act on one request of ``member``; a :class:`ProtocolError` refuses it (the game is untouched)."""
-        if isinstance(request, Plain) and request.type == "ping":
-            member.peer.send(encode({"type": "pong"}))
-            return
+        if isinstance(request, Plain) and request.type in ("ping", "pong"):
+            if request.type == "ping":
+                member.peer.send(encode({"type": "pong"}))
+            return  # a pong answers the coordinator's ping: the transport has heard the client
         if isinstance(request, Hello):
             raise ProtocolError("hello_again", "this connection has already said hello")
         colour = member.seat.colour
@@ -427,10 +500,14 @@ class Coordinator:
     # --- telling everyone -------------------------------------------------------------------------
 
     def _save(self) -> None:
-        """Save the seats with the game (a game that ended was archived by the session as it ended)."""
-        if not self.game.is_over:
-            self.session.options["seats"] = self.seats.to_options()
+        """Save the seats with the game when they changed (a game that ended was archived by the session as it
+        ended; every change of the game is saved by the session itself).  A watcher coming or going changes
+        neither: it costs no write, so connecting again and again cannot keep the disk busy."""
+        seats = self.seats.to_options()
+        if not self.game.is_over and seats != self._saved_seats:
+            self.session.options["seats"] = seats
             self.session.save()
+            self._saved_seats = seats
 
     def snapshot(self, said: str = "", event: Event | None = None) -> Snapshot:
         game = self.game

@@ -1,11 +1,14 @@
 """The line protocol between a coordinator and its clients: JSON objects, one a line (``docs/remote-protocol.md``).
 
 Everything that crosses the network is checked here, on both sides: a line
-too long, not UTF-8, not a JSON object, of an unknown type or with a field of
-the wrong type raises :class:`ProtocolError` with a code and a reason, which
-the coordinator sends back as an ``error`` line.  Nothing a peer sends is
-trusted further than this module lets it through: names lose their control
-characters, strings have a length cap, numbers must be finite.
+too long, not UTF-8, not a JSON object, holding a string that is not Unicode
+text (a lone surrogate such as ``"\\ud800"``) or a number that is not finite,
+of an unknown type or with a field of the wrong type raises
+:class:`ProtocolError` with a code and a reason, which the coordinator sends
+back as an ``error`` line.  Nothing a peer sends is trusted further than this
+module lets it through: names lose their control characters, the token, the
+identity and the move may hold none, strings have a length cap, numbers must
+be finite and whole numbers bounded.
 
 The coordinator tells its clients everything with one message, ``state``: a
 full :class:`Snapshot` (the game as CTL-PGN, the clocks, the seats, any open
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -25,6 +29,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from ..core.pieces import Colour
+from ..core.safe_text import printable
 
 __all__ = [
     "MAX_REQUEST_BYTES",
@@ -65,7 +70,10 @@ MAX_NAME: Final = 24
 """A player's name is cut to this many characters."""
 
 _MAX_FIELD: Final = 256
-"""No string field of a request may be longer (a token, a client id, a move)."""
+"""No string field of a request may be longer (a token, a client id, a name)."""
+
+MAX_MOVE: Final = 32
+"""A move in the canonical form is under 20 characters (``KRK-HIO``, ``F26-F28=D``)."""
 
 
 class ProtocolError(Exception):
@@ -135,7 +143,12 @@ def encode(message: Mapping[str, Any]) -> bytes:
 
 
 def parse_message(line: bytes, limit: int) -> dict[str, Any]:
-    """A line as a JSON object with a string ``type``: the checks both sides make before anything else."""
+    """A line as a JSON object with a string ``type``: the checks both sides make before anything else.
+
+    Every string in it, keys too, is Unicode text (JSON's ``\\ud800`` escapes
+    can name a lone surrogate, which no UTF-8 encoder accepts: it would break
+    the first answer that quotes it), and every number is finite.
+    """
     if len(line) > limit:
         raise ProtocolError("too_long", f"a line may hold at most {limit} bytes")
     try:
@@ -143,11 +156,12 @@ def parse_message(line: bytes, limit: int) -> dict[str, Any]:
     except UnicodeDecodeError as error:
         raise ProtocolError("bad_json", f"not UTF-8 text (byte {error.start})") from None
     try:
-        message = json.loads(text, parse_constant=_no_constant)
+        message = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except (ValueError, RecursionError) as error:
-        raise ProtocolError("bad_json", f"not JSON: {error}"[:200]) from None
+        raise ProtocolError("bad_json", printable(f"not JSON: {error}"[:200])) from None
     if not isinstance(message, dict):
         raise ProtocolError("bad_json", "a line must be a JSON object")
+    _check_strings(message)
     kind = message.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_json", 'a line must have a string "type"')
@@ -156,6 +170,31 @@ def parse_message(line: bytes, limit: int) -> dict[str, Any]:
 
 def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text[:20]} is not a finite number")
+    return number
+
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _check_strings(value: object) -> None:
+    """Refuse a message holding a lone surrogate anywhere (its cost is linear in the line, which is capped)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item) is not None:
+                raise ProtocolError("bad_json", "a string holds a lone surrogate: it is not Unicode text")
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
 
 
 # --- requests: what clients send ------------------------------------------------------------------
@@ -196,14 +235,15 @@ class Answer:
 
 @dataclass(frozen=True)
 class Plain:
-    """A request with no fields: ``takeback``, ``offer_draw``, ``claim_draw``, ``resign``, ``new_game``, ``ping``."""
+    """A request with no fields: ``takeback``, ``offer_draw``, ``claim_draw``, ``resign``, ``new_game``, ``ping``,
+    and ``pong`` (the answer to the coordinator's ``ping``)."""
 
     type: str
 
 
 Request = Hello | MoveRequest | Answer | Plain
 
-PLAIN_REQUESTS: Final = frozenset({"takeback", "offer_draw", "claim_draw", "resign", "new_game", "ping"})
+PLAIN_REQUESTS: Final = frozenset({"takeback", "offer_draw", "claim_draw", "resign", "new_game", "ping", "pong"})
 ANSWERABLE: Final = frozenset({"draw", "takeback", "new_game"})
 
 
@@ -220,17 +260,17 @@ def parse_request(line: bytes) -> Request:
             raise ProtocolError("bad_field", "probe must be true or false")
         return Hello(
             protocol=_integer(message, "protocol"),
-            token=_string(message, "token", required=False) or "",
+            token=_word(message, "token") or "",
             seat=None if seat in (None, "any") else Seat(seat),
             name=clean_name(_string(message, "name", required=False) or ""),
-            client=_string(message, "client", required=False) or "",
+            client=_word(message, "client") or "",
             probe=probe,
         )
     if kind == "move":
         draw = message.get("draw", False)
         if not isinstance(draw, bool):
             raise ProtocolError("bad_field", "draw must be true or false")
-        return MoveRequest(_string(message, "move") or "", _integer(message, "ply"), draw)
+        return MoveRequest(_word(message, "move", required=True, limit=MAX_MOVE) or "", _integer(message, "ply"), draw)
     if kind == "answer":
         to = _string(message, "to")
         if to not in ANSWERABLE:
@@ -241,7 +281,7 @@ def parse_request(line: bytes) -> Request:
         return Answer(str(to), accept)
     if kind in PLAIN_REQUESTS:
         return Plain(kind)
-    raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+    raise ProtocolError("unknown_type", f"unknown message type {printable(kind[:40])!r}")
 
 
 def _string(message: Mapping[str, Any], name: str, *, required: bool = True) -> str | None:
@@ -252,6 +292,19 @@ def _string(message: Mapping[str, Any], name: str, *, required: bool = True) -> 
         raise ProtocolError("bad_field", f"{name} must be a string")
     if len(value) > _MAX_FIELD:
         raise ProtocolError("bad_field", f"{name} may hold at most {_MAX_FIELD} characters")
+    return value
+
+
+def _word(message: Mapping[str, Any], name: str, *, required: bool = False, limit: int = _MAX_FIELD) -> str | None:
+    """A string field that is used, not only shown (a token, an identity, a move): printable, with no spaces
+    or control, format or unassigned characters, at most ``limit`` of them."""
+    value = _string(message, name, required=required)
+    if value is None:
+        return None
+    if len(value) > limit:
+        raise ProtocolError("bad_field", f"{name} may hold at most {limit} characters")
+    if not value.isprintable() or " " in value:
+        raise ProtocolError("bad_field", f"{name} must be printable text without spaces")
     return value
 
 

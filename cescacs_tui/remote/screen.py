@@ -26,6 +26,8 @@ from ..core.game import Game
 from ..core.pieces import Colour
 from ..data.settings import Settings, settings_path
 from ..i18n import _, ngettext
+from ..session.opponent import Opponent
+from ..session.policy import Policy
 from ..session.terms import side_label
 from ..tui.game_screen import BoardOptions, GameScreen
 from ..tui.themes import known_themes
@@ -79,8 +81,10 @@ class RemoteGameScreen(GameScreen):
         *,
         options: BoardOptions | None = None,
         banner: str | None = None,
+        opponent: Opponent | None = None,
+        policy: Policy | None = None,
     ) -> None:
-        super().__init__(session, options=options)
+        super().__init__(session, options=options, opponent=opponent, policy=policy)
         self.session: RemoteGameSession = session
         self.link = link
         self.banner = banner
@@ -128,24 +132,38 @@ class RemoteApp(CescacsApp):
         settings_path: Path | None = None,
         wide_glyphs: frozenset[str] = frozenset(),
         banner: str | None = None,
+        policy: Policy | None = None,
     ) -> None:
-        super().__init__(Game.new(), settings=settings, settings_path=settings_path, wide_glyphs=wide_glyphs)
+        super().__init__(
+            Game.new(), settings=settings, settings_path=settings_path, wide_glyphs=wide_glyphs, policy=policy
+        )
         self.link = Link(request)
         self.session = RemoteGameSession(self.link.send)
+        self.opponent = self.make_opponent()  # the hints and the analysis, on the remote game's copy
         self.banner = banner
         self.sub_title = request.address
 
     def get_default_screen(self) -> RemoteGameScreen:
         assert isinstance(self.session, RemoteGameSession)
-        return RemoteGameScreen(self.session, self.link, options=self.board_options(), banner=self.banner)
+        return RemoteGameScreen(
+            self.session,
+            self.link,
+            options=self.board_options(),
+            banner=self.banner,
+            opponent=self.opponent,
+            policy=self.policy,
+        )
 
 
-def run_join(request: JoinRequest, *, banner: str | None = None) -> int:
-    """Open the app on the coordinator's game (the ``cescacs join`` command, and ``host --play``)."""
+def run_join(request: JoinRequest, *, banner: str | None = None, policy: Policy | None = None) -> int:
+    """Open the app on the coordinator's game (the ``cescacs join`` command, and ``host --play``); ``policy``
+    says what the person may do with this machine (the owner's, unless ``serve-ssh`` started it for a visitor)."""
     settings = Settings.load(themes=known_themes())
     wide = measured_wide_glyphs(settings)
     gc.freeze()  # as run_app does: start-up objects out of every collection
-    app = RemoteApp(request, settings=settings, settings_path=settings_path(), wide_glyphs=wide, banner=banner)
+    app = RemoteApp(
+        request, settings=settings, settings_path=settings_path(), wide_glyphs=wide, banner=banner, policy=policy
+    )
     app.run()
     if app.return_code:  # Textual has restored the terminal and printed the traceback
         from ..cli import CRASH_NOTE

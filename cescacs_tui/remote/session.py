@@ -67,6 +67,10 @@ class RemoteGameSession(GameSession):
     def colour(self) -> Colour | None:
         return None if self.seat is None else self.seat.colour
 
+    @property
+    def watching(self) -> bool:
+        return self.seat is Seat.WATCH
+
     # --- what the coordinator says ---------------------------------------------------------------
 
     def link_changed(self, connected: bool, problem: str = "") -> Feedback:

@@ -25,6 +25,7 @@ import secrets
 import signal
 import struct
 import sys
+import tempfile
 import termios
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,16 +35,33 @@ from typing import Final
 import asyncssh
 
 from ..core.game import Game
+from ..core.message import Message, Nn_
+from ..data.engine_slots import EngineSlots
 from ..i18n import LOCALE_VARIABLES, N_, language, language_from_locale, locale_environment, translation
+from ..session.policy import LaunchKind, Policy
 from .coordinator import Coordinator
+from .protocol import clean_name
 from .store import open_store
-from .tcp import CoordinatorServer, serve_tcp
+from .tcp import CoordinatorServer, Doorway, Waiting, serve_tcp
 
 __all__ = ["DEFAULT_ROOM", "ROOM_NAME", "Hub", "ServerOptions", "serve_ssh", "visitor_language"]
 
 ROOM_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 DEFAULT_ROOM: Final = "main"
 """The room of a visitor who names none (``ssh -t -p P host``)."""
+
+FULL_OF_VISITORS: Final = Nn_(
+    "the server has {count} visitor already: try again later",
+    "the server has {count} visitors already: try again later",
+)
+FULL_OF_CONNECTIONS: Final = Nn_(
+    "the server has {count} connection already: try again later",
+    "the server has {count} connections already: try again later",
+)
+FULL_OF_ROOMS: Final = Nn_(
+    "the server has {count} room open already: join it, or wait",
+    "the server has {count} rooms open already: join one of them, or wait",
+)
 
 INPUT_BACKLOG: Final = 64 * 1024
 """Keys waiting for an app that is not reading them: beyond this, the visitor's input waits."""
@@ -62,7 +80,19 @@ class ServerOptions:
     max_visitors: int = 32
     """SSH sessions running an app at once (each is a process)."""
     max_connections: int = 64
-    """SSH connections at once, logged in or not (a login must finish within 30 s)."""
+    """SSH connections logged in at once (each may hold a session; those still logging in are counted apart)."""
+    max_waiting: int = 64
+    """Connections still logging in, from anywhere: a newer one pushes the oldest out."""
+    max_waiting_per_address: int = 8
+    """Connections still logging in from one address: a newer one pushes that address's oldest out."""
+    login_seconds: float = 10.0
+    """How long a connection has to log in (the authentication deadline)."""
+    keepalive_seconds: float = 10.0
+    """A visitor's link is asked for a sign of life this often; three unanswered and it is closed (30 s)."""
+    engines: int = 2
+    """Engines (hints, analysis) running at once for all visitors together (``0``: none)."""
+    watchers_use_engines: bool = False
+    """Whether a room's watchers may start an engine too."""
     room_seconds: float = 300.0
     """How long a room stays open after its last visitor has left."""
     new_game: Callable[[], Game] = Game.new
@@ -87,16 +117,14 @@ class Room:
 
 
 class Full(Exception):
-    """No room or no seat at the server for one more: the sentence (an English message id, ``{count}`` the cap)
-    says which; :meth:`words` says it in a visitor's language."""
+    """No room or no seat at the server for one more: :attr:`why` says which (:meth:`words`, in a language)."""
 
-    def __init__(self, message: str, count: int) -> None:
-        super().__init__(message.format(count=count))
-        self.message = message
-        self.count = count
+    def __init__(self, why: Message) -> None:
+        super().__init__(str(why))
+        self.why = why
 
     def words(self, code: str) -> str:
-        return translation(code).gettext(self.message).format(count=self.count)
+        return self.why.say(translation(code))
 
 
 class Hub:
@@ -107,19 +135,38 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.visitors = 0
         self.connections = 0
+        """Connections logged in now."""
+        self.doorway = Doorway(options.max_waiting_per_address, options.max_waiting)
+        """Connections still logging in: counted apart, a few per address, so they never keep visitors out."""
         self.authorized = (
             None if options.authorized_keys is None else asyncssh.read_authorized_keys(str(options.authorized_keys))
         )
+        self.policy = Policy(LaunchKind.SSH, watchers_use_engines=options.watchers_use_engines)
+        """What each visitor may do with this machine (:meth:`share_engines` gives it the server's engine places)."""
+
+    def share_engines(self, folder: Path) -> None:
+        """Make the server's engine places in ``folder``, shared by every visitor's app."""
+        if self.options.engines:
+            places = EngineSlots(folder, self.options.engines)
+            places.prepare()
+            self.policy = Policy(LaunchKind.SSH, places, self.options.watchers_use_engines)
+
+    def full(self) -> Message | None:
+        """Why no one more can log in now, or ``None``."""
+        if self.visitors >= self.options.max_visitors:
+            return Message(FULL_OF_VISITORS, count=self.options.max_visitors)
+        if self.connections >= self.options.max_connections:
+            return Message(FULL_OF_CONNECTIONS, count=self.options.max_connections)
+        return None
 
     async def enter(self, name: str) -> Room:
         """The room ``name`` with one more visitor (opened, and its game resumed, if it was closed)."""
-        if self.visitors >= self.options.max_visitors:
-            raise Full(N_("the server has {count} visitors already: try again later"), self.options.max_visitors)
+        if (full := self.full()) is not None:
+            raise Full(full)
         room = self.rooms.get(name)
         if room is None:
             if len(self.rooms) >= self.options.max_rooms:
-                said = N_("the server has {count} rooms open already: join one of them, or wait")
-                raise Full(said, self.options.max_rooms)
+                raise Full(Message(FULL_OF_ROOMS, count=self.options.max_rooms))
             room = await self._open(name)
         if room.closing is not None:
             room.closing.cancel()
@@ -161,26 +208,48 @@ class Hub:
 
 
 class _Visitor(asyncssh.SSHServer):
-    """One SSH connection: public keys only, and the key that logged in is the visitor's identity."""
+    """One SSH connection: public keys only, and the key that logged in is the visitor's identity.
+
+    Until it has logged in it waits in the hub's doorway (a few per address,
+    pushed out oldest first); a full server says so, after the banner, in an
+    SSH disconnect message that OpenSSH prints ("Received disconnect from
+    ...: the server has 32 visitors already: try again later").
+    """
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.identity = ""
         self.peer = ("", "")
         self.sessions = 0
+        self.logged_in = False
         self._offered: asyncssh.SSHKey | None = None
+        self._connection: asyncssh.SSHServerConnection | None = None
+        self._waiting: Waiting | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._connection = conn
         peer = conn.get_extra_info("peername") or ("", 0)
         self.peer = (str(peer[0]), str(peer[0]))
-        self.hub.connections += 1
-        if self.hub.connections > self.hub.options.max_connections:
-            conn.close()  # too many at once: this one is turned away before it logs in
+        self._waiting = self.hub.doorway.enter(self.peer[0], self._push_out)
+
+    def _push_out(self) -> None:
+        """Too many connections are logging in from this address (or at all): this, the oldest, goes."""
+        self._waiting = None
+        if self._connection is not None:
+            said = translation(language()).gettext(N_("too many connections are logging in from your address"))
+            self._connection.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, said)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.hub.connections -= 1
+        if self._waiting is not None:
+            self.hub.doorway.leave(self._waiting)
+            self._waiting = None
+        if self.logged_in:
+            self.hub.connections -= 1
+            self.logged_in = False
 
     def begin_auth(self, username: str) -> bool:
+        if (full := self.hub.full()) is not None:  # after the banner: OpenSSH prints this sentence
+            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, full.say(translation(language())))
         return True  # every visitor authenticates
 
     def public_key_auth_supported(self) -> bool:
@@ -194,8 +263,16 @@ class _Visitor(asyncssh.SSHServer):
         return allowed
 
     def auth_completed(self) -> None:
-        assert self._offered is not None
+        assert self._offered is not None and self._connection is not None
         self.identity = "key:" + self._offered.get_fingerprint("sha256")
+        if self._waiting is not None:
+            self.hub.doorway.leave(self._waiting)
+            self._waiting = None
+        if (full := self.hub.full()) is not None:  # others logged in meanwhile
+            self._connection.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, full.say(translation(language())))
+            return
+        self.logged_in = True
+        self.hub.connections += 1
 
 
 async def _visit(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) -> None:
@@ -251,9 +328,10 @@ async def _run_app(
         "TERM": _terminal_type(process.get_terminal_type()),
         "CESCACS_TOKEN": room.token,
         "CESCACS_CLIENT": visitor.identity,
-        "CESCACS_NAME": str(process.get_extra_info("username") or ""),
+        "CESCACS_NAME": clean_name(str(process.get_extra_info("username") or ""), default=""),
         "CESCACS_DATA_DIR": str(folder / "data"),
         "CESCACS_CONFIG_DIR": str(folder / "config"),
+        **hub.policy.environment(),  # an SSH visitor's app: no file, clipboard or program of the server
     }
     if code is not None:
         environment = locale_environment(environment, code)
@@ -345,7 +423,14 @@ def _terminal_type(value: str | None) -> str:
 
 async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], stop: asyncio.Event | None = None) -> None:
     """Serve until ``stop`` is set (or SIGINT, SIGTERM, SIGHUP when it is not given); rooms are saved on the way out."""
-    hub = Hub(options)
+    with tempfile.TemporaryDirectory(prefix="cescacs-engines-") as places:  # this server's own, gone with it
+        hub = Hub(options)
+        hub.share_engines(Path(places))
+        await _serve(hub, ready, stop)
+
+
+async def _serve(hub: Hub, ready: Callable[[int], None], stop: asyncio.Event | None) -> None:
+    options = hub.options
 
     async def visit(process: asyncssh.SSHServerProcess[bytes]) -> None:
         await _visit(hub, process)
@@ -365,8 +450,9 @@ async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], sto
         agent_forwarding=False,
         x11_forwarding=False,
         allow_scp=False,
-        login_timeout=30,
-        keepalive_interval=30,
+        login_timeout=options.login_seconds,
+        keepalive_interval=options.keepalive_seconds,
+        keepalive_count_max=3,
     )
     loop = asyncio.get_running_loop()
     if stop is None:

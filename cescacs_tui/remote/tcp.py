@@ -7,7 +7,12 @@ clients; once its queue is full it is dropped (it reconnects and gets the
 whole game again).  Lines are capped in length
 (:data:`~cescacs_tui.remote.protocol.MAX_REQUEST_BYTES`) and in rate (a
 token bucket); a connection that does not say hello in time, or floods, is
-closed.  Whatever a line holds, it reaches the game only as a checked request.
+closed.  Connections that have not said hello are counted apart from the
+admitted ones, a few per address (:class:`Doorway`), so idle strangers never
+take a player's place.  A client quiet for a while is pinged, and one silent
+for :attr:`Limits.silence_seconds` is dropped: a link that died without a
+word (a network gone, a process stopped) does not hold its seat for ever.
+Whatever a line holds, it reaches the game only as a checked request.
 """
 
 from __future__ import annotations
@@ -24,14 +29,17 @@ from dataclasses import dataclass
 from typing import Final
 
 from .coordinator import Coordinator, Member
+from .log_pace import LogPace
 from .protocol import MAX_REQUEST_BYTES, Hello, LineBuffer, ProtocolError, RateLimiter, encode, parse_request
 
 __all__ = [
     "LIMITS",
     "CoordinatorServer",
+    "Doorway",
     "HostThread",
     "Limits",
     "StreamPeer",
+    "Waiting",
     "handle_connection",
     "run_host",
     "serve_tcp",
@@ -40,21 +48,32 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Limits:
-    """What one connection may cost the coordinator."""
+    """What one connection may cost the coordinator, and how long it may stay silent."""
 
     outbox: int = 64
     """Lines queued for one client before it counts as not reading (each line is a full snapshot)."""
     hello_seconds: float = 10.0
-    """How long a new connection has to say hello."""
+    """How long a new connection has to say hello (the authentication deadline)."""
     rate: float = 20.0
     burst: float = 40.0
     """A client may send 20 lines a second on average, 40 at once (a person sends a few a minute)."""
     flood_strikes: int = 200
-    """Lines refused for pace, in a row, before the connection is closed."""
-    max_connections: int = 64
-    """Open connections, hello said or not: beyond, a new one is refused at once."""
+    """Lines refused for pace, in a row, before the connection is closed with ``flood``."""
+    max_waiting: int = 64
+    """Connections that have not said hello yet, from anywhere: a newer one pushes the oldest out."""
+    max_waiting_per_address: int = 8
+    """Connections that have not said hello yet from one address: a newer one pushes that address's oldest out."""
+    silence_seconds: float = 30.0
+    """A client heard nothing from for this long is dropped (it is pinged after a third of it)."""
+    answer_seconds: float = 2.0
+    """How long a seat's silent link has to answer a ping before a newcomer asking for the seat takes it over."""
     send_buffer: int = 128 * 1024
     """The socket's send buffer: with the queue, what a client that stops reading can hold back before it is dropped."""
+
+    @property
+    def heartbeat_seconds(self) -> float:
+        """A client quiet for this long is sent a ``ping`` (clients also ping every 10 s themselves)."""
+        return self.silence_seconds / 3
 
 
 LIMITS: Final = Limits()
@@ -104,80 +123,183 @@ class StreamPeer:
             self.writer.close()
 
 
+@dataclass(eq=False)
+class Waiting:
+    """A connection in a :class:`Doorway`: where it comes from, and how to push it out."""
+
+    address: str
+    push_out: Callable[[], None]
+
+
+class Doorway:
+    """The connections that have not said hello yet, counted apart from the admitted ones.
+
+    At most ``per_address`` from one address and ``total`` in all; one more
+    pushes the oldest out (of its address, else of all), so a crowd of idle
+    connections, however large, never keeps a player from saying hello: the
+    player's connection is the newest, and its hello arrives at once.
+    """
+
+    def __init__(self, per_address: int, total: int) -> None:
+        self.per_address = per_address
+        self.total = total
+        self._waiting: dict[Waiting, None] = {}  # oldest first
+
+    def __len__(self) -> int:
+        return len(self._waiting)
+
+    def enter(self, address: str, push_out: Callable[[], None]) -> Waiting:
+        same = [waiting for waiting in self._waiting if waiting.address == address]
+        if len(same) >= self.per_address:
+            self._push_out(same[0])
+        elif len(self._waiting) >= self.total:
+            self._push_out(next(iter(self._waiting)))
+        waiting = Waiting(address, push_out)
+        self._waiting[waiting] = None
+        return waiting
+
+    def leave(self, waiting: Waiting) -> None:
+        self._waiting.pop(waiting, None)
+
+    def _push_out(self, waiting: Waiting) -> None:
+        self.leave(waiting)
+        waiting.push_out()
+
+
+BUG_LOG: Final = LogPace(lambda text: print(text, file=sys.stderr, flush=True))
+"""Where a line the coordinator could not handle is reported (a bug: its traceback), at a pace a flood cannot fill."""
+
+TOO_MANY_WAITING: Final = "too many connections are waiting to say hello: try again"
+
+
 async def handle_connection(
     coordinator: Coordinator,
     reader: asyncio.StreamReader,
     writer: asyncio.StreamWriter,
     limits: Limits = LIMITS,
+    *,
+    doorway: Doorway | None = None,
 ) -> None:
-    """Serve one client: its hello, then its requests, until it leaves or is closed."""
+    """Serve one client: its hello, then its requests, until it leaves, is closed or falls silent."""
     sock = writer.get_extra_info("socket")
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.send_buffer)
     peer = StreamPeer(writer, outbox=limits.outbox)
     pump = asyncio.create_task(peer.pump())
-    lines = LineBuffer(MAX_REQUEST_BYTES)
-    pace = RateLimiter(limits.rate, limits.burst)
-    member: Member | None = None
-    strikes = 0
+    if doorway is None:
+        doorway = Doorway(limits.max_waiting_per_address, limits.max_waiting)
+    address = str((writer.get_extra_info("peername") or ("?",))[0])
+    waiting = doorway.enter(address, lambda: peer.close(ProtocolError("full", TOO_MANY_WAITING, fatal=True)))
+    connection = _Connection(coordinator, peer, limits)
     try:
-        async with asyncio.timeout(limits.hello_seconds) as hello_deadline:
-            while not peer.closed:
-                data = await reader.read(1 << 16)
-                if not data:
-                    break
-                for line in lines.feed(data):
-                    if peer.closed:
-                        break
-                    if not pace.allow():
-                        strikes += 1
-                        if strikes >= limits.flood_strikes:
-                            peer.close(ProtocolError("flood", "too many lines, too fast", fatal=True))
-                        else:
-                            peer.send(
-                                encode(ProtocolError("rate_limited", "too many lines: this one was ignored").message())
-                            )
-                        continue
-                    strikes = 0
-                    member = _one_line(coordinator, peer, member, line)
-                    if member is not None:
-                        hello_deadline.reschedule(None)
-                    await asyncio.sleep(0)  # let the writer send the answer: only a client that does not read fills up
-    except TimeoutError:
-        peer.close(ProtocolError("hello_expected", f"no hello within {limits.hello_seconds:g} s", fatal=True))
+        await connection.serve(reader, admitted=lambda: doorway.leave(waiting))
     except (ConnectionError, OSError):
         pass
     finally:
-        if member is not None:
-            coordinator.leave(member)
+        doorway.leave(waiting)
+        if connection.member is not None:
+            coordinator.leave(connection.member)
         peer.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(pump, 5.0)
 
 
-def _one_line(coordinator: Coordinator, peer: StreamPeer, member: Member | None, line: bytes | None) -> Member | None:
-    """Act on one line; refusals go back to the client.  Returns the member once the hello is accepted."""
-    try:
-        if line is LineBuffer.TOO_LONG:
-            raise ProtocolError("too_long", f"a line may hold at most {MAX_REQUEST_BYTES} bytes: it was ignored")
-        if not line.strip():
-            return member
-        request = parse_request(line)
+class _Connection:
+    """One client's lines, read with deadlines: the hello's, then the heartbeat's."""
+
+    def __init__(self, coordinator: Coordinator, peer: StreamPeer, limits: Limits) -> None:
+        self.coordinator = coordinator
+        self.peer = peer
+        self.limits = limits
+        self.member: Member | None = None
+        self._pace = RateLimiter(limits.rate, limits.burst)
+        self._strikes = 0
+
+    def _deadline(self, hello_by: float) -> float:
+        member = self.member
         if member is None:
-            if not isinstance(request, Hello):
-                raise ProtocolError("hello_expected", "the first line must be a hello", fatal=True)
-            return coordinator.join(peer, request)
-        coordinator.handle(member, request)
-    except ProtocolError as error:
-        if error.fatal:
-            peer.close(error)
+            return hello_by
+        if member.pinged_at is None:
+            return member.last_heard + self.limits.heartbeat_seconds
+        return member.last_heard + self.limits.silence_seconds
+
+    async def serve(self, reader: asyncio.StreamReader, *, admitted: Callable[[], None]) -> None:
+        loop = asyncio.get_running_loop()
+        lines = LineBuffer(MAX_REQUEST_BYTES)
+        hello_by = loop.time() + self.limits.hello_seconds
+        peer = self.peer
+        while not peer.closed:
+            try:
+                async with asyncio.timeout_at(self._deadline(hello_by)):
+                    data = await reader.read(1 << 16)
+            except TimeoutError:
+                self._quiet(loop.time())
+                continue
+            if not data:
+                return
+            if self.member is not None:
+                self.member.heard(loop.time())
+            for line in lines.feed(data):
+                if peer.closed:
+                    return
+                if not self._paced():
+                    continue
+                was = self.member
+                await self._one_line(line)
+                if self.member is not None and was is None:
+                    admitted()
+                    self.member.heard(loop.time())
+                await asyncio.sleep(0)  # let the writer send the answer: only a client that does not read fills up
+
+    def _quiet(self, now: float) -> None:
+        """A deadline passed with nothing received: no hello in time, a ping due, or silent too long."""
+        member = self.member
+        if member is None:
+            seconds = self.limits.hello_seconds
+            self.peer.close(ProtocolError("hello_expected", f"no hello within {seconds:g} s", fatal=True))
+        elif member.pinged_at is None:
+            member.ping(now)
         else:
-            peer.send(encode(error.message()))
-    except Exception:  # a bug must cost one line, never the game or the other clients
-        traceback.print_exc(file=sys.stderr)
-        peer.send(encode(ProtocolError("internal", "the coordinator could not handle that line").message()))
-    return member
+            seconds = self.limits.silence_seconds
+            self.peer.close(ProtocolError("silent", f"nothing heard from you for {seconds:g} s", fatal=True))
+
+    def _paced(self) -> bool:
+        """Whether the line may be handled; a flood is told once, then closed after too many lines in a row."""
+        if self._pace.allow():
+            self._strikes = 0
+            return True
+        self._strikes += 1
+        if self._strikes >= self.limits.flood_strikes:
+            self.peer.close(ProtocolError("flood", "too many lines, too fast", fatal=True))
+        elif self._strikes == 1:  # once a run: answering each would fill the queue of a client that floods
+            refused = ProtocolError("rate_limited", "too many lines: they are ignored until you slow down")
+            self.peer.send(encode(refused.message()))
+        return False
+
+    async def _one_line(self, line: bytes | None) -> None:
+        """Act on one line; refusals go back to the client."""
+        peer = self.peer
+        try:
+            if line is LineBuffer.TOO_LONG:
+                raise ProtocolError("too_long", f"a line may hold at most {MAX_REQUEST_BYTES} bytes: it was ignored")
+            if not line.strip():
+                return
+            request = parse_request(line)
+            if self.member is None:
+                if not isinstance(request, Hello):
+                    raise ProtocolError("hello_expected", "the first line must be a hello", fatal=True)
+                self.member = await self.coordinator.admit(peer, request, answer_seconds=self.limits.answer_seconds)
+                return
+            self.coordinator.handle(self.member, request)
+        except ProtocolError as error:
+            if error.fatal:
+                peer.close(error)
+            else:
+                peer.send(encode(error.message()))
+        except Exception:  # a bug must cost one line, never the game or the other clients
+            BUG_LOG(traceback.format_exc().rstrip())
+            peer.send(encode(ProtocolError("internal", "the coordinator could not handle that line").message()))
 
 
 class CoordinatorServer:
@@ -187,6 +309,7 @@ class CoordinatorServer:
         self.coordinator = coordinator
         self.limits = limits
         self.server: asyncio.Server | None = None
+        self.doorway = Doorway(limits.max_waiting_per_address, limits.max_waiting)
         self._handlers: set[asyncio.Task[None]] = set()
 
     @property
@@ -196,15 +319,11 @@ class CoordinatorServer:
         return port
 
     async def connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if len(self._handlers) >= self.limits.max_connections:
-            writer.write(encode(ProtocolError("full", "too many connections", fatal=True).message()))
-            writer.close()
-            return
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
         try:
-            await handle_connection(self.coordinator, reader, writer, limits=self.limits)
+            await handle_connection(self.coordinator, reader, writer, limits=self.limits, doorway=self.doorway)
         finally:
             self._handlers.discard(task)
 

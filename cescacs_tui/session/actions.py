@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
 from ..i18n import N_, _
+from .policy import Need
 from .terms import capitalised, say, side, termination
 
 if TYPE_CHECKING:
@@ -52,7 +53,8 @@ class Action:
     marked with ``N_``: front ends show them through ``_()``, so a language
     switch takes effect at the next redraw); ``footer`` puts it in the footer,
     ``only_when_possible`` shows it there only while it can act (the keys of
-    such an action still say why when pressed).
+    such an action still say why when pressed); ``needs`` is what it takes
+    from the machine the app runs on.
     """
 
     name: str
@@ -64,6 +66,9 @@ class Action:
     refusal: Refusal = _never
     footer: bool = False
     only_when_possible: bool = False
+    needs: frozenset[Need] = frozenset()
+    """What it needs from the machine the app runs on: the launch's :class:`~.policy.Policy` decides whether and
+    how the person at the keyboard gets it (a visitor of a server is not its owner)."""
 
 
 # --- why not now ----------------------------------------------------------------------
@@ -223,16 +228,20 @@ _TABLE: Final = (
         "resign", "R", N_("Resign"), N_("Resign"), N_("The player to move resigns (asks first)"), _S,
         _first(_variation_shown, _game_over),
     ),
-    Action("new_game", "n", N_("New"), N_("New game"), N_("Start a new game: names, clock, options"), _U),
+    Action(
+        "new_game", "n", N_("New"), N_("New game"), N_("Start a new game: names, clock, options"), _U,
+        needs=frozenset({Need.SETTINGS}),
+    ),
     # The engine's keys: h (H too, for players whose vim keys give h to the board); A for the analysis, since a is
     # the board's down-left step.
     Action(
         "hint", "h,H", N_("Hint"), N_("Hint"), N_("The engine's best move here, shown on the board, with its score"),
-        _U, _no_position_to_search, footer=True,
+        _U, _no_position_to_search, footer=True, needs=frozenset({Need.ENGINE}),
     ),
     Action(
         "analysis", "A", N_("Analysis"), N_("Analysis panel"),
         N_("Show or hide the engine's live analysis of the position shown: score, depth, best line"), _U,
+        needs=frozenset({Need.ENGINE}),
     ),
     Action(
         "cycle_overlays", "t", N_("Overlays"), N_("Overlays"),
@@ -244,17 +253,27 @@ _TABLE: Final = (
     ),
     Action(
         "copy_pgn", "y", N_("Copy PGN"), N_("Copy game (CTL-PGN)"),
-        N_("Copy the record to the clipboard, also over SSH"), _U, footer=True,
+        N_("Copy the record to the clipboard, also over SSH"), _U, footer=True, needs=frozenset({Need.CLIPBOARD}),
     ),
     Action(
         "copy_pdtl", "Y", N_("Copy PDTL"), N_("Copy position (PDTL)"), N_("Copy the position shown to the clipboard"),
-        _U,
+        _U, needs=frozenset({Need.CLIPBOARD}),
     ),
     Action(
         "view_record", "v", N_("View record"), N_("View record"), N_("Show the CTL-PGN text, to copy it by hand"), _U,
     ),
-    Action("save", "ctrl+s", N_("Save"), N_("Save game"), N_("Save the game as a .ctl-pgn file"), _U),
-    Action("open", "ctrl+o", N_("Open"), N_("Open game"), N_("Open a .ctl-pgn record"), _U),
+    Action(
+        "save", "ctrl+s", N_("Save"), N_("Save game"), N_("Save the game as a .ctl-pgn file"), _U,
+        needs=frozenset({Need.RECORD_OUT}),
+    ),
+    Action(
+        "open", "ctrl+o", N_("Open"), N_("Open game"), N_("Open a .ctl-pgn record"), _U,
+        needs=frozenset({Need.RECORD_IN}),
+    ),
+    Action(
+        "screenshot", "", N_("Screenshot"), N_("Screenshot"), N_("Save an SVG picture of the screen"), _U,
+        needs=frozenset({Need.SCREENSHOT}),
+    ),
     Action(
         "review_back", "left_square_bracket", N_("Back"), N_("Review: back"),
         N_("Show the position one half-move earlier"), _S, _at_start,
@@ -282,24 +301,29 @@ _TABLE: Final = (
     ),
     Action(
         "next_theme", "T", N_("Theme"), N_("Next theme"), N_("Dark, light, or 16 ANSI colours for basic terminals"),
-        _U,
+        _U, needs=frozenset({Need.SETTINGS}),
     ),
     Action(
         "piece_set", "g", N_("Piece set"), N_("Piece set"),
         N_("Letters, CTL-FAN glyphs, or glyphs with letters for Pegasus and Wyvern"), _U,
+        needs=frozenset({Need.SETTINGS}),
     ),
-    Action("board_layout", "L", N_("Board layout"), N_("Board layout"), N_("Automatic, full hexes, or compact"), _U),
+    Action(
+        "board_layout", "L", N_("Board layout"), N_("Board layout"), N_("Automatic, full hexes, or compact"), _U,
+        needs=frozenset({Need.SETTINGS}),
+    ),
     Action(
         "auto_flip", "F", N_("Auto-flip"), N_("Auto-flip"),
-        N_("Turn the board to the side to move after each move (hot seat)"), _U,
+        N_("Turn the board to the side to move after each move (hot seat)"), _U, needs=frozenset({Need.SETTINGS}),
     ),
     Action(
         "vim_keys", "", N_("Vim keys"), N_("Vim keys"),
         N_("h j k l and y u b n move the cursor on the board (they then leave u, y, n to the board)"), _U,
+        needs=frozenset({Need.SETTINGS}),
     ),
     Action(
         "language", "", N_("Language"), N_("Language: Català, Español, English"),
-        N_("The language of the interface (saved in the settings)"), _U,
+        N_("The language of the interface (saved in the settings)"), _U, needs=frozenset({Need.SETTINGS}),
     ),
 )  # fmt: skip
 

@@ -131,6 +131,11 @@ class GameSession:
         game = self.game
         return not game.is_over and self.seats[game.position.turn].is_computer
 
+    @property
+    def watching(self) -> bool:
+        """Whether the person only watches (a watcher of a game held elsewhere): a local game is always played."""
+        return False
+
     def blocked(self) -> str | None:
         """Why no move can be played now, or ``None`` when one can: the one rule every move command follows."""
         return no_move_now(self)

@@ -24,21 +24,41 @@ from typing import Final
 from ..core.game import Game, Node
 from ..core.pieces import WHITE
 from ..core.position import Position
+from ..data.engine_slots import EngineSlot, EngineSlots
 from ..engine.client import EngineClient, EngineError, EngineInfo
 from ..engine.computer import analyse, computer_move, hint
 from ..engine.pv import pv_to_ctl_an
 from ..engine.search import Limits
-from ..i18n import _
+from ..i18n import _, ngettext
 from .feedback import Feedback, Redraw, Tone
 from .game_session import GameSession
 from .highlights import move_hexes
 from .seating import TWO_PEOPLE
 from .terms import capitalised, side
 
-__all__ = ["Analysis", "Asked", "Opponent", "score_words"]
+__all__ = ["Analysis", "Asked", "EngineBusy", "Opponent", "score_words"]
 
 HINT_SECONDS: Final = 1.0
 """How long the engine looks for a hint."""
+
+PLACE_POLL_SECONDS: Final = 0.5
+"""How often the computer's turn asks again for an engine place, on a server whose places are all taken."""
+
+
+class EngineBusy(Exception):
+    """Every engine place the server shares among its visitors is taken (``count`` of them)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"all {count} engine places of this server are taken")
+        self.count = count
+
+    def reason(self) -> str:
+        said = ngettext(
+            "the server's engine is busy with another visitor: try again in a moment",
+            "the server's {count} engines are all busy with other visitors: try again in a moment",
+            self.count,
+        )
+        return said.format(count=self.count)
 
 
 def score_words(info: EngineInfo) -> str:
@@ -110,8 +130,13 @@ class Opponent:
         limits: Limits | None = None,
         hint_limits: Limits | None = None,
         timeout: float = 10.0,
+        places: EngineSlots | None = None,
     ) -> None:
         self.session = session
+        self.places = places
+        """The engine places a server shares among its visitors (``None``: the owner's machine, no count): the
+        engine runs only while it holds one, and ends when its search does, so the place is free again."""
+        self._place: EngineSlot | None = None
         self.command = list(command) if command is not None else None
         self.options = dict(options or {})
         self.limits = limits
@@ -129,11 +154,42 @@ class Opponent:
     # --- the engine process ----------------------------------------------------------------
 
     async def client(self) -> EngineClient:
-        """The engine, started (and greeted) the first time; :class:`EngineError` if it cannot be."""
+        """The engine, started (and greeted) the first time; :class:`EngineError` if it cannot be,
+        :class:`EngineBusy` if the server's engine places are all taken."""
         async with self._starting:
             if self._client is None or not self._client.alive:
-                self._client = await EngineClient.start(self.command, options=self.options, timeout=self.timeout)
+                self._take_place()
+                try:
+                    self._client = await EngineClient.start(self.command, options=self.options, timeout=self.timeout)
+                except BaseException:
+                    self._give_place_back()
+                    raise
             return self._client
+
+    def _take_place(self) -> None:
+        if self.places is None or self._place is not None:
+            return
+        self._place = self.places.take()
+        if self._place is None:
+            raise EngineBusy(self.places.count)
+
+    def _give_place_back(self) -> None:
+        place, self._place = self._place, None
+        if place is not None:
+            place.release()
+
+    async def _done(self) -> None:
+        """A search is over: an engine of the server's shared places ends, and its place is free for another."""
+        if self.places is not None and self.analysing is None:
+            await self.close()
+
+    async def _client_for_the_computer(self) -> EngineClient:
+        """The engine for the computer's move: on a server whose places are all taken, it waits for one."""
+        while True:
+            try:
+                return await self._idle_client()
+            except EngineBusy:
+                await asyncio.sleep(PLACE_POLL_SECONDS)
 
     async def _idle_client(self) -> EngineClient:
         """The engine with no search running: options (the level) can only be set between searches."""
@@ -145,8 +201,11 @@ class Opponent:
         """Stop any search and end the engine process (the front end quits, or unmounts)."""
         client, self._client = self._client, None
         self.analysing = None
-        if client is not None:
-            await client.close()
+        try:
+            if client is not None:
+                await client.close()
+        finally:
+            self._give_place_back()
 
     async def stop(self) -> None:
         """Stop whatever the engine is doing (its answer is dropped)."""
@@ -154,6 +213,7 @@ class Opponent:
         if self._client is not None and self._client.alive:
             with contextlib.suppress(EngineError):
                 await self._client.stop()
+        await self._done()
 
     async def _failed(self, error: EngineError) -> Feedback:
         """The engine failed: say why, and let people play both sides rather than wait for it forever.
@@ -191,7 +251,7 @@ class Opponent:
         self.analysing = None  # its own search replaces any analysis
         self.thinking = True
         try:
-            client = await self._idle_client()
+            client = await self._client_for_the_computer()
             move = await computer_move(client, game, level, limits=self.limits, on_info=on_info)
         except EngineError as error:
             return await self._failed(error) if asked.still(session.game) else Feedback()
@@ -200,6 +260,7 @@ class Opponent:
             raise
         finally:
             self.thinking = False
+        await self._done()
         if not asked.still(session.game) or not session.computer_to_move:
             return Feedback()  # taken back, another game, a flag fallen while it thought: the move is not wanted
         return session.play_computer(move)
@@ -218,8 +279,11 @@ class Opponent:
         try:
             client = await self._idle_client()
             best = await hint(client, shown, shown.cursor, movetime=HINT_SECONDS, limits=self.hint_limits)
+        except EngineBusy as busy:
+            return Feedback.refused(busy.reason())
         except EngineError as error:
             return await self._failed(error)
+        await self._done()
         if not asked.still(session.shown, session.shown.cursor) or best.move is None:
             return Feedback()
         session.preview = move_hexes(position, best.move)
@@ -254,6 +318,9 @@ class Opponent:
             client = await self._idle_client()
             self.analysing = asked
             await analyse(client, shown, shown.cursor, report)  # it runs until the engine's next command
+        except EngineBusy as busy:
+            self.analysing = asked  # not asked again for this position: it says why instead
+            return Feedback.refused(busy.reason())
         except EngineError as error:
             self.analysing = None
             return await self._failed(error)

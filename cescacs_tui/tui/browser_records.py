@@ -1,10 +1,11 @@
-"""Records in web mode: opened from text the browser sends, saved as a download to the browser.
+"""Records of a visitor: opened from text the visitor pastes or their browser sends, saved as a download.
 
-A web visitor must never reach the server's files (:mod:`cescacs_tui.web.mode`),
-so here no path is ever built from what the player typed: opening reads the
-text pasted into a box (or a file's text the page sends as a paste), saving
-hands the record to Textual's ``App.deliver_text``, which textual-serve turns
-into a download in the visitor's browser.
+A visitor of a server must never reach the server's files (the launch's
+:class:`~cescacs_tui.session.policy.Policy` says who is one), so here no
+path is ever built from what the player typed: opening reads the text pasted
+into a box (or, in the browser, a file's text the page sends as a paste),
+saving hands the record to Textual's ``App.deliver_text``, which
+textual-serve turns into a download in the visitor's browser.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from ..data.records import OpenedRecord
 from ..i18n import N_, _
 from ..web.mode import CHOOSE_FILE_URL
 
-__all__ = ["PASTE_HINT", "ask_for_record", "deliver_record", "record_from_text"]
+__all__ = ["PASTE_HINT", "UPLOAD_HINT", "ask_for_record", "deliver_record", "record_from_text"]
 
-PASTE_HINT = N_(
+PASTE_HINT = N_("Paste a CTL-PGN record or a PDTL position here (your terminal's paste: Ctrl+Shift+V, Shift+Insert).")
+UPLOAD_HINT = N_(
     "Paste a CTL-PGN record or a PDTL position here (Ctrl+V or Shift+Insert), "
     "or choose a .ctl-pgn file from this computer."
 )
@@ -56,8 +58,9 @@ def deliver_record(app: App[Any], text: str, file_name: str) -> str:
     return _("{name} sent to your browser (see its downloads)").format(name=file_name)
 
 
-def ask_for_record(app: App[Any], show: Callable[[OpenedRecord], None]) -> None:
-    """The web mode's Open: a box for a pasted record or position, and a button for a file of this computer."""
+def ask_for_record(app: App[Any], show: Callable[[OpenedRecord], None], *, upload: bool) -> None:
+    """A visitor's Open: a box for a pasted record or position, and, in the browser (``upload``), a button for a
+    file of the visitor's computer."""
     from .paste_dialog import PasteDialog
 
     def opened(record: OpenedRecord | None) -> None:
@@ -67,4 +70,6 @@ def ask_for_record(app: App[Any], show: Callable[[OpenedRecord], None]) -> None:
     def choose_file() -> None:
         app.open_url(CHOOSE_FILE_URL, new_tab=False)
 
-    app.push_screen(PasteDialog(_("Open a game"), _(PASTE_HINT), record_from_text, choose_file=choose_file), opened)
+    hint = _(UPLOAD_HINT) if upload else _(PASTE_HINT)
+    dialog = PasteDialog(_("Open a game"), hint, record_from_text, choose_file=choose_file if upload else None)
+    app.push_screen(dialog, opened)

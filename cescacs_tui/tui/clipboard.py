@@ -1,10 +1,12 @@
 """Copying text out of the terminal, locally or over SSH.
 
-Two routes, both tried: Textual's OSC 52 escape sequence, which asks the
-terminal emulator itself to take the text (so it works over SSH in most
-terminals), and pyperclip, which talks to the local system clipboard when
-there is one.  Neither can report whether the text really arrived, so the
-caller tells the player what was sent and offers a fallback (view or save).
+Two routes: Textual's OSC 52 escape sequence, which asks the terminal
+emulator itself to take the text (so it works over SSH in most terminals),
+and pyperclip, which talks to this machine's system clipboard when there is
+one, tried only when this machine is the person's (never for a visitor of a
+server: the launch's policy says so).  Neither can report whether the text
+really arrived, so the caller tells the player what was sent and offers a
+fallback (view or save).
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import pyperclip
 from textual.app import App
 
 from ..i18n import _
-from ..web.mode import web_mode
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,10 @@ class CopyReport:
         return text + ". " + _("Nothing to paste? v shows it, Ctrl+S saves it.")
 
 
-def copy_text(app: App[Any], text: str) -> CopyReport:
-    """Send ``text`` to the clipboard by every route available; never raises."""
+def copy_text(app: App[Any], text: str, *, system: bool) -> CopyReport:
+    """Send ``text`` to the terminal's clipboard, and to this machine's if ``system``; never raises."""
     app.copy_to_clipboard(text)  # OSC 52, and App.clipboard for the app itself
-    if web_mode():  # the "local" clipboard would be the server's: the browser gets the text by OSC 52 alone
+    if not system:  # a visitor: this machine's clipboard is the server's, the text reaches them by OSC 52 alone
         return CopyReport(osc52=True, local=False)
     try:
         pyperclip.copy(text)

@@ -31,8 +31,8 @@ from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question,
 from ..session.actions import keys_label
 from ..session.highlights import last_move_hexes
 from ..session.opponent import Analysis, Asked, Opponent
+from ..session.policy import Need, Policy, Route
 from ..session.terms import piece_words, say
-from ..web.mode import web_mode
 from .annotations import AnnotationPanel
 from .board import HexBoard
 from .board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
@@ -130,9 +130,12 @@ class GameScreen(TranslatedBindings, Screen[None]):
         options: BoardOptions | None = None,
         start: Feedback | None = None,
         opponent: Opponent | None = None,
+        policy: Policy | None = None,
     ):
         super().__init__()
         self.session = session
+        self.policy = policy or Policy()
+        """What the person at the keyboard may do with this machine (the launch decided it: the owner by default)."""
         self.options = options or BoardOptions()
         self.start = start
         self.opponent = opponent or Opponent(session)
@@ -278,7 +281,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def apply(self, feedback: Feedback) -> None:
         """Show what a session command said, redraw what it changed, ask what it asks."""
         if feedback.text is not None:
-            self.message.say(feedback.text, feedback.tone)
+            self.message.say(self.policy.hide_paths(feedback.text), feedback.tone)
         if feedback.cursor is not None:
             self.board.cursor = feedback.cursor
         if feedback.new_game:
@@ -334,7 +337,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
         flipped = self.board.flipped
         self._panel(ClockPanel, lambda panel: panel.show_clock(game.clock, names=names, flipped=flipped))
         variation = None if session.variations.top is None else session.variations.top.describe()
-        warning = session.save_problem
+        problem = session.save_problem
+        warning = None if problem is None else self.policy.hide_paths(problem)
         self._panel(StatusPanel, lambda panel: panel.show_game(shown, variation=variation, warning=warning))
         self._panel(MaterialPanel, lambda panel: panel.show_game(shown))
         self._panel(MoveList, lambda panel: panel.show_game(shown))
@@ -365,11 +369,17 @@ class GameScreen(TranslatedBindings, Screen[None]):
 
     # --- actions: the table's ------------------------------------------------------------
 
+    def refusal(self, name: str) -> str | None:
+        """Why the table's action ``name`` cannot act now: what this person may not do with this machine (the
+        policy), else what the game does not allow now (the session)."""
+        watching = self.session.watching
+        return self.policy.refusal(ACTIONS[name], watching=watching) or self.session.refusal(name)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the actions shown only while they can act (their keys still explain themselves)."""
         if action == "perform" and parameters:
             entry = ACTIONS[str(parameters[0])]
-            return not (entry.only_when_possible and self.session.refusal(entry.name) is not None)
+            return not (entry.only_when_possible and self.refusal(entry.name) is not None)
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -384,7 +394,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
             return
         for action in ACTIONS.values():
             if action.only_when_possible and event.key in action.keys.split(","):
-                if (reason := self.session.refusal(action.name)) is not None:
+                if (reason := self.refusal(action.name)) is not None:
                     event.stop()
                     self.apply(Feedback.refused(reason))
                 return
@@ -396,7 +406,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         row in the first frames): it is returned, and Textual awaits it.
         """
         action = ACTIONS[name]
-        if (reason := self.session.refusal(name)) is not None:
+        if (reason := self.refusal(name)) is not None:
             self.apply(Feedback.refused(reason))
         elif action.scope is Scope.SESSION:
             self.apply(getattr(self.session, name)())
@@ -486,16 +496,18 @@ class GameScreen(TranslatedBindings, Screen[None]):
             ask()
 
     def action_copy_pgn(self) -> None:
-        """Copy the game as CTL-PGN (OSC 52 for the terminal, pyperclip for a local clipboard)."""
-        from .clipboard import copy_text
-
-        self.apply(Feedback(copy_text(self.app, self.session.record_text()).describe(_("Game record copied"))))
+        """Copy the game as CTL-PGN (OSC 52 for the terminal, and this machine's clipboard if it is the person's)."""
+        self._copy(self.session.record_text(), _("Game record copied"))
 
     def action_copy_pdtl(self) -> None:
         """Copy the position on the board (the reviewed one) as PDTL."""
+        self._copy(self.session.position_text(), _("Position copied"))
+
+    def _copy(self, text: str, what: str) -> None:
         from .clipboard import copy_text
 
-        self.apply(Feedback(copy_text(self.app, self.session.position_text()).describe(_("Position copied"))))
+        system = self.policy.decide(Need.CLIPBOARD).route is Route.TERMINAL_AND_SYSTEM
+        self.apply(Feedback(copy_text(self.app, text, system=system).describe(what)))
 
     def action_view_record(self) -> None:
         """Show the record as text, to select and copy by hand where no clipboard works."""
@@ -506,11 +518,22 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.app.push_screen(TextDialog(_("Game record (CTL-PGN)"), body, hint=hint))
 
     def action_save(self) -> None:
-        if web_mode():  # a web visitor: the record goes to the browser, never to a file of the server
+        """Ctrl+S: the record to a file the owner names; to a visitor's browser as a download, or to an SSH
+        visitor's terminal by OSC 52 (never to a file of the server)."""
+        route = self.policy.decide(Need.RECORD_OUT).route
+        if route is Route.DOWNLOAD:
             from .browser_records import deliver_record
 
             name = self.session.suggested_file_name()
             self.apply(Feedback(deliver_record(self.app, self.session.record_text(), name), Tone.INFO))
+            return
+        if route is Route.TERMINAL:
+            self.app.copy_to_clipboard(self.session.record_text())
+            said = _(
+                "the server keeps no file for you: the record was sent to your terminal's clipboard (OSC 52); "
+                "{view} shows it to select by hand"
+            )
+            self.apply(Feedback(said.format(view=self.session.how("view_record")), Tone.INFO))
             return
         from .file_dialog import PathDialog
 
@@ -523,13 +546,16 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.app.push_screen(PathDialog(_("Save the game as CTL-PGN"), initial), chosen)
 
     def action_open(self) -> None:
-        if web_mode():  # a web visitor: a pasted record or a file from the browser, never a path of the server
+        """Ctrl+O: a file the owner names; a record a visitor pastes (or their browser uploads), never a path of
+        the server."""
+        route = self.policy.decide(Need.RECORD_IN).route
+        if route in (Route.PASTE, Route.PASTE_OR_UPLOAD):
             from .browser_records import ask_for_record
 
             def show(record: OpenedRecord) -> None:
                 self.apply(self.session.show_record(*record, _("the record"), pasted=True))
 
-            ask_for_record(self.app, show)
+            ask_for_record(self.app, show, upload=route is Route.PASTE_OR_UPLOAD)
             return
         from .file_dialog import PathDialog
 
@@ -538,6 +564,12 @@ class GameScreen(TranslatedBindings, Screen[None]):
                 self.apply(self.session.open_record(path))
 
         self.app.push_screen(PathDialog(_("Open a CTL-PGN record"), Path.cwd(), browse=True), chosen)
+
+    def action_screenshot(self) -> None:
+        """An SVG of the screen: saved on the owner's machine (Textual says where), a download in a visitor's
+        browser; refused to an SSH visitor (the policy's reason) before this is reached.  Taken after the next
+        refresh: from the palette, the palette has gone by then."""
+        self.app.call_after_refresh(self.app.deliver_screenshot)
 
     class LanguageChanged(Message):
         """The player chose another language for the interface; the app keeps it in the settings."""

@@ -23,6 +23,9 @@ from .site import Site, SiteError, is_loopback
 
 EXIT_USAGE = 2
 DEFAULT_MAX_SESSIONS = 8
+DEFAULT_ENGINES = 2
+DEFAULT_IDLE_MINUTES = 30.0
+DEFAULT_FORGET_DAYS = 30.0
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,6 +54,27 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
     if value < 1:
         raise argparse.ArgumentTypeError(_("{value} must be at least 1").format(value=value))
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
+    if not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(_("{value} must be from 0 to 1000").format(value=value))
+    return value
+
+
+def _amount(text: str) -> float:
+    """A number of minutes or days: 0 (never) or more, and finite."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1e6:  # NaN fails too
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number from 0 to 1000000").format(text=text))
     return value
 
 
@@ -97,6 +121,34 @@ def parser() -> argparse.ArgumentParser:
         help=_("at most N games at once, one process each (default: {count})").format(count=DEFAULT_MAX_SESSIONS),
     )
     command.add_argument(
+        "--engines",
+        type=_count,
+        default=DEFAULT_ENGINES,
+        metavar="N",
+        help=_(
+            "at most N engines (the computer's moves, hints, analysis) running at once for all visitors together; "
+            "0: none (default: {count})"
+        ).format(count=DEFAULT_ENGINES),
+    )
+    command.add_argument(
+        "--idle-minutes",
+        type=_amount,
+        default=DEFAULT_IDLE_MINUTES,
+        metavar="M",
+        help=_(
+            "end a game left M minutes without a key, saved: the page resumes it (0: never; default: {minutes:g})"
+        ).format(minutes=DEFAULT_IDLE_MINUTES),
+    )
+    command.add_argument(
+        "--forget-days",
+        type=_amount,
+        default=DEFAULT_FORGET_DAYS,
+        metavar="D",
+        help=_("remove the games and settings of browsers not seen for D days (0: never; default: {days:g})").format(
+            days=DEFAULT_FORGET_DAYS
+        ),
+    )
+    command.add_argument(
         "--state-dir",
         type=Path,
         metavar="DIR",
@@ -139,6 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_sessions=args.max_sessions,
         password=password,
         language=args.lang,
+        engines=args.engines,
+        idle_seconds=args.idle_minutes * 60,
+        forget_days=args.forget_days,
     )
     try:
         server.serve()

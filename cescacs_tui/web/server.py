@@ -7,7 +7,12 @@ headers (a Content-Security-Policy that allows this site only), and around
 the websocket the ``Origin`` check, the browser's identity, the optional
 password and the limit on live sessions.  :class:`BrowserAppService` starts
 each browser's process with that browser's own data and settings
-directories and in web mode (:mod:`cescacs_tui.web.mode`).
+directories, as a web visitor's (:class:`~cescacs_tui.session.policy.Policy`:
+no file, clipboard or program of the server; engines only in the few places
+the server shares).  A game left without a key for ``idle`` seconds is
+ended (the app saves it; the page offers to play again, which resumes it),
+the folders of browsers not seen for ``forget_days`` are removed, and no
+directory of the server's files is ever listed.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ import hmac
 import json
 import logging
 import signal
+import tempfile
+import time
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, Final
 
@@ -25,13 +33,16 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from ..data.engine_slots import EngineSlots
 from ..data.settings import SETTINGS_NAME, read_language
 from ..i18n import NC_, _, locale_environment, translation
 from ..i18n import language as process_language
-from .browsers import AUTH_COOKIE, BROWSER_COOKIE, Browser, browser_from_cookie, new_browser_id
+from ..remote.log_pace import PacedLogFilter
+from ..session.policy import LaunchKind, Policy
+from .browsers import AUTH_COOKIE, BROWSER_COOKIE, Browser, browser_from_cookie, forget_browsers, new_browser_id
 from .languages import browser_language
-from .mode import CHOOSE_FILE_URL, WEB_MODE_VARIABLE
-from .sessions import FULL, SessionTable
+from .mode import CHOOSE_FILE_URL
+from .sessions import FULL, IDLE, SessionTable
 from .site import Site
 
 __all__ = ["PASSWORD_VARIABLE", "BrowserAppService", "CescacsServer", "terminal_size"]
@@ -74,6 +85,9 @@ SECURITY_HEADERS: Final = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
 }
+FORGET_EVERY_SECONDS: Final = 3600.0
+"""How often the folders of browsers not seen for a while are looked for."""
+
 STATIC_PREFIXES: Final = ("/static/", "/cescacs/", "/favicon.ico")
 """The script, styles, font and icon may be cached; pages and downloads are not."""
 
@@ -99,6 +113,7 @@ PAGE_WORDS: Final = {
     "try_again": NC_("web page", "Try again"),
     "server_stopped": NC_("web page", "The server stopped."),
     "other_tab": NC_("web page", "This game is now open in another tab or window."),
+    "idle": NC_("web page", "The game was closed after a while without a key. It is saved: Play again resumes it."),
     "server_full": NC_("web page", "The server is full: too many games are being played. Try again in a while."),
     # Translators: {name} is a file's name, {size} a number of kilobytes.
     "too_large": NC_("web page", "{name} is too large for a game record (over {size} KB)."),
@@ -119,16 +134,21 @@ def _query_size(request: web.Request) -> tuple[int, int]:
 class BrowserAppService(AppService):
     """One browser's app process: its own directories, web mode, and a bounded stop."""
 
-    def __init__(self, command: str, *, browser: Browser, language: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, command: str, *, browser: Browser, policy: Policy, language: str | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(command, **kwargs)
         self.browser = browser
+        self.policy = policy
         self.language = language
         """The language the browser asks for (``None``: it names none the interface speaks)."""
+        self.last_input = time.monotonic()
+        """When the visitor last pressed a key or moved the mouse (the idle timeout counts from it)."""
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width=width, height=height)
         environment.pop(PASSWORD_VARIABLE, None)
-        environment[WEB_MODE_VARIABLE] = "1"
+        environment.update(self.policy.environment())  # a web visitor's app, read once as it starts
         environment["CESCACS_DATA_DIR"] = str(self.browser.data_dir)
         environment["CESCACS_CONFIG_DIR"] = str(self.browser.config_dir)
         return environment if self.language is None else locale_environment(environment, self.language)
@@ -142,6 +162,7 @@ class BrowserAppService(AppService):
 
     async def send_bytes(self, data: bytes) -> bool:
         """Pass keys on; ``False`` if the app has not taken them within :data:`STOP_SECONDS` (its input is dead)."""
+        self.last_input = time.monotonic()
         try:
             return await asyncio.wait_for(super().send_bytes(data), STOP_SECONDS)
         except TimeoutError:
@@ -180,6 +201,9 @@ class CescacsServer(Server):
         max_sessions: int,
         password: str | None = None,
         language: str | None = None,
+        engines: int = 2,
+        idle_seconds: float = 0.0,
+        forget_days: float = 0.0,
     ) -> None:
         super().__init__(
             command,
@@ -195,13 +219,24 @@ class CescacsServer(Server):
         self.password = password
         self.language = language
         """``--lang``: every page and game in this language, whatever the browser asks (``None``: the browser's)."""
+        self.engines = engines
+        """Engines the visitors may run at once, all together (``0``: none)."""
+        self.idle_seconds = idle_seconds
+        """A game without a key for this long is ended, saved (``0``: never)."""
+        self.forget_days = forget_days
+        """The folder of a browser not seen for this many days is removed (``0``: never)."""
+        self.policy = Policy(LaunchKind.WEB)
+        """What each visitor may do with this machine (its engine places are made when the server starts)."""
         self._login_lock = asyncio.Lock()
 
     # --- running -------------------------------------------------------------------
 
     def initialize_logging(self) -> None:
-        """Plain log lines: textual-serve's rich tracebacks show local variables, which may hold a password."""
+        """Plain log lines (textual-serve's rich tracebacks show local variables, which may hold a password), at a
+        pace no stranger can turn into a flood."""
         logging.basicConfig(level=logging.DEBUG if self.debug else logging.INFO, format="%(message)s")
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(PacedLogFilter())
 
     def serve(self, debug: bool = False) -> None:
         """Listen, say where, and serve until SIGINT or SIGTERM."""
@@ -213,16 +248,32 @@ class CescacsServer(Server):
         # No access log: a request line can carry ``?token=``, the password.
         runner = web.AppRunner(await self._make_app(), handle_signals=False, access_log=None, shutdown_timeout=5)
         await runner.setup()
-        try:
-            await web.TCPSite(runner, self.host, self.port).start()
-            print(_("Serving C'escacs on {url} (Ctrl+C stops)").format(url=self.public_url), flush=True)
-            stop = asyncio.Event()
-            loop = asyncio.get_running_loop()
-            for signal_number in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(signal_number, stop.set)
-            await stop.wait()
-        finally:
-            await runner.cleanup()
+        with tempfile.TemporaryDirectory(prefix="cescacs-engines-") as places:  # this server's own, gone with it
+            engines = EngineSlots(Path(places), self.engines)
+            self.policy = Policy(LaunchKind.WEB, engines if self.engines else None)
+            forgetting = asyncio.create_task(self._forget_old_browsers()) if self.forget_days else None
+            try:
+                await web.TCPSite(runner, self.host, self.port).start()
+                print(_("Serving C'escacs on {url} (Ctrl+C stops)").format(url=self.public_url), flush=True)
+                stop = asyncio.Event()
+                loop = asyncio.get_running_loop()
+                for signal_number in (signal.SIGINT, signal.SIGTERM):
+                    loop.add_signal_handler(signal_number, stop.set)
+                await stop.wait()
+            finally:
+                if forgetting is not None:
+                    forgetting.cancel()
+                await runner.cleanup()
+
+    async def _forget_old_browsers(self) -> None:
+        """Remove the folders of browsers not seen for :attr:`forget_days`, at the start and then every hour."""
+        while True:
+            live = self.sessions.browsers()
+            folders = {Browser(browser_id, self.state_dir).directory.name for browser_id in live}
+            forgotten = await asyncio.to_thread(forget_browsers, self.state_dir, self.forget_days * 86400, folders)
+            if forgotten:
+                log.info("forgot %d browsers not seen for %g days", forgotten, self.forget_days)
+            await asyncio.sleep(FORGET_EVERY_SECONDS)
 
     async def on_startup(self, app: web.Application) -> None:
         """Nothing yet: the address is printed once the port is really listening."""
@@ -234,6 +285,7 @@ class CescacsServer(Server):
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         app.middlewares.append(self._check_host)
+        app.middlewares.append(self._no_listings)
         app.on_response_prepare.append(self._add_security_headers)
         app.router.add_post("/login", self.handle_login, name="login")
         app.router.add_get("/favicon.ico", self.handle_favicon)
@@ -244,6 +296,19 @@ class CescacsServer(Server):
     async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
         if not self.site.allows_host(request.headers.get("Host")):
             raise web.HTTPForbidden(text="This server does not answer to that host name.\n")
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    @staticmethod
+    @web.middleware
+    async def _no_listings(request: web.Request, handler: Any) -> web.StreamResponse:
+        """Files, never a folder's contents: textual-serve serves ``/static`` with directory listings on."""
+        resource = request.match_info.route.resource
+        if isinstance(resource, web.StaticResource):
+            filename = request.match_info.get("filename", "")
+            folder = Path(resource.get_info()["directory"]) / filename
+            if not filename or filename.endswith("/") or await asyncio.to_thread(folder.is_dir):
+                raise web.HTTPNotFound()
         response: web.StreamResponse = await handler(request)
         return response
 
@@ -394,6 +459,7 @@ class CescacsServer(Server):
             service = BrowserAppService(
                 self.command,
                 browser=browser,
+                policy=self.policy,
                 language=None if self.language else browser_language(request.headers.get("Accept-Language")),
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
@@ -403,7 +469,9 @@ class CescacsServer(Server):
             )
             await service.start(width, height)
             try:
-                await self._process_messages(websocket, service)
+                if await self._until_idle(self._process_messages(websocket, service), service):
+                    log.info("browser %s: no key for %g s: game ended (saved)", tag, self.idle_seconds)
+                    await websocket.close(code=IDLE)  # first: the page says why; then the app quits, saving
             finally:
                 await service.stop()
         except Exception:
@@ -413,6 +481,23 @@ class CescacsServer(Server):
             await websocket.close(code=WSCloseCode.GOING_AWAY)
             log.info("browser %s: game ended", tag)
         return websocket
+
+    async def _until_idle(self, messages: Coroutine[Any, Any, None], service: BrowserAppService) -> bool:
+        """Run ``messages`` until the page goes (``False``) or no key came for :attr:`idle_seconds` (``True``)."""
+        task = asyncio.ensure_future(messages)
+        if not self.idle_seconds:
+            await task
+            return False
+        try:
+            while not task.done():
+                left = service.last_input + self.idle_seconds - time.monotonic()
+                if left <= 0:
+                    return True
+                await asyncio.wait({task}, timeout=left)
+            task.result()
+            return False
+        finally:
+            task.cancel()
 
     async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
         """Pass the page's messages to the app; anything malformed is ignored, never a crash or a huge screen."""

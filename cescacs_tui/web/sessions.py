@@ -16,7 +16,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-__all__ = ["FULL", "SERVER_STOPPING", "TAKEN_OVER", "Session", "SessionTable"]
+__all__ = ["FULL", "IDLE", "SERVER_STOPPING", "TAKEN_OVER", "Session", "SessionTable"]
 
 EndTab = Callable[[int], Awaitable[object]]
 """Ends a tab's connection: closes its websocket with one of these codes, which its page explains."""
@@ -25,6 +25,8 @@ TAKEN_OVER = 4001
 """The browser opened its game in another tab."""
 FULL = 4003
 """No place is left for another game."""
+IDLE = 4004
+"""The game was left without a key for too long: it was ended (and saved)."""
 SERVER_STOPPING = 1001
 
 
@@ -55,6 +57,10 @@ class SessionTable:
 
     def __len__(self) -> int:
         return len(self._live)
+
+    def browsers(self) -> frozenset[str]:
+        """The browsers playing now."""
+        return frozenset(self._live)
 
     def has_room_for(self, browser_id: str) -> bool:
         """Whether a page for this browser can start a game now (a browser already playing always can)."""

@@ -147,9 +147,13 @@ class LineClient:
 class CommandProcess:
     """``cescacs ARGS`` as a process whose output is read as it comes."""
 
-    def __init__(self, env: dict[str, str], args: Sequence[str]) -> None:
+    def __init__(self, env: dict[str, str], args: Sequence[str], *, cwd: Path | None = None) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cescacs_tui", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env
+            [sys.executable, "-m", "cescacs_tui", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=cwd,
         )
         self.output = b""
 
@@ -199,8 +203,8 @@ class HostProcess(CommandProcess):
 class ServerProcess(CommandProcess):
     """``cescacs serve-ssh`` on a free port of 127.0.0.1."""
 
-    def __init__(self, env: dict[str, str], args: Sequence[str]) -> None:
-        super().__init__(env, args)
+    def __init__(self, env: dict[str, str], args: Sequence[str], *, cwd: Path | None = None) -> None:
+        super().__init__(env, args, cwd=cwd)
         self.port = int(self.line_after(b"over SSH on 127.0.0.1:").split()[0])
 
 

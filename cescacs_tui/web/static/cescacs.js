@@ -14,6 +14,7 @@
     1001: WORDS.serverStopped,
     4001: WORDS.otherTab,
     4003: WORDS.serverFull,
+    4004: WORDS.idle,
   };
 
   const terminal = document.getElementById("terminal");
