@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-from textual import on
+from textual import events, on
 from textual.app import SystemCommand
 from textual.driver import Driver
 from textual.notifications import SeverityLevel
@@ -34,7 +34,9 @@ from .session.opponent import Opponent
 from .session.policy import Policy
 from .session.seating import TWO_PEOPLE, Seats, player_names
 from .session.terms import say
+from .session.words import tolerated
 from .tui.board import HexBoard
+from .tui.dialogs import DeliberateDialog
 from .tui.driver import InvalidTerminalInput, driver_class
 from .tui.game_screen import BoardOptions, GameScreen
 from .tui.themes import BoardHostApp, known_themes, register_themes
@@ -151,6 +153,19 @@ class CescacsApp(BoardHostApp[None]):
     async def on_unmount(self) -> None:
         self.session.close()  # Ctrl+Q: the clock times at this moment; the autosave free for another cescacs
         await self.opponent.close()  # a search stopped, the engine process ended
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key on its way to the bindings while a question is on top must have been heard by the question.
+
+        Keys of a burst that Textual routed to the game screen before the question came arrive here after it
+        (``Ry`` in one read: the ``y`` answered Yes); they are the question's to refuse, with a word.
+        """
+        if isinstance(event, events.Key) and event.is_forwarded and self.screen_stack:
+            question = self.screen
+            if isinstance(question, DeliberateDialog) and not question.admits(event):
+                question.too_soon()
+                return
+        await super().on_event(event)
 
     # --- the terminal: input that cannot kill the app, output that cannot attack it ----------
 
@@ -317,6 +332,8 @@ def run_app(
 
         game = open_pgn_file(pgn_file).game  # replays the first game only: a file of thousands opens at once
         game.go_to(game.ply)
+        if game.warnings:
+            notices.append(f"{Path(pgn_file).name}: {tolerated(game.warnings)}")
     elif pdtl is not None or not castling:
         white, black = player_names(seats, settings.white, settings.black)
         game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black)

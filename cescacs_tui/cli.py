@@ -80,8 +80,10 @@ class Parser(argparse.ArgumentParser):
         self.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
 
     def error(self, message: str) -> NoReturn:
+        """The usage line and the reason, status 2; what argparse quotes of the arguments made printable (its
+        'unrecognized arguments' are quoted as given, escape sequences included)."""
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, _("{prog}: error: {reason}").format(prog=self.prog, reason=message) + "\n")
+        self.exit(EXIT_USAGE, _("{prog}: error: {reason}").format(prog=self.prog, reason=printable(message)) + "\n")
 
 
 def _language_option(parser: argparse.ArgumentParser) -> None:

@@ -1,22 +1,24 @@
-"""Questions that cannot be answered by accident (tui/dialogs.py): deaf until seen, safe defaults, safe text."""
+"""Questions that cannot be answered by accident (tui/dialogs.py): keys that came too soon asked again, safe
+defaults, safe text.  The dialogs' clock is injected and each key says when it arrived: no test depends on
+the machine's speed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from textual import events
+from textual._time import get_time
 from textual.app import App
-from textual.widgets import Button
+from textual.widgets import Button, Label
 
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game
 from cescacs_tui.data.autosave import read_autosave, save_autosave
-from cescacs_tui.tui import dialogs
-from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, DeliberateDialog
+from cescacs_tui.tui.dialogs import SETTLE_SECONDS, ChoiceDialog, ConfirmDialog, DeliberateDialog
 from tests.helpers.app import answer
-from tests.helpers.waiting import PATIENCE, until
+from tests.helpers.clock import FakeTime
+from tests.helpers.waiting import until
 
 MOVE = Game.new().position.parse_move("E7-E13")
 
@@ -33,56 +35,94 @@ class Host(App[None]):
         self.push_screen(self.dialog, self.answers.append)
 
 
-@pytest.fixture
-def reading_time(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
-    """Sets how long a dialog stays deaf after it was painted (``SETTLE_SECONDS``): the test, not the machine's
-    speed, decides whether an answer comes too soon (``PATIENCE``) or after the question was read (0)."""
-    return lambda seconds: monkeypatch.setattr(dialogs, "SETTLE_SECONDS", seconds)
+def arrive(app: App[object], key: str, character: str | None, at: float) -> None:
+    """A key as the terminal delivers it, read at the time ``at`` (``Message.time``), however late it is handled."""
+    event = events.Key(key, character)
+    event.time = at
+    app.post_message(event)
 
 
-def burst(app: App[object], *keys: tuple[str, str | None]) -> None:
-    """Keys as the terminal delivers a burst: all queued at once, none waiting for the one before."""
-    for key, character in keys:
-        app.post_message(events.Key(key, character))
+SHOWN = 1000.0
+"""When the dialogs of these tests are shown, on their injected clock (the keys say when they arrived on it)."""
 
 
 @pytest.mark.parametrize(
     ("dialog", "keys", "on_escape"),
     [
-        (ConfirmDialog("Resign?"), [("y", "y")], False),
-        (ConfirmDialog("Resign?"), [("enter", "\r")], False),
-        (ConfirmDialog("Resume?", default=True), [("n", "n"), ("enter", "\r")], True),
-        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)]), [("j", "j")], None),
-        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)]), [("enter", "\r")], None),
+        (ConfirmDialog("Resign?", clock=FakeTime(SHOWN)), [("y", "y")], False),
+        (ConfirmDialog("Resign?", clock=FakeTime(SHOWN)), [("enter", "\r")], False),
+        (ConfirmDialog("Resume?", default=True, clock=FakeTime(SHOWN)), [("n", "n"), ("enter", "\r")], True),
+        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)], clock=FakeTime(SHOWN)), [("j", "j")], None),
+        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)], clock=FakeTime(SHOWN)), [("enter", "\r")], None),
     ],
     ids=["y", "Enter", "n Enter", "a letter", "Enter on a choice"],
 )
-async def test_keys_that_come_before_the_dialog_was_seen_answer_nothing(dialog, keys, on_escape, reading_time):
-    reading_time(PATIENCE)
+async def test_keys_that_arrive_too_soon_answer_nothing_and_ask_to_be_pressed_again(dialog, keys, on_escape):
     app = Host(dialog)
     async with app.run_test() as pilot:
-        burst(app, *keys)  # they arrive with the dialog, as a burst would
+        note = dialog.query_one("#too-soon", Label)
+        assert not note.display
+        for key, character in keys:  # a burst: before the question was shown, and just after
+            arrive(app, key, character, SHOWN - 0.01)
+            arrive(app, key, character, SHOWN + SETTLE_SECONDS - 0.01)
         await pilot.pause()
-        assert app.screen is dialog and not dialog.listening and app.answers == []
-        reading_time(0)
-        await answer(pilot, "escape")  # once seen, it listens
+        assert app.screen is dialog and app.answers == []
+        assert note.display and "press it again" in str(note.render())  # never dropped without a word
+        arrive(app, "escape", "\x1b", SHOWN + SETTLE_SECONDS)  # the same key, once the question could be read
+        await pilot.pause()
         assert app.answers == [on_escape]
 
 
-async def test_a_click_too_soon_is_ignored_and_a_later_one_counts(reading_time):
-    reading_time(PATIENCE)
-    dialog = ConfirmDialog("Resign?")
+async def test_a_key_that_arrived_in_time_counts_however_late_it_is_handled():
+    """The guard compares times of arrival, not the time of a repaint: a busy machine drops no answer."""
+    clock = FakeTime(SHOWN)
+    dialog = ConfirmDialog("Resign?", clock=clock)
+    app = Host(dialog)
+    async with app.run_test() as pilot:
+        clock.advance(30.0)  # the machine is so busy that the key is handled half a minute after it arrived
+        arrive(app, "n", "n", SHOWN + 0.3)
+        await pilot.pause()
+        assert app.answers == [False]
+
+
+async def test_a_key_of_the_burst_that_asked_the_question_answers_nothing_and_asks_again():
+    """``Ry`` in one read: the ``y`` was routed to the board before the question came (it resigned)."""
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        arrived = get_time()
+        arrive(app, "R", "R", arrived)
+        arrive(app, "y", "y", arrived)
+        await until(lambda: isinstance(app.screen, ConfirmDialog), "the question R asks")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog) and not app.game.is_over
+        assert dialog.query_one("#too-soon", Label).display
+        assert dialog._shown_at is not None
+        arrive(app, "y", "y", dialog._shown_at + SETTLE_SECONDS)  # pressed again, once it could be read
+        await pilot.pause()
+        assert app.game.is_over and app.game.result == "0-3"
+
+
+async def test_a_click_too_soon_answers_nothing_and_asks_again():
+    dialog = ConfirmDialog("Resign?", clock=FakeTime(get_time() + 3600))  # shown an hour from now: every click is soon
     app = Host(dialog)
     async with app.run_test() as pilot:
         await pilot.click("#yes")
+        await pilot.pause()  # the press is a message of its own, handled after the click
         await pilot.pause()
         assert app.answers == []
-        reading_time(0)
-        await answer(pilot)
-        yes = dialog.query_one("#yes", Button)
-        await until(lambda: not yes.has_class("-active"), "the button's flash (Textual ignores clicks meanwhile)")
+        assert dialog.query_one("#too-soon", Label).display
+
+
+async def test_a_click_once_the_question_could_be_read_counts():
+    dialog = ConfirmDialog("Resign?")
+    app = Host(dialog)
+    async with app.run_test() as pilot:
+        await answer(pilot)  # waits until it listens
         await pilot.click("#yes")
-        await pilot.pause()  # the press is a message of its own, handled after the click
+        await pilot.pause()
+        await pilot.pause()
         assert app.answers == [True]
 
 

@@ -128,3 +128,46 @@ async def test_the_app_says_that_the_terminal_encoding_looks_wrong():
         app.post_message(InvalidTerminalInput())
         await pilot.pause()
         assert notes == [InvalidTerminalInput.advice]
+
+
+# --- broken escape sequences (issue 22): their characters are never typed -------------------------
+
+
+def after_delay(terminal: TerminalInput) -> list[tuple[str, str | None]]:
+    time.sleep(constants.ESCAPE_DELAY * 1.5)
+    return keys(terminal.tick())
+
+
+@pytest.mark.parametrize(
+    "broken", [b"\x1b[99;99", b"\x1b[<0;12", b"\x1b]52;c;eA", b"\x1bOZZ"], ids=["CSI", "mouse", "OSC", "SS3"]
+)
+def test_a_sequence_left_unfinished_is_dropped_when_its_delay_runs_out(broken):
+    terminal = TerminalInput()
+    assert keys(terminal.feed(broken)) == []
+    assert after_delay(terminal) == []  # Textual typed "[99;99" as keys
+    assert keys(terminal.feed(b"e7")) == [("e", "e"), ("7", "7")]
+
+
+def test_a_sequence_cut_by_another_esc_is_dropped_and_the_next_sequence_read():
+    got, _ = fed(b"\x1b[99;9\x1b[A")
+    assert got == [("up", None)]
+
+
+def test_a_sequence_longer_than_any_terminal_sends_is_dropped():
+    got, terminal = fed(b"\x1b[" + b"1;" * 20 + b"X" + b"e7")
+    assert got == [("e", "e"), ("7", "7")]
+    assert after_delay(terminal) == []
+
+
+def test_esc_with_one_character_is_still_alt_and_the_key_but_esc_bracket_alone_is_dropped():
+    terminal = TerminalInput()
+    assert keys(terminal.feed(b"\x1b[")) == []
+    assert after_delay(terminal) == []  # the start of a sequence never finished (Textual typed "[")
+    assert keys(terminal.feed(b"\x1bg")) == []
+    assert after_delay(terminal) == [("alt+g", "g")]
+
+
+def test_a_mouse_report_split_between_two_quick_reads_is_still_one_event():
+    terminal = TerminalInput()
+    messages = [*terminal.feed(b"\x1b[<0;12"), *terminal.feed(b";5M")]
+    assert [type(m) for m in messages] == [events.MouseDown]

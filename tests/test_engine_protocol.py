@@ -17,7 +17,8 @@ import time
 import pytest
 
 from cescacs_tui.core import INITIAL_PDTL, Position
-from cescacs_tui.engine.protocol import MAX_LINE, OPTIONS, parse_go, printable
+from cescacs_tui.core.safe_text import printable
+from cescacs_tui.engine.protocol import MAX_LINE, OPTIONS, parse_go
 from cescacs_tui.engine.search import Limits
 from tests.helpers.builders import pdtl
 from tests.helpers.engine import PATIENCE, Conversation, EngineProcess

@@ -60,6 +60,11 @@ TRIGGERS = {
     "clock-nan": b'{"format": "cescacs-tui autosave", "pgn": "[Variant \\"C\'escacs\\"]\\n[TimeControl \\"300\\"]\\n*",'
     b' "clock": {"white": NaN, "black": 1}}',
     "clock-list": document(pgn='[Variant "C\'escacs"]\n[TimeControl "300"]\n\n*', clock=[1, 2]),
+    # finite and positive, yet no clock counts with them (issue 22: OverflowError on every resume)
+    "clock-1e308": document(pgn='[Variant "C\'escacs"]\n[TimeControl "300"]\n\n*', clock={"white": 1e308, "black": 1}),
+    "clock-huge-int": document(
+        pgn='[Variant "C\'escacs"]\n[TimeControl "300"]\n\n*', clock={"white": 1, "black": 10**30}
+    ),
 }
 
 

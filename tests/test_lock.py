@@ -122,3 +122,10 @@ def test_owner_text_round_trip_and_unknown_fields() -> None:
     assert LockOwner.from_text("") == LockOwner()
     assert LockOwner.from_text("pid=١٢\n") == LockOwner()  # only ASCII digits
     assert LockOwner(7, "elsewhere").describe() == "process 7 on host 'elsewhere'"
+
+
+def test_a_lock_file_with_a_huge_or_foreign_pid_gives_an_unknown_owner_not_an_error() -> None:
+    """A number read from a file is bounded where it is read (issue 22): a pid has at most ten digits."""
+    assert LockOwner.from_text("pid=" + "9" * 4000 + "\nhost=box\n") == LockOwner(host="box")
+    assert LockOwner.from_text("pid=\u0663\u0663\n").pid is None
+    assert LockOwner.from_text("pid=4321\n").pid == 4321

@@ -317,7 +317,8 @@ def test_text_from_a_record_never_reaches_the_terminal_as_an_escape(tmp_path: Pa
         plain.handle(line)
     output = screen.getvalue()
     assert "\x1b" not in output and "\x07" not in output and "\x9b" not in output
-    assert "Evil\u241b]52" in output  # shown, not hidden
+    assert "Evil\\u001b]52" in output  # shown, not hidden (the record escapes it: issue 22)
+    assert "Name\ufffd2J" in output
 
 
 def test_save_and_open_a_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -19,7 +20,8 @@ from tests.helpers.app import message
 from tests.helpers.crafted import RECORD
 
 UNSAFE = [chr(c) for c in range(0x20) if chr(c) not in "\t\n"] + ["\x7f"] + [chr(c) for c in range(0x80, 0xA0)]
-BIDI = list("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+BIDI = list("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+INVISIBLE = list("\u200b\u200c\u200d\u2060\ufeff\u00ad\U000e0041\u2028\u2029")
 
 
 def test_control_characters_become_visible_placeholders_of_the_same_length():
@@ -29,12 +31,22 @@ def test_control_characters_become_visible_placeholders_of_the_same_length():
     assert safe_text("tab\there\nnew line, E13×F16, ♔ 日本") == "tab\there\nnew line, E13×F16, ♔ 日本"
 
 
+def test_every_invisible_and_bidi_character_and_line_separator_is_replaced():
+    """Names that look alike must be told apart: zero-width and bidi characters, line separators (issue 22)."""
+    assert (
+        safe_text("A\u200bna\u200d\u2060\u200e\u200f\u061c\u2028\u2029") == "A" + REPLACEMENT + "na" + REPLACEMENT * 7
+    )
+    invisible = [code for code in range(0x110000) if unicodedata.category(chr(code)) in ("Cf", "Zl", "Zp", "Cc", "Cs")]
+    assert [chr(code) for code in invisible if is_safe(chr(code)) and chr(code) not in "\t\n"] == []
+    assert is_safe("Ana, Bru: 日本 ♔ é 👨\u200d👩".replace("\u200d", ""))  # what can be seen stays
+
+
 @pytest.mark.slow
 @given(st.text())
 def test_nothing_unsafe_survives_and_the_length_stays(text: str) -> None:
     safe = safe_text(text)
     assert len(safe) == len(text)
-    assert not any(char in safe for char in UNSAFE + BIDI)
+    assert not any(char in safe for char in UNSAFE + BIDI + INVISIBLE)
     assert is_safe(safe) and safe_text(safe) == safe
     safe.encode("utf-8")  # no lone surrogate either: every terminal can be sent it
 

@@ -137,6 +137,19 @@ def test_bytes_that_are_not_utf8_are_replaced_the_player_is_told_and_the_game_go
     assert terminal.quit() == 0
 
 
+BROKEN = {"CSI": b"\x1b[99;99", "Esc [": b"\x1b[", "long": b"\x1b[" + b"1;" * 30 + b"X", "cut": b"\x1b[<0;12\x1b[99"}
+
+
+@pytest.mark.parametrize("broken", BROKEN.values(), ids=BROKEN.keys())
+def test_a_broken_escape_sequence_leaves_nothing_in_the_move_box(terminal, tmp_path, broken):
+    """Its characters were typed as keys and went before the next move typed there, which was refused (issue 22)."""
+    terminal.type("/")
+    terminal.type(broken, settle=0.5)  # more than the Esc delay: the terminal will never finish it
+    terminal.type("e7-e13\r")
+    terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13"], "the move in the autosave")
+    assert terminal.quit() == 0
+
+
 CRASHES = {
     "in a key's action": (
         "from cescacs_tui.tui.game_screen import GameScreen\nGameScreen.action_flip = lambda self: 1 / 0\n"

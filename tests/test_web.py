@@ -389,11 +389,16 @@ def run_command(*options: str, tmp_path: Path) -> subprocess.CompletedProcess[st
 @pytest.mark.parametrize(
     ("options", "says"),
     [
-        (("--port", "99999"), "99999 is not a port number"),
-        (("--port", "http"), "is not a port number"),
+        (("--port", "99999"), "'99999' is not a whole number from 1 to 65535"),
+        (("--port", "http"), "'http' is not a whole number from 1 to 65535"),
+        (("--port", "\u0668\u0660\u0660\u0660"), "is not a whole number from 1 to 65535 (digits 0-9)"),
         (("--host", "0.0.0.0"), "--public-url"),
+        (("--host", "a" * 100_000), "is not a host name or address"),
         (("--public-url", "https://example.org/chess"), "scheme, host and port"),
-        (("--max-sessions", "0"), "must be at least 1"),
+        (("--max-sessions", "0"), "'0' is not a whole number from 1 to 100000"),
+        (("--max-sessions", "\u0663"), "is not a whole number from 1 to 100000"),
+        (("--engines", "\u0662"), "is not a whole number from 0 to 1000"),
+        (("--idle-minutes", "inf"), "is not a number from 0 to 1000000"),
     ],
 )
 def test_a_mistake_is_one_line_and_exit_status_2(options: tuple[str, ...], says: str, tmp_path: Path) -> None:

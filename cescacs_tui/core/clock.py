@@ -55,6 +55,10 @@ _SEPARATOR_KIND: Final = {
 _KIND_SEPARATOR: Final = {kind: sep for sep, kind in _SEPARATOR_KIND.items()}
 MAX_CONTROL_SECONDS: Final = 999_999
 """The largest base, increment or delay (11.5 days): six digits in a tag, and clock faces that stay readable."""
+MAX_CLOCK_SECONDS: Final = 1_000_000 * 3600
+"""The largest time a clock is set to (:meth:`ChessClock.set_remaining`): a million hours, more than a ``[%clk]``
+comment can say (six digits of hours).  Beyond it a time read from a file is refused, not computed with: ``1e308``
+seconds would overflow the clock face's arithmetic."""
 _TAG_RE: Final = re.compile(r"(?P<base>[0-9]{1,6})(?:(?P<sep>[+db])(?P<extra>[0-9]{1,6}))?")
 _PER_MOVE_TAG_RE: Final = re.compile(r"\*(?P<base>[0-9]{1,6})")
 TAG_FORMS: Final = (
@@ -443,16 +447,15 @@ class ChessClock:
         """Set both sides' times, e.g. from the last ``[%clk]`` values of a resumed game.
 
         A running side counts down from its new time from now on.  Ignored without a clock (its time
-        is unlimited); raises :class:`ClockError` for a negative or non-finite time.
+        is unlimited); raises :class:`ClockError` for a time that is negative, not finite, or beyond
+        :data:`MAX_CLOCK_SECONDS`.
         """
         if not self._control.enabled:
             return
         for value in (white, black):
-            if not (math.isfinite(value) and value >= 0):
-                said = Message(
-                    N_("a clock time must be a finite number of seconds >= 0, not {value}"), value=repr(value)
-                )
-                raise ClockError(said)
+            if not (math.isfinite(value) and 0 <= value <= MAX_CLOCK_SECONDS):
+                said = N_("a clock time must be a number of seconds from 0 to {most}, not {value}")
+                raise ClockError(Message(said, most=MAX_CLOCK_SECONDS, value=repr(value)))
         self._fold(self._now())
         self._stored = [white, black]
         if self._to_move is not None:

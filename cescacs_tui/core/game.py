@@ -330,8 +330,14 @@ class Game:
         return self.outcome is not None
 
     def repetitions(self) -> int:
-        """How many times the current position has occurred (the current occurrence included)."""
-        return self._keys.count(self._keys[-1])
+        """How many times the current position has occurred (the current occurrence included).
+
+        Only the positions since the last capture or pawn move are counted: those moves cannot be undone, so no
+        earlier position can come back (and the half-move clock counts exactly these plies).  A move of a long
+        game then costs what a move of a short one does, instead of a count over the whole game.
+        """
+        since = self._keys[-(self._position.halfmove_clock + 1) :]
+        return since.count(self._keys[-1])
 
     def is_fivefold_repetition(self) -> bool:
         """The current position has occurred five times: the game is drawn by itself (RULES.md 10.3-4)."""

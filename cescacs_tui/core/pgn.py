@@ -16,7 +16,10 @@ It is a total reader: for any text it returns games or raises
 counts the records of a text without replaying any, so a file of thirty
 thousand games opens as fast as a file of one.  What a record may hold is
 bounded (:data:`~.pgn_syntax.MAX_VARIATION_DEPTH`, numbers of at most six
-digits); the writer refuses variations nested deeper than the reader reads.
+digits, and tags, characters, half-moves and tokens: see :mod:`.pgn_syntax`);
+the writer refuses variations nested deeper than the reader reads.  A record
+cut short by a syntax error is replayed as far as it goes, so that an illegal
+move before the syntax error is the problem reported: the first in the text.
 """
 
 from __future__ import annotations
@@ -33,7 +36,20 @@ from .message import N_, Message
 from .outcome import UNFINISHED, Ending, Outcome
 from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
 from .pgn_clock import format_clk, parse_clk
-from .pgn_syntax import MAX_VARIATION_DEPTH, HalfMove, Record, Variation, count_records, iter_records
+from .pgn_syntax import (
+    MAX_COMMENT_CHARS,
+    MAX_HALF_MOVES,
+    MAX_RECORD_TOKENS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    MAX_VARIATION_DEPTH,
+    HalfMove,
+    Record,
+    Variation,
+    count_records,
+    escape_tag_value,
+    iter_records,
+)
 from .pieces import ALIASES, PIECE_BY_LETTER, WHITE, PieceType
 from .position import INITIAL_PDTL, Position
 
@@ -50,6 +66,7 @@ _ENDING_WORDS: Final = (
 _RESULT_HYPHEN: Final = re.compile(r"[ \t]*[-\u2010\u2013][ \t]*")
 _LONE_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _CLOCK_ONLY: Final = re.compile(r"\s*:?\s*(?:@[WB]\s*)?\[%clk [^\]]*\]\s*")
+_TAG_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 # --- reading ---------------------------------------------------------------------
@@ -61,7 +78,7 @@ def iter_pgn(text: str, *, strict: bool = False) -> Iterator[Game]:
     Raises :class:`PGNError` at the first problem of the game being read; the
     games before it have been yielded.
     """
-    for record in iter_records(text):
+    for record in iter_records(text, partial=True):
         yield _GameReader(record, strict).read()
 
 
@@ -136,6 +153,14 @@ class _GameReader:
         self.warn(message, line)
 
     def read(self) -> Game:
+        """The game, replayed; for a record cut short by a syntax error, the first problem in the text: a problem
+        found replaying what came before the syntax error, else that error (the record is not read further)."""
+        game = self.replay()
+        if self.record.error is not None:
+            raise self.record.error
+        return game
+
+    def replay(self) -> Game:
         record = self.record
         tags: dict[str, str] = {}
         repeated: list[tuple[str, str]] = []
@@ -285,27 +310,27 @@ class _GameReader:
                 )
             expected = first + (index + black_first) // 2
             parsed = self.resolve(game.position, half, expected)
-            node = game.play(parsed.move)
+            before = game.position.copy() if half.variations else None  # not position_at(index): replaying from
+            node = game.play(parsed.move)  # the start for each variation would cost the square of the game's length
             self.annotate(node, half)
             if half.indicator.startswith("(=)") and game.outcome is None:
                 game.offer_draw()
             for variation in half.variations:
-                node.variations.append(self.replay_variation(game.position_at(index), variation))
+                assert before is not None
+                node.variations.append(self.replay_variation(before, variation))
 
     def replay_variation(self, start: Position, variation: Variation) -> list[Node]:
         """An alternative line from ``start``; nested variations branch inside it."""
         position = start.copy()
         nodes: list[Node] = []
-        history = [position.copy()]
         for half in variation.moves:
             parsed = self.resolve(position, half, None)
             move = parsed.move
             node = Node.before(position, move, half.number)
             self.annotate(node, half)
-            for nested in half.variations:
-                node.variations.append(self.replay_variation(history[-1], nested))
+            for nested in half.variations:  # from the position before this move (the nested line copies it)
+                node.variations.append(self.replay_variation(position, nested))
             position.push(move)
-            history.append(position.copy())
             nodes.append(node)
         return nodes
 
@@ -366,10 +391,12 @@ def write_pgn(game: Game, *, fan: bool = False) -> str:
     with ``[Redefine "FAN"]``.  A game played without castling gets
     ``[Castling "No"]``, whatever its tags say.  The text can always be
     encoded as UTF-8: a lone surrogate in a tag or comment becomes U+FFFD.
-    Raises :class:`PGNError` (and nothing else) for variations nested deeper
-    than :data:`MAX_VARIATION_DEPTH`, which no record read here can hold.
+    Raises :class:`PGNError` (and nothing else) for a game no record read
+    here can hold: variations nested deeper than :data:`MAX_VARIATION_DEPTH`,
+    tags, comments, half-moves or tokens beyond the reader's limits (a name
+    of 5,000 characters given through the API): what is written reads back.
     """
-    _check_depth(game.nodes)
+    _check_limits(game)
     lines = _tag_lines(game, fan)
     lines.append("")
     lines.extend(_comment_lines(game.intro_comments, 0))
@@ -385,19 +412,28 @@ def write_pgn(game: Game, *, fan: bool = False) -> str:
     return _LONE_SURROGATE.sub("\ufffd", "\n".join(lines) + "\n")
 
 
-def _check_depth(nodes: list[Node]) -> None:
-    """Refuse a variation tree deeper than :data:`MAX_VARIATION_DEPTH`, looking at it without recursion."""
-    pending = [(nodes, 0)]
+def _check_limits(game: Game) -> None:
+    """Refuse a game whose record the reader would refuse: variations nested deeper than
+    :data:`MAX_VARIATION_DEPTH`, more half-moves, longer comments or (counted generously) more tokens than a
+    record may hold (:mod:`.pgn_syntax`).  The tree is walked without recursion."""
+    comments = [*game.intro_comments, *game.final_comments]
+    half_moves = tokens = 0
+    pending = [(game.nodes, 0)]
     while pending:
         line, depth = pending.pop()
         for node in line:
             if node.variations and depth == MAX_VARIATION_DEPTH:
                 raise PGNError(f"variations are nested more than {MAX_VARIATION_DEPTH} deep: a record cannot hold them")
             pending.extend((variation, depth + 1) for variation in node.variations)
-
-
-def _tag_value(value: str) -> str:
-    return value.replace('"', "'").replace("\n", " ").replace("\r", " ")
+            half_moves += 1
+            tokens += 5 + len(node.comments) + 2 * len(node.variations)  # number, move, marks, clock; parentheses
+            comments.extend(node.comments)
+    if half_moves > MAX_HALF_MOVES:
+        raise PGNError(f"the game has {half_moves} half-moves: a record holds at most {MAX_HALF_MOVES}")
+    if tokens + len(comments) > MAX_RECORD_TOKENS:
+        raise PGNError(f"the game has too many moves and comments for a record (at most {MAX_RECORD_TOKENS} tokens)")
+    if any(len(comment) > MAX_COMMENT_CHARS or "}" in comment for comment in comments):
+        raise PGNError(f"a comment holds '}}' or more than {MAX_COMMENT_CHARS} characters: a record cannot hold it")
 
 
 def _tag_lines(game: Game, fan: bool) -> list[str]:
@@ -422,10 +458,16 @@ def _tag_lines(game: Game, fan: bool) -> list[str]:
         tags["Castling"] = "No"  # without it the record would read back as a game with castling
     ordered = [name for name in _ROSTER if name in tags] + [name for name in tags if name not in _ROSTER]
     repeated = getattr(game, "repeated_tags", [])
+    for name, value in [*tags.items(), *repeated]:
+        if not _TAG_NAME.fullmatch(name) or len(name) > MAX_TAG_CHARS or len(value) > MAX_TAG_CHARS:
+            raise PGNError(f"the tag {name[:40]!r} cannot be written: a name of letters and digits, and at most "
+                           f"{MAX_TAG_CHARS} characters for it and its value")  # fmt: skip
+    if len(tags) + len(repeated) + 2 > MAX_TAGS:
+        raise PGNError(f"the game has more tags than a record holds ({MAX_TAGS})")
     out = []
     for name in ordered:
-        out.append(f'[{name} "{_tag_value(tags[name])}"]')
-        out.extend(f'[{other} "{_tag_value(value)}"]' for other, value in repeated if other == name)
+        out.append(f'[{name} "{escape_tag_value(tags[name])}"]')
+        out.extend(f'[{other} "{escape_tag_value(value)}"]' for other, value in repeated if other == name)
     if redefine is not None:
         out.append(f'[Redefine "{redefine}"]')
     if pdtl is not None:

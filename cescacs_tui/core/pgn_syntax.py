@@ -11,7 +11,11 @@ Records are parsed one at a time from a stream of tokens (:func:`iter_records`),
 so a file of many games costs nothing until its games are asked for.  What a
 record may hold is bounded: variations nest at most :data:`MAX_VARIATION_DEPTH`
 deep and numbers have at most :data:`MAX_NUMBER_DIGITS` digits, so no input can
-exhaust the stack or make a number too large to use.
+exhaust the stack or make a number too large to use; a record holds at most
+:data:`MAX_TAGS` tags of :data:`MAX_TAG_CHARS` characters, comments of
+:data:`MAX_COMMENT_CHARS`, :data:`MAX_HALF_MOVES` half-moves and
+:data:`MAX_RECORD_TOKENS` tokens, and every token costs time linear in its
+length, so no record under the file limit can take minutes or gigabytes.
 """
 
 from __future__ import annotations
@@ -40,17 +44,68 @@ MAX_VARIATION_DEPTH: Final = 100
 writer far from Python's recursion limit."""
 MAX_NUMBER_DIGITS: Final = 6
 """Move numbers and NAGs have at most six digits: no game comes near a million moves."""
+MAX_TAGS: Final = 200
+"""Tags in one record (a game played here has eight or nine)."""
+MAX_TAG_CHARS: Final = 1_000
+"""Characters in a tag's name, and in its value as read (a player's name, a PDTL position: a few dozen)."""
+MAX_COMMENT_CHARS: Final = 20_000
+"""Characters in one comment (a long annotation is a few hundred)."""
+MAX_HALF_MOVES: Final = 10_000
+"""Half-moves in one record, its main line and every variation together (a long game has a few hundred)."""
+MAX_RECORD_TOKENS: Final = 100_000
+"""Tokens in one record: moves, move numbers, comments, NAGs, parentheses... (a record of the longest game with
+every move commented has a few thousand)."""
 
 _WHITESPACE = re.compile(r"\s+")
-_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\r\n]|\\["\\])*)"[ \t]*\]')
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"([^"\\\n]*(?:\\[^\n][^"\\\n]*)*)"[ \t]*\]')
+"""A tag line; the value's loop is unrolled (runs of ordinary characters, then one escape), so that a value of
+megabytes is matched in linear time and constant memory (an alternation repeated per character took 170 bytes of
+backtracking stack for each)."""
 _RESULT = re.compile(r"([0-3])[ \t]*[-\u2010\u2013][ \t]*([0-3])(?![\w\u2010-])|\*(?=\s|$|\))")
 # Digits are ASCII only ([0-9]): "\d" would also take Arabic-Indic and other Unicode digits.
 _NUMBER = re.compile(r"([0-9]+)[ \t]*([.?])(?![0-9])")
 _NAG = re.compile(r"\$([0-9]+)")
 _LABEL = re.compile(r"[ \t]*\$\[([0-9]+)\]")
-_ASSESSMENT = re.compile(r"(\?\?|\?!|!\?|!!|\?|!|\u25c7)(?=[\s,(){}]|$)")
+_ASSESSMENT = re.compile(r"(\?\?|\?!|!\?|!!|\?|!|\u25c7)(?=[\s,(){}:]|$)")
+"""An assessment apart from its move; an indicator may follow it glued (``E7-E13 ?!:``, as the writer writes the
+last move of an unfinished record)."""
 _INDICATOR = re.compile(r"\(=\):|\(=\)|:")
 _MOVE = re.compile(r"[^\s,{}()\[\]]+")
+
+
+# --- tag values: the one escaping rule of the writer and the reader -------------------
+
+_ESCAPED_BY_CODE: Final = re.compile("[\\x00-\\x08\\x0a-\\x1f\\x7f-\\x9f\\u2028\\u2029]")
+"""Written as ``\\uXXXX``: line breaks (which would end the tag's line) and the controls a terminal or an
+editor acts on (so a record can be looked at with ``cat``).  Tab is kept as it is."""
+_ESCAPE_READ: Final = re.compile(r'\\(?:(["\\])|u([0-9A-Fa-f]{4}))')
+
+
+def escape_tag_value(value: str) -> str:
+    """``value`` as it is written between a tag's quotes, so that :func:`unescape_tag_value` gives it back.
+
+    PGN's ``\\\\`` and ``\\"`` (NOTATION.md 7.1 lets readers take them), and ``\\uXXXX`` for each line
+    break or control character: the tag stays one line, whatever a player's name holds.
+    """
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return _ESCAPED_BY_CODE.sub(lambda match: f"\\u{ord(match.group()):04x}", escaped)
+
+
+def unescape_tag_value(written: str) -> str:
+    """A tag value as written between the quotes, read: ``\\\\``, ``\\"`` and ``\\uXXXX`` undone.
+
+    Any other backslash is an ordinary character (``[Site "C:\\Games"]`` from a writer that does not
+    escape, or from this project's writer before it did), so such files stay readable.
+    """
+    if "\\" not in written:
+        return written
+    return _ESCAPE_READ.sub(lambda match: match.group(1) or chr(int(match.group(2), 16)), written)
+
+
+def read_tag_line(line: str) -> tuple[str, str] | None:
+    """``(name, value)`` of a line holding one tag (spaces around it allowed), or ``None``: for quick looks."""
+    match = _TAG.fullmatch(line.strip(" \t\r\ufeff"))
+    return None if match is None else (match.group(1), unescape_tag_value(match.group(2)))
 
 
 @dataclass(frozen=True)
@@ -79,9 +134,9 @@ class _Scanner:
         line, column = self.where(offset)
         return PGNError(message, line=line, column=column, token=token, expected=expected)
 
-    def at_line_start(self, offset: int) -> bool:
-        start = self.text.rfind("\n", 0, offset) + 1
-        return not self.text[start:offset].strip()
+    def too_long(self, offset: int, what: Message, length: int, most: int, token: str) -> PGNError:
+        said = Message(N_("a {what} of {count} characters is too long"), what=what, count=length)
+        return self.error(offset, said, token, Message(N_("at most {count} characters"), count=most))
 
     def check_number(self, offset: int, digits: str, what: Message) -> None:
         if len(digits) > MAX_NUMBER_DIGITS:
@@ -93,17 +148,22 @@ class _Scanner:
             )
 
     def tokens(self) -> Iterator[Token]:
+        """The tokens of the text, in order; the cost of each is linear in its length (and its line's
+        start is known without looking back), so the whole text costs linear time."""
         text = self.text
         i = 0
         previous = ""
+        fresh_line = True  # nothing but spaces since the start of the line
         while i < len(text):
             match = _WHITESPACE.match(text, i)
             if match:
+                fresh_line = fresh_line or text.find("\n", i, match.end()) >= 0
                 i = match.end()
                 continue
+            at_line_start, fresh_line = fresh_line, False  # whatever comes now is on this line
             line, column = self.where(i)
             ch = text[i]
-            if text.startswith(("//", "/*"), i) and self.at_line_start(i):
+            if text.startswith(("//", "/*"), i) and at_line_start:
                 # Notes of the official implementation's saved-game files: not CTL-PGN, skipped.
                 end = text.find("\n", i) if text[i + 1] == "/" else text.find("*/", i + 2)
                 if end < 0:
@@ -118,17 +178,23 @@ class _Scanner:
                 end = text.find("}", i + 1)
                 if end < 0:
                     raise self.error(i, Message(N_("comment is never closed")), "{", "'}'")
+                if end - i - 1 > MAX_COMMENT_CHARS:
+                    raise self.too_long(i, Message(N_("comment")), end - i - 1, MAX_COMMENT_CHARS, "{")
                 token = Token(COMMENT, text[i + 1 : end], line, column)
                 i = end + 1
             elif ch == "[":
                 match = _TAG.match(text, i)
-                if not match or not self.at_line_start(i):
-                    bad = text[i : text.find("\n", i) if "\n" in text[i:] else len(text)]
+                if not match or not at_line_start:
+                    end = text.find("\n", i)
+                    bad = text[i : end if end >= 0 else len(text)][:200]
                     raise self.error(
                         i, Message(N_("malformed tag")), bad, Message(N_('[Name "value"] on a line of its own'))
                     )
-                value = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
-                token = Token(TAG, match.group(), line, column, (match.group(1), value))
+                name, value = match.group(1), unescape_tag_value(match.group(2))
+                for part, what in ((name, N_("tag name")), (value, N_("tag value"))):
+                    if len(part) > MAX_TAG_CHARS:
+                        raise self.too_long(i, Message(what), len(part), MAX_TAG_CHARS, match.group()[:40])
+                token = Token(TAG, match.group(), line, column, (name, value))
                 i = match.end()
             elif ch == "}":
                 raise self.error(i, Message(N_("'}' without a '{'")), "}")
@@ -256,6 +322,9 @@ class Record:
     line: int = 1
     notes: list[Token] = field(default_factory=list)
     """``//`` and ``/* */`` notes that were skipped (they are not CTL-PGN)."""
+    error: PGNError | None = None
+    """Set when the record could not be parsed to its end: what it holds is what came before the error (see
+    :func:`iter_records`' ``partial``), so that a reader can report an earlier problem first."""
 
 
 class _Parser:
@@ -266,6 +335,10 @@ class _Parser:
         self.tokens = scanner.tokens()
         self.next: Token | None = None
         self.notes: list[Token] = []
+        self.token_count = 0
+        """Tokens read for the record being parsed (:data:`MAX_RECORD_TOKENS`)."""
+        self.half_moves = 0
+        """Half-moves of the record being parsed, in every line (:data:`MAX_HALF_MOVES`)."""
 
     def peek(self) -> Token | None:
         """The next token that is not a note (notes are kept aside for the record), without taking it."""
@@ -273,6 +346,10 @@ class _Parser:
             token = next(self.tokens, None)
             if token is None:
                 return None
+            self.token_count += 1
+            if self.token_count > MAX_RECORD_TOKENS:
+                said = Message(N_("the record holds more than {count} tokens"), count=MAX_RECORD_TOKENS)
+                raise self.error(token, said, Message(N_("a shorter record (moves, numbers, comments, NAGs...)")))
             if token.kind == NOTE:
                 self.notes.append(token)
             else:
@@ -296,15 +373,28 @@ class _Parser:
             yield self.record()  # a record's last peek has taken the notes after it: they are in record.notes
 
     def record(self) -> Record:
+        """The next record; one cut short by a syntax error has :attr:`Record.error` set (and is the last)."""
+        self.token_count = 1 if self.next is not None else 0  # the record's first token may be read already
+        self.half_moves = 0
         first = self.peek()
         assert first is not None
         record = Record(tags=[], line=first.line)
+        try:
+            self.parse_into(record, first)
+        except PGNError as error:
+            record.error = error
+        return record
+
+    def parse_into(self, record: Record, first: Token) -> None:
         while (token := self.peek()) is not None and token.kind == TAG:
+            if len(record.tags) == MAX_TAGS:
+                said = Message(N_("the record holds more than {count} tags"), count=MAX_TAGS)
+                raise self.error(token, said, Message(N_("at most {count} tags"), count=MAX_TAGS))
             self.take()
             record.tags.append((token.value[0], token.value[1], token.line, token.column))
         while (token := self.peek()) is not None and token.kind == COMMENT:
             record.intro_comments.append(self.take().text)
-        record.moves = self.line_of_play(record, depth=0)
+        self.line_of_play(record, record.moves, depth=0)
         token = self.peek()
         if token is not None and token.kind == RESULT:
             self.take()
@@ -318,12 +408,13 @@ class _Parser:
         if not record.tags and not record.moves and record.result is None:
             raise self.error(first, Message(N_("no tags, moves or result in this record")))
         record.notes, self.notes = self.notes, []
-        return record
 
-    def line_of_play(self, record: Record | None, depth: int) -> list[HalfMove]:
-        """Half-moves up to the result (main line, ``depth`` 0) or the closing parenthesis (variation)."""
+    def line_of_play(self, record: Record | None, moves: list[HalfMove], depth: int) -> list[HalfMove]:
+        """Half-moves up to the result (main line, ``depth`` 0) or the closing parenthesis (variation), appended to
+        ``moves`` as they are read (so that a record cut short by an error keeps what came before it)."""
         top = depth == 0
-        moves: list[HalfMove] = []
+        latest: dict[tuple[int | None, Colour | None], HalfMove] = {}
+        """The last half-move of each number and side: where a variation that names it goes (7.4.3)."""
         number: int | None = None
         colour: Colour | None = None  # the side the numbering gives the next half-move
         while (token := self.peek()) is not None:
@@ -352,7 +443,13 @@ class _Parser:
                     raise self.error(token, Message(N_("unexpected ','")), Message(N_("a move")))
             elif kind == MOVE:
                 self.take()
+                self.half_moves += 1
+                if self.half_moves > MAX_HALF_MOVES:
+                    too_many = Message(N_("the record holds more than {count} half-moves"), count=MAX_HALF_MOVES)
+                    expected = Message(N_("at most {count}, in its main line and variations"), count=MAX_HALF_MOVES)
+                    raise self.error(token, too_many, expected)
                 moves.append(HalfMove(token.text, number, colour, token.line, token.column))
+                latest[number, colour] = moves[-1]
                 if colour == WHITE:
                     colour = BLACK
                 elif colour == BLACK:
@@ -390,7 +487,7 @@ class _Parser:
                         Message(N_("at most {count} levels of '('"), count=MAX_VARIATION_DEPTH),
                     )
                 variation = Variation(
-                    self.line_of_play(None, depth + 1),
+                    self.line_of_play(None, [], depth + 1),
                     token.value[0] if token.value else None,
                     token.line,
                     token.column,
@@ -401,7 +498,8 @@ class _Parser:
                 self.take()
                 if not variation.moves:
                     raise self.error(token, Message(N_("empty variation")), Message(N_("moves")))
-                _attach_variation(moves, variation)
+                first_move = variation.moves[0]
+                latest.get((first_move.number, first_move.colour), moves[-1]).variations.append(variation)
             elif kind == CLOSE:
                 if top:
                     raise self.error(token, Message(N_("')' without '('")))
@@ -432,26 +530,26 @@ def _attach_comment(moves: list[HalfMove], comment: str) -> None:
     last.comments.append(comment)
 
 
-def _attach_variation(moves: list[HalfMove], variation: Variation) -> None:
-    """A variation replaces the half-move its first move number names (7.4.3)."""
-    first = variation.moves[0]
-    for candidate in reversed(moves):
-        if candidate.number == first.number and candidate.colour == first.colour:
-            candidate.variations.append(variation)
-            return
-    moves[-1].variations.append(variation)
-
-
-def iter_records(text: str) -> Iterator[Record]:
+def iter_records(text: str, *, partial: bool = False) -> Iterator[Record]:
     """Parse CTL-PGN text into records (syntax only), one at a time as they are asked for.
 
     Raises :class:`PGNError` when the record being parsed is malformed; the
-    records before it have been yielded.
+    records before it have been yielded.  With ``partial`` the malformed
+    record is yielded instead, cut short, with :attr:`Record.error` set: a
+    reader that replays it finds an earlier problem (an illegal move before a
+    syntax error) and reports that one first.  Every record is bounded (see
+    :data:`MAX_RECORD_TOKENS` and the other limits), so parsing a record
+    costs time linear in its text, and never more than those limits allow.
     """
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _Parser(_Scanner(text)).records()
+    for record in _Parser(_Scanner(text)).records():
+        if record.error is not None and not partial:
+            raise record.error
+        yield record
+        if record.error is not None:
+            return
 
 
 def parse_records(text: str) -> list[Record]:

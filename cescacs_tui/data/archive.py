@@ -56,7 +56,6 @@ MAX_COPIES: Final = 10_000
 """Games of one day between the same players: beyond this, archiving refuses rather than searching on."""
 
 _ISO_DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_TAG_LINE: Final = re.compile(r'\s*\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
 _RECORD_START: Final = re.compile(r"^\ufeff?\[Variant\s", re.MULTILINE)
 
 
@@ -209,7 +208,7 @@ def find_archived(key: str, directory: Path | None = None) -> Path | None:
 
 def _read_entry(path: Path, moment: float) -> ArchivedGame:
     """What the list shows of one file: tags from the head, half-moves from the syntax only."""
-    from ..core.pgn_syntax import parse_records
+    from ..core.pgn_syntax import parse_records, read_tag_line
     from .records import MAX_FILE_BYTES
 
     archived = datetime.datetime.fromtimestamp(moment)
@@ -218,11 +217,11 @@ def _read_entry(path: Path, moment: float) -> ArchivedGame:
         text = read_limited(path, MAX_FILE_BYTES).decode("utf-8")
         if not text.strip():
             raise ValueError("the file is empty (archiving it was interrupted)")
-        for line in text.lstrip("\ufeff").splitlines():
-            match = _TAG_LINE.fullmatch(line)
-            if match is None:
+        for line in text.lstrip("\ufeff").split("\n"):
+            tag = read_tag_line(line)
+            if tag is None:
                 break
-            tags.setdefault(match[1], match[2])
+            tags.setdefault(*tag)
         starts = [m.start() for m in _RECORD_START.finditer(text)]
         first = text[: starts[1]] if len(starts) > 1 else text
         records = parse_records(first)

@@ -300,10 +300,17 @@ def _parse(source: Path) -> SavedGame:
 
 
 def _seconds(source: Path, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-        said = N_("its clock time {value} is not a number of seconds")
-        raise DamagedAutosave(source, Message(said, value=repr(value)))
-    return float(value)
+    """A clock time of the file: a number of seconds from 0 to :data:`~cescacs_tui.core.clock.MAX_CLOCK_SECONDS`.
+
+    Checked here, where it is read: ``1e308`` is finite and positive, yet no clock can count with it.
+    """
+    from ..core.clock import MAX_CLOCK_SECONDS
+
+    number = value if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
+    if math.isfinite(number) and 0 <= number <= MAX_CLOCK_SECONDS:
+        return float(number)
+    said = N_("its clock time {value} is not a number of seconds from 0 to {most}")
+    raise DamagedAutosave(source, Message(said, value=repr(value), most=MAX_CLOCK_SECONDS))
 
 
 def _describe(error: Exception) -> Message:

@@ -64,7 +64,7 @@ class LockOwner:
         fields = dict(line.partition("=")[::2] for line in text.splitlines() if "=" in line)
         pid = fields.get("pid", "")
         return cls(
-            pid=int(pid) if pid.isascii() and pid.isdigit() else None,
+            pid=int(pid) if pid.isascii() and pid.isdigit() and len(pid) <= 10 else None,  # a pid, not a huge number
             host=fields.get("host") or None,
             since=fields.get("since") or None,
         )

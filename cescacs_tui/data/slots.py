@@ -11,7 +11,8 @@ archiving failed when they ended) are archived then.
 
 An :class:`AutosaveSlot` never replaces a game by another without keeping
 it: when the game it is asked to save is not the one it holds (the one it
-loaded, or saved last), an unfinished game with moves is archived first
+loaded, or saved last), an unfinished game with moves, or a finished one
+whose archiving failed when it ended (a full disk), is archived first
 (:mod:`.archive`) and a damaged file kept aside (renamed with a time stamp);
 if that is not possible the write is refused with
 :class:`~cescacs_tui.data.autosave.AutosaveWriteError`.  So a record opened
@@ -147,8 +148,9 @@ class AutosaveSlot:
 
         Returns the archived file.  Raises
         :class:`~cescacs_tui.data.autosave.AutosaveWriteError` if the archive
-        cannot be written (the game then stays in the slot, to be archived
-        at the next start).
+        cannot be written: the game then stays in the slot (in the autosave if
+        that can be written, else only in memory), and is archived before the
+        slot writes anything else, or at the next start.
         """
         self._take(game)
         archived = finish_game(game, self.path)
@@ -189,17 +191,22 @@ class AutosaveSlot:
             if found is None:
                 return None
             previous = found.game
-        elif not previous.nodes or previous.is_over:
-            return None  # nothing to lose: no move played, or archived when it ended
+        elif not previous.nodes:
+            return None  # nothing to lose: no move played
+        # An unfinished game, or one that ended while the archive could not be written (a full disk): it is
+        # only in memory, and perhaps in the autosave, until it is archived, so it is archived first.
         try:
             archived = archive_game(previous, archive_dir(self.path.parent))
         except OSError as error:
-            raise AutosaveWriteError(
-                f"the game saved in {self.path} could not be archived ({error}), so nothing is written over it",
-                self.path,
-            ) from error
-        said = N_("the game that was saved in {file} is kept in the archive as {archived}")
-        self.notices.append(Message(said, file=self.path, archived=archived))
+            held = "the game that ended" if previous.is_over else f"the game saved in {self.path}"
+            message = f"{held} could not be archived ({error}), so nothing is written over it"
+            raise AutosaveWriteError(message, self.path) from error
+        if previous.is_over:
+            said = N_("the game that ended is archived now, as {archived}")
+            self.notices.append(Message(said, archived=archived))
+        else:
+            said = N_("the game that was saved in {file} is kept in the archive as {archived}")
+            self.notices.append(Message(said, file=self.path, archived=archived))
         return archived
 
     def _keep_damaged(self, damaged: DamagedAutosave) -> None:

@@ -31,7 +31,8 @@ from typing import Final, TypeVar
 from ..core.move import Move
 from ..core.pieces import WHITE, Colour
 from ..core.position import INITIAL_PDTL, Position
-from .protocol import printable
+from ..core.safe_text import printable
+from .protocol import SHOWN
 from .pv import pv_moves
 from .search import Limits
 
@@ -258,7 +259,7 @@ class EngineClient:
             )
         except OSError as problem:
             raise EngineError(
-                f"cannot start the engine {printable(' '.join(argv))}: {problem.strerror or problem}"
+                f"cannot start the engine {printable(' '.join(argv), SHOWN)}: {problem.strerror or problem}"
             ) from None
         client = cls(process, timeout=timeout)
         try:
@@ -353,7 +354,7 @@ class EngineClient:
         await self.is_ready()  # answered at once even while searching: a refused go shows up before it
         if len(self.errors) > before:
             self._search = None
-            raise EngineError(f"the engine refused {printable(command)}: {self.errors[before]}")
+            raise EngineError(f"the engine refused {printable(command, SHOWN)}: {self.errors[before]}")
         return search
 
     async def best_move(self, start: Position, moves: Sequence[Move], limits: Limits) -> BestMove:
@@ -389,7 +390,7 @@ class EngineClient:
         await self._send(line)
         await self.is_ready()
         if len(self.errors) > before:
-            raise EngineError(f"the engine refused {printable(line.split()[0])}: {self.errors[before]}")
+            raise EngineError(f"the engine refused {printable(line.split()[0], SHOWN)}: {self.errors[before]}")
 
     async def _request(self, line: str, answer: str) -> None:
         """Send ``line`` and wait for the line ``answer``.
@@ -489,7 +490,7 @@ class EngineClient:
         text = rest.split()[0] if rest.split() else ""
         moves = pv_moves(search.position, [text]) if text and text not in ("(none)", "0000") else ()
         if text and text not in ("(none)", "0000") and not moves:
-            search.answer.set_exception(EngineError(f"the engine answered an illegal move: {printable(text)}"))
+            search.answer.set_exception(EngineError(f"the engine answered an illegal move: {printable(text, SHOWN)}"))
             return
         search.answer.set_result(BestMove(moves[0] if moves else None, text, search.last_info))
 

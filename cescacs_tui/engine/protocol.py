@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..core.errors import CescacsError
-from ..core.errors import printable as escape
 from ..core.move import Move
 from ..core.position import MoveTuple, Position
+from ..core.safe_text import printable
 from .board import SearchBoard
 from .levels import LEVELS, choose_move, level
 from .search import MATE_BOUND, Info, Limits, Result, Searcher
@@ -32,7 +32,7 @@ ENGINE_NAME: Final = "cescacs-tui engine"
 ENGINE_AUTHOR: Final = "the cescacs-tui developers"
 MAX_LINE: Final = 1 << 20
 """Longest command accepted, in characters (a game of thousands of moves fits)."""
-_SHOWN: Final = 80
+SHOWN: Final = 80
 """Characters of an offending token an error message quotes at most."""
 ENTRY_BYTES: Final = 200
 """Rough memory of one transposition-table entry in CPython: turns the Hash option's MiB into entries."""
@@ -40,11 +40,6 @@ ENTRY_BYTES: Final = 200
 
 class ProtocolError(Exception):
     """A command the engine cannot follow; its message is sent back as ``info string error: ...``."""
-
-
-def printable(text: str, limit: int = _SHOWN) -> str:
-    """``text`` safe to echo: unprintable characters replaced as the core's errors do, cut after ``limit``."""
-    return escape(text[:limit]) + ("..." if len(text) > limit else "")
 
 
 @dataclass(frozen=True)
@@ -63,7 +58,7 @@ class SpinOption:
         try:
             value = int(text)
         except ValueError:
-            raise ProtocolError(f"setoption {self.name}: '{printable(text)}' is not a whole number") from None
+            raise ProtocolError(f"setoption {self.name}: '{printable(text, SHOWN)}' is not a whole number") from None
         if not self.minimum <= value <= self.maximum:
             raise ProtocolError(f"setoption {self.name}: {value} is not between {self.minimum} and {self.maximum}")
         return value
@@ -82,7 +77,7 @@ class CheckOption:
     def parse(self, text: str) -> bool:
         lowered = text.lower()
         if lowered not in ("true", "false"):
-            raise ProtocolError(f"setoption {self.name}: '{printable(text)}' is not true or false")
+            raise ProtocolError(f"setoption {self.name}: '{printable(text, SHOWN)}' is not true or false")
         return lowered == "true"
 
 
@@ -117,10 +112,12 @@ def parse_go(tokens: list[str], turn: int) -> Limits:
             try:
                 values[word] = int(tokens[i + 1])
             except ValueError:
-                raise ProtocolError(f"go: {word} needs a whole number, not '{printable(tokens[i + 1])}'") from None
+                raise ProtocolError(
+                    f"go: {word} needs a whole number, not '{printable(tokens[i + 1], SHOWN)}'"
+                ) from None
             i += 2
         else:
-            raise ProtocolError(f"go: unknown or unsupported parameter '{printable(word)}'")
+            raise ProtocolError(f"go: unknown or unsupported parameter '{printable(word, SHOWN)}'")
     for word in ("depth", "nodes", "movestogo"):
         if word in values and values[word] < 1:
             raise ProtocolError(f"go: {word} must be at least 1")
@@ -217,7 +214,7 @@ class EngineProtocol:
         handler = self._COMMANDS.get(command)
         try:
             if handler is None:
-                raise ProtocolError(f"unknown command '{printable(command)}'")
+                raise ProtocolError(f"unknown command '{printable(command, SHOWN)}'")
             handler(self, arguments)
         except ProtocolError as problem:
             self.error(str(problem))
@@ -255,7 +252,7 @@ class EngineProtocol:
             name, value = " ".join(words), ""
         option = _OPTION_BY_NAME.get(name.lower())
         if option is None:
-            raise ProtocolError(f"setoption: unknown option '{printable(name)}'")
+            raise ProtocolError(f"setoption: unknown option '{printable(name, SHOWN)}'")
         if not value:
             raise ProtocolError(f"setoption {option.name}: a value is needed")
         self._require_idle("setoption")
@@ -278,7 +275,7 @@ class EngineProtocol:
         kind = setup[0]
         if kind == "startpos":
             if len(setup) > 1:
-                raise ProtocolError(f"position startpos: unexpected '{printable(setup[1])}'")
+                raise ProtocolError(f"position startpos: unexpected '{printable(setup[1], SHOWN)}'")
             start = Position.initial(castling=castling)
         elif kind == "pdtl":
             if len(setup) == 1:
@@ -290,7 +287,7 @@ class EngineProtocol:
         elif kind == "fen":
             raise ProtocolError("position fen: C'escacs positions are given as 'position pdtl PDTL'")
         else:
-            raise ProtocolError(f"position: expected startpos or pdtl, not '{printable(kind)}'")
+            raise ProtocolError(f"position: expected startpos or pdtl, not '{printable(kind, SHOWN)}'")
         played: list[MoveTuple] = []
         current = start.copy()
         for number, text in enumerate(moves, 1):
@@ -299,7 +296,7 @@ class EngineProtocol:
             except CescacsError as problem:
                 reason = getattr(problem, "reason", str(problem))
                 raise ProtocolError(
-                    f"position: move {number} '{printable(text)}' cannot be played: {printable(reason, 200)}"
+                    f"position: move {number} '{printable(text, SHOWN)}' cannot be played: {printable(reason, 200)}"
                 ) from None
             current.push(move)
             played.append(move)
@@ -400,4 +397,4 @@ class EngineProtocol:
         return current
 
 
-__all__ = ["OPTIONS", "EngineProtocol", "ProtocolError", "format_info", "parse_go", "printable"]
+__all__ = ["OPTIONS", "SHOWN", "EngineProtocol", "ProtocolError", "format_info", "parse_go"]

@@ -51,7 +51,7 @@ def parse_seat(text: str) -> Seat:
     if word == "computer":
         if not colon:
             return Seat(DEFAULT_LEVEL)
-        if rest.isdigit() and 1 <= int(rest) <= LEVEL_COUNT:
+        if rest.isascii() and rest.isdigit() and 1 <= int(rest) <= LEVEL_COUNT:  # not '٣': ASCII digits only
             return Seat(int(rest))
     shown = text if len(text) <= 40 and text.isprintable() else repr(text[:40])
     raise ValueError(f"{shown!s} is not a player: use 'human', 'computer' or 'computer:N' with N from 1 to 10")

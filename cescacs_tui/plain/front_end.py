@@ -47,8 +47,8 @@ Write = Callable[[str], None]
 
 _REVIEWING: Final = frozenset({"review_back", "review_forward", "review_start", "review_live"})
 _VARIATIONS: Final = frozenset({"follow_variation", "leave_variation"})
-_MOVE_NUMBER: Final = re.compile(r"\d+(?:\.+|\u2026)")
-_HEX_NAME: Final = re.compile(r"[A-Z]\d+")
+_MOVE_NUMBER: Final = re.compile(r"[0-9]+(?:\.+|\u2026)")
+_HEX_NAME: Final = re.compile(r"[A-Z][0-9]+")
 _CHECK_MARK: Final = re.compile(r"([+#^\u221e]*)$")
 ANSWER_CONTEXT: Final = "answer typed in plain mode"
 """The catalogs' context of the words that answer a question (the first is the key the prompt shows)."""
@@ -186,8 +186,11 @@ class PlainGame:
         game = self.session.game
         said = [why] if why else []
         said.append(_("Goodbye."))
-        if game.nodes and not game.is_over:
+        if self.session.save_problem is not None:  # not "saved" when it is not
+            said.append(_("Warning: {problem}.").format(problem=self.session.save_problem))
+        elif game.nodes and not game.is_over:
             said.append(_("The game is saved: cescacs offers to resume it."))
+        self._notices()
         self.write(" ".join(said))
 
     def run(self, lines: Iterable[str]) -> None:
@@ -309,12 +312,19 @@ class PlainGame:
         if feedback.archived is not None:
             self.write(_("The game is archived in {path}.").format(path=feedback.archived))
         self._seen = now
+        self._notices()
         if session.save_problem != self._save_problem:
             self._save_problem = session.save_problem
             problem = session.save_problem
             self.write(_("Warning: {problem}.").format(problem=problem) if problem else _("The game is saved again."))
         if feedback.question is not None:
             self._ask(feedback.question)
+
+    def _notices(self) -> None:
+        """What the autosave did besides saving (a game archived, a damaged file kept aside), said once."""
+        for notice in self.session.notices:
+            self.write(_sentence(say(notice), self._typed, self.player_names()))
+        self.session.notices.clear()
 
     # --- questions of the game ------------------------------------------------------------
 
@@ -493,7 +503,7 @@ class PlainGame:
 
     def ask_s(self, argument: str) -> None:
         word = argument.strip().upper()
-        if word.isdigit() and int(word) < LINES:
+        if word.isascii() and word.isdigit() and int(word) < LINES:
             self.write(questions.scan_line(self._position, int(word)))
         elif len(word) == 1 and word in COLUMNS:
             self.write(questions.scan_column(self._position, COLUMNS.index(word)))

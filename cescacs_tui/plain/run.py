@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
@@ -23,6 +24,7 @@ from ..i18n import N_, _
 from ..session import Confirm, GameSession
 from ..session.seating import TWO_PEOPLE, Seats, player_names
 from ..session.terms import say
+from ..session.words import tolerated
 from .computer import PlainComputer
 from .front_end import PlainGame, new_game
 from .output import LineWriter
@@ -109,6 +111,8 @@ def run_plain(
 
         game = open_pgn_file(pgn_file).game
         game.go_to(game.ply)
+        if game.warnings:
+            problems.append(f"{Path(pgn_file).name}: {tolerated(game.warnings)}")
     elif pdtl is not None:
         white, black = player_names(seats, settings.white, settings.black)
         game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black)

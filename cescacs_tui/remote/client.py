@@ -17,11 +17,13 @@ import contextlib
 import os
 import re
 import secrets
+from argparse import ArgumentTypeError
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
+from ..arguments import host_name, quoted
 from ..core.errors import CescacsError
 from ..i18n import N_, _
 from .protocol import (
@@ -69,14 +71,19 @@ def new_client_id() -> str:
 def parse_address(text: str) -> tuple[str, int]:
     """``HOST:PORT`` (``[IPv6]:PORT`` too) as a host and a port number."""
     match = re.fullmatch(
-        r"\[(?P<v6>[0-9A-Fa-f:.]+)\]:(?P<p1>\d{1,5})|(?P<host>[^\s:\[\]]+):(?P<p2>\d{1,5})", text.strip()
+        r"\[(?P<v6>[0-9A-Fa-f:.]+)\]:(?P<p1>[0-9]{1,5})|(?P<host>[^\s:\[\]]+):(?P<p2>[0-9]{1,5})", text.strip()
     )
     if match is None:
-        raise CescacsError(_("{text!r} is not an address: write HOST:PORT, e.g. 127.0.0.1:7469").format(text=text))
+        said = _("{text} is not an address: write HOST:PORT, e.g. 127.0.0.1:7469")
+        raise CescacsError(said.format(text=quoted(text)))
     port = int(match["p1"] or match["p2"])
     if not 0 < port < 65536:
         raise CescacsError(_("{port} is not a port number (1 to 65535)").format(port=port))
-    return match["v6"] or match["host"], port
+    try:
+        host = host_name(match["v6"] or match["host"])
+    except ArgumentTypeError as error:
+        raise CescacsError(str(error)) from None
+    return host, port
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from ..arguments import decimal, host_name, quoted, whole_number
 from ..i18n import _
 
 if TYPE_CHECKING:
@@ -34,6 +35,9 @@ MAX_SILENCE: Final = 3600.0
 """How long a host waits for a sign of life from a client (it pings after a third of it) before dropping it."""
 MIN_TOKEN: Final = 12
 """A token chosen by hand must be at least this long (a generated one has 22 characters)."""
+MAX_KEY_FILE_BYTES: Final = 1024 * 1024
+"""A host key or a list of authorized keys holds at most this (a key is a few hundred bytes): looked at before
+asyncssh reads it, so a huge file is refused at once."""
 
 
 def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,7 +48,11 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         description=_("Hold a game for two terminals: prints the command the other player runs to join."),
     )
     host.add_argument(
-        "--bind", default="127.0.0.1", metavar="ADDR", help=_("address to listen on (default: 127.0.0.1)")
+        "--bind",
+        type=host_name,
+        default="127.0.0.1",
+        metavar="ADDR",
+        help=_("address to listen on (default: 127.0.0.1)"),
     )
     host.add_argument(
         "--port",
@@ -98,7 +106,13 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         help=_("an SSH server with rooms: ssh -t -p PORT HOST ROOM (needs the [ssh] extra)"),
         description=_("Serve C'escacs over SSH: the first two keys in a room play, the others watch."),
     )
-    ssh.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help=_("address to listen on (default: 127.0.0.1)"))
+    ssh.add_argument(
+        "--bind",
+        type=host_name,
+        default="127.0.0.1",
+        metavar="ADDR",
+        help=_("address to listen on (default: 127.0.0.1)"),
+    )
     ssh.add_argument(
         "--port", type=_port, default=DEFAULT_SSH_PORT, help=_("port (default: {port})").format(port=DEFAULT_SSH_PORT)
     )
@@ -106,12 +120,20 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     ssh.add_argument(
         "--authorized-keys", type=Path, metavar="FILE", help=_("only these public keys get in (default: any key)")
     )
-    ssh.add_argument("--max-rooms", type=int, default=16, help=_("rooms open at once (default: 16)"))
     ssh.add_argument(
-        "--max-visitors", type=int, default=32, help=_("visitors at once, each an app process (default: 32)")
+        "--max-rooms", type=whole_number(1, 10_000), default=16, help=_("rooms open at once (default: 16)")
     )
     ssh.add_argument(
-        "--room-minutes", type=float, default=5.0, help=_("a room closes this long after it empties (default: 5)")
+        "--max-visitors",
+        type=whole_number(1, 10_000),
+        default=32,
+        help=_("visitors at once, each an app process (default: 32)"),
+    )
+    ssh.add_argument(
+        "--room-minutes",
+        type=decimal(0, 7 * 24 * 60),
+        default=5.0,
+        help=_("a room closes this long after it empties (default: 5)"),
     )
     ssh.add_argument(
         "--engines",
@@ -133,9 +155,9 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) < 65536:
+    if not (text.isascii() and text.isdigit() and len(text) <= 5) or not 0 <= int(text) < 65536:
         raise argparse.ArgumentTypeError(
-            _("{text!r} is not a port number (0 to 65535; 0: any free port)").format(text=text)
+            _("{text} is not a port number (0 to 65535; 0: any free port)").format(text=quoted(text))
         )
     return int(text)
 
@@ -148,7 +170,7 @@ def _engines(text: str) -> int:
 
 def _seconds(text: str) -> float:
     try:
-        seconds = float(text)
+        seconds = float(text) if text.isascii() else -1.0  # float() also takes '٣': ASCII digits only
     except ValueError:
         seconds = -1.0
     if not MIN_SILENCE <= seconds <= MAX_SILENCE:  # NaN fails too
@@ -251,15 +273,15 @@ def _host(args: argparse.Namespace) -> int:
         else:
             state = _("new game")
         said = _("cescacs: hosting a game on {address} ({state}); its files are in {path}")
-        print(said.format(address=f"{args.bind}:{port}", state=state, path=store.path.parent), flush=True)
+        _say(said.format(address=f"{args.bind}:{port}", state=state, path=store.path.parent))
         for notice in coordinator.notices():
-            print(_("cescacs: {said}").format(said=notice), flush=True)
+            _say(_("cescacs: {said}").format(said=notice))
         if args.bind not in LOOPBACK:
-            print(_("cescacs: anyone who can reach this address and has the token can join"), flush=True)
-        print(_("Join with: {command}").format(command=join_command(port)), flush=True)
+            _say(_("cescacs: anyone who can reach this address and has the token can join"))
+        _say(_("Join with: {command}").format(command=join_command(port)))
 
     # What happens in the game, at a pace: joins and leaves are a stranger's to cause, and no flood fills the log.
-    coordinator.on_said = LogPace(lambda said: print(_("cescacs: {said}").format(said=said), flush=True))
+    coordinator.on_said = LogPace(lambda said: _say(_("cescacs: {said}").format(said=said)))
     if args.play is None:
         asyncio.run(run_host(coordinator, args.bind, args.port, ready=ready, limits=limits))
         return 0
@@ -326,6 +348,10 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         raise CescacsError(said.format(path=args.host_key))
     if args.authorized_keys is not None and not args.authorized_keys.is_file():
         raise CescacsError(_("{path} is not a file of public keys").format(path=args.authorized_keys))
+    for key_file in (args.host_key, args.authorized_keys):
+        if key_file is not None and (size := key_file.stat().st_size) > MAX_KEY_FILE_BYTES:
+            said = _("{path} holds {size} bytes: a key file has at most {most}")
+            raise CescacsError(said.format(path=key_file, size=size, most=MAX_KEY_FILE_BYTES))
     new_game = _game_factory(args)
     options = ServerOptions(
         host_key=args.host_key,
@@ -346,8 +372,8 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         keys = args.authorized_keys
         who = _("the keys in {path}").format(path=keys) if keys else _("any SSH key")
         said = _("cescacs: serving C'escacs over SSH on {address} to {who}")
-        print(said.format(address=f"{args.bind}:{port}", who=who), flush=True)
-        print(_("Visitors run: ssh -t -p {port} HOST ROOM").format(port=port), flush=True)
+        _say(said.format(address=f"{args.bind}:{port}", who=who))
+        _say(_("Visitors run: ssh -t -p {port} HOST ROOM").format(port=port))
 
     # What asyncssh has to say of its connections (warnings and errors), at a pace no stranger can flood.
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
@@ -358,6 +384,13 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     except ValueError as error:  # asyncssh: a key file it cannot read
         raise CescacsError(str(error)) from None
     return 0
+
+
+def _say(line: str) -> None:
+    """Print one line of the server's log: paths and names in it are anyone's, so made printable."""
+    from ..core.safe_text import printable
+
+    print(printable(line), flush=True)
 
 
 def _user_name() -> str:

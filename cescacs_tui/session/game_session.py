@@ -31,7 +31,7 @@ from ..core.pieces import LETTERS
 from ..data.autosave import SavedGame
 from ..data.lock import AutosaveBusy
 from ..engine.seats import takeback_plies
-from ..i18n import _, ngettext
+from ..i18n import _
 from .actions import ACTIONS, computer_plays_on, no_move_now, press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
@@ -40,7 +40,7 @@ from .selection import Picker, PickKind
 from .store import GameStore
 from .terms import capitalised, piece_name, piece_words, say, side, side_label, termination
 from .variations import VariationStack
-from .words import half_moves, king_move_label, promotion_label, when
+from .words import half_moves, king_move_label, promotion_label, tolerated, when
 
 
 def _explained(error: CescacsError) -> str:
@@ -575,6 +575,10 @@ class GameSession:
         from ..data.lock import AutosaveBusy
         from ..data.slots import AutosaveSlot
 
+        if self.store is not None and self.save_problem is not None:
+            self._save()  # a separate slot is let go of below: what it holds must be on disk first (a game that ended)
+            if self.save_problem is not None:
+                return None
         try:
             slot = AutosaveSlot.acquire(self.waiting_for)
         except AutosaveBusy:
@@ -613,10 +617,7 @@ class GameSession:
             holds = holds or _("the file holds {count} games: the first is shown")
             said = f"{said} ({holds.format(count=count)})"
         if game.warnings:
-            tolerated = ngettext(
-                "{count} irregularity tolerated", "{count} irregularities tolerated", len(game.warnings)
-            )
-            said = f"{said}; {tolerated.format(count=len(game.warnings))}"
+            said = f"{said}; {tolerated(game.warnings)}"
         return self.start_game(game, said=said, seats=TWO_PEOPLE)  # a record is reviewed, or played on, by people
 
     def save_record(self, path: Path) -> Feedback:
@@ -678,7 +679,11 @@ class GameSession:
                 self.store.save(self.game, self.options)
                 path = None
         except OSError as error:
-            self.save_problem = _("the game is not being saved: {reason}").format(reason=error.strerror or error)
+            if self.game.is_over:  # kept by the store, archived before it writes anything else
+                said = _("the game that ended is not archived yet ({reason}): it will be as soon as the disk allows")
+                self.save_problem = said.format(reason=_first_cause(error))
+            else:
+                self.save_problem = _("the game is not being saved: {reason}").format(reason=error.strerror or error)
             return None
         finally:
             self.notices.extend(self.store.notices)
@@ -731,6 +736,16 @@ class GameSession:
             text += " " + _("(saved in {path})").format(path=archived)
         notice = Notice(notice_title or _("Game over"), ending)
         return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=notice, archived=archived)
+
+
+def _first_cause(error: BaseException) -> str:
+    """What the system said at the bottom of a chain of errors ("No space left on device"), else the error's words."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror
+        cause = cause.__cause__
+    return str(error)
 
 
 def _hex_named(text: str) -> int | None:

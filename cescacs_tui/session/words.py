@@ -72,6 +72,19 @@ def half_moves(count: int) -> str:
     return ngettext("{count} half-move", "{count} half-moves", count).format(count=count)
 
 
+def tolerated(warnings: list[str]) -> str:
+    """What a tolerant reader let pass in a record, said when it is opened: how many, and the first in full.
+
+    A record's clock that cannot be used (``[TimeControl "٣٠٠"]``) makes a game without clock: the player must
+    read why, not only that something was tolerated.
+    """
+    count = len(warnings)
+    said = ngettext(
+        "{count} irregularity tolerated: {first}", "{count} irregularities tolerated, the first: {first}", count
+    )
+    return said.format(count=count, first=warnings[0])
+
+
 def when(timestamp: str) -> str:
     """An ISO time stamp as people read it, in local time ("at 14:05 on 2026-11-29"); ``""`` if unreadable."""
     try:

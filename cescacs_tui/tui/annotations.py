@@ -109,5 +109,6 @@ class AnnotationPanel(VerticalScroll):
         self._text = text
         self.display = text is not None
         if text is not None:
-            self.query_one(Static).update(safe_rich(text))
+            for static in self.query(Static).results(Static):  # none while the app quits
+                static.update(safe_rich(text))
             self.scroll_home(animate=False)

@@ -6,8 +6,9 @@ may come from a record (names, comments): it is shown as plain, safe text
 (:mod:`cescacs_tui.safe_text`), never as markup.
 
 A question must be answered by a person who has seen it: the dialogs that
-take an answer are :class:`DeliberateDialog` screens, deaf to whatever
-arrives before they have been on the screen for :data:`SETTLE_SECONDS`.
+take an answer are :class:`DeliberateDialog` screens, which take no key that
+arrived before they had been on the screen for :data:`SETTLE_SECONDS`, and
+say so: such a key asks for the key again, it is never dropped without a word.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -35,13 +37,13 @@ Answer = TypeVar("Answer")
 Value = TypeVar("Value")
 
 SETTLE_SECONDS = 0.25
-"""How long a dialog stays deaf after its first paint.
+"""How long after a question is shown a key may answer it.
 
-A key read before the dialog was painted cannot answer it: it belongs to a
+A key that arrived sooner was not typed in answer to it: it belongs to a
 burst typed before (``R⏎`` arrives in one read over SSH, and Enter would
-press the focused button).  After the paint, the player needs the link's
-round trip and at least a reaction time (about 0.2 s, far more to read a
-question) to answer; keys of a burst that the network split arrive within
+press the focused button).  To answer, the player needs the link's round
+trip and at least a reaction time (about 0.2 s, far more to read a
+question); keys of a burst that the network split arrive within
 milliseconds.  A quarter of a second lies between the two.
 """
 
@@ -49,46 +51,82 @@ milliseconds.  A quarter of a second lies between the two.
 class DeliberateDialog(TranslatedBindings, ModalScreen[Answer]):
     """A modal dialog that takes only the keys and clicks that come after the player has seen it.
 
-    Every key that arrives (was read from the terminal) before the dialog had
-    been painted plus :data:`SETTLE_SECONDS` is dropped here, before the
-    dialog's bindings or its focused button see it.  Before then, the
-    dialog's actions are disabled too: a key of the burst that Textual had
-    already routed to the screen below is matched against the bindings of the
-    screen on top when it gets there (``Ry``: the ``y`` was sent to the board,
-    and answered the question).  Button presses and choices made too soon
-    are ignored.  Subclasses handle their own keys in :meth:`answer_key`, not
-    ``on_key``.
+    The guard compares times of arrival: a key (or a click) counts if it
+    arrived (was read from the terminal: ``Message.time``) at least
+    :data:`SETTLE_SECONDS` after the dialog was shown (mounted, on ``clock``,
+    the same monotonic clock as ``Message.time``), however late the machine
+    handles it, or paints.  A key that arrived sooner answers nothing, and the
+    dialog says to press it again (:meth:`too_soon`); so does a key of the
+    burst that Textual had routed to the screen below before the dialog came
+    (``Ry``: the ``y`` went to the board), which :func:`question_above` hands
+    to the dialog instead of letting it reach the dialog's bindings.
+    Subclasses handle their own keys in :meth:`answer_key`, not ``on_key``.
     """
 
-    _shown_at: float | None = None
+    def __init__(self, *, clock: Callable[[], float] = get_time) -> None:
+        super().__init__()
+        self._clock = clock
+        self._shown_at: float | None = None
+        self._heard: list[events.Key] = []
+        """Keys this dialog heard, on their way up to the app's bindings (see :meth:`admits`)."""
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._painted)
-
-    def _painted(self) -> None:
-        self._shown_at = get_time()
+        self._shown_at = self._clock()
 
     def hears(self, message: Message) -> bool:
-        """Whether ``message`` (a key, a press) came after the dialog was seen, so it may answer it."""
+        """Whether ``message`` (a key, a press) arrived late enough after the dialog was shown to answer it."""
         return self._shown_at is not None and message.time >= self._shown_at + SETTLE_SECONDS
 
     @property
     def listening(self) -> bool:
-        """Whether an answer given now counts."""
-        return self._shown_at is not None and get_time() >= self._shown_at + SETTLE_SECONDS
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return True if self.listening else None  # None: shown, but not run
+        """Whether a key arriving now would count."""
+        return self._shown_at is not None and self._clock() >= self._shown_at + SETTLE_SECONDS
 
     def on_key(self, event: events.Key) -> None:
         if not self.hears(event):
             event.stop()
             event.prevent_default()
+            self.too_soon()
         else:
+            self._heard.append(event)
             self.answer_key(event)
+
+    def admits(self, event: events.Key) -> bool:
+        """Whether a key reaching the app's bindings while this dialog is on top may run them: only one that came
+        through the dialog and was heard.  A key Textual had routed to the screen below before the dialog came
+        would otherwise be matched against the dialog's bindings (``Ry``: the ``y`` answered Yes)."""
+        for index, heard in enumerate(self._heard):
+            if heard is event:
+                del self._heard[index]
+                return True
+        return False
 
     def answer_key(self, event: events.Key) -> None:
         """A key the dialog hears (it goes on to the bindings unless stopped)."""
+
+    def too_soon(self) -> None:
+        """A key or a click came before the question could be read: say so, under the question."""
+        for note in self.query("#too-soon").results(Label):
+            note.update(Text(_("Too soon to be an answer: press it again.")))
+            note.display = True
+
+
+def question_above(widget: Widget) -> DeliberateDialog[object] | None:
+    """The question on top of ``widget``'s screen, if a :class:`DeliberateDialog` covers it.
+
+    A key that Textual routed to a widget of the screen below (it arrived
+    before the question) must answer nothing there and nothing on top: the
+    widget gives it to the question, which says to press it again.
+    """
+    top = widget.app.screen
+    return top if isinstance(top, DeliberateDialog) and top is not widget.screen else None
+
+
+def too_soon_note() -> Label:
+    """The line under a question where :meth:`DeliberateDialog.too_soon` speaks (hidden until then)."""
+    note = Label("", id="too-soon")
+    note.display = False
+    return note
 
 
 class ChoiceDialog(DeliberateDialog[Value | None], Generic[Value]):
@@ -125,8 +163,9 @@ class ChoiceDialog(DeliberateDialog[Value | None], Generic[Value]):
         options: Sequence[tuple[str, str, Value]],
         *,
         on_preview: Callable[[Value | None], None] | None = None,
+        clock: Callable[[], float] = get_time,
     ) -> None:
-        super().__init__()
+        super().__init__(clock=clock)
         self._title = title
         self._options = list(options)
         self._on_preview = on_preview
@@ -142,6 +181,7 @@ class ChoiceDialog(DeliberateDialog[Value | None], Generic[Value]):
                 id="choices",
             )
             yield Label(Text(_("Enter or the letter chooses, Esc cancels")), id="choice-hint")
+            yield too_soon_note()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if self._on_preview is not None and event.option.id is not None:
@@ -149,8 +189,10 @@ class ChoiceDialog(DeliberateDialog[Value | None], Generic[Value]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         assert event.option.id is not None
-        if self.listening:  # a click on an option too soon (Enter too soon never gets this far)
+        if self.hears(event):  # a click on an option too soon (Enter too soon never gets this far)
             self._choose(self._options[int(event.option.id)][2])
+        else:
+            self.too_soon()
 
     def answer_key(self, event: events.Key) -> None:
         for key, _label, move in self._options:
@@ -203,8 +245,16 @@ class ConfirmDialog(DeliberateDialog[bool]):
         Binding("escape", "answer_default", N_("Cancel")),
     ]
 
-    def __init__(self, question: str, *, yes: str | None = None, no: str | None = None, default: bool = False) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        question: str,
+        *,
+        yes: str | None = None,
+        no: str | None = None,
+        default: bool = False,
+        clock: Callable[[], float] = get_time,
+    ) -> None:
+        super().__init__(clock=clock)
         self._question = question
         self._labels = {True: yes or _("Yes"), False: no or _("No")}
         self._default = default
@@ -220,10 +270,13 @@ class ConfirmDialog(DeliberateDialog[bool]):
                         id="yes" if answer else "no",
                         classes="default-answer" if answer is self._default else "",
                     )
+            yield too_soon_note()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if self.hears(event):  # a click too soon (Enter too soon never gets this far)
             self.dismiss(event.button.id == "yes")
+        else:
+            self.too_soon()
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)

@@ -20,6 +20,11 @@ loop, which :class:`TerminalInput` drives:
   a later byte is another key.  The later key is held until the Esc's delay
   has run out, so the Esc is reported first and nothing is reordered.  Esc and
   a key that arrive in the same read are still Alt+key, as in Textual.
+* a broken escape sequence (one that never ends, is cut by another Esc, or
+  grows longer than any the terminal sends) is dropped: Textual types its
+  characters as keys (``[99;99``), which then went into the move box before
+  the next move typed there.  Only a lone Esc (Esc) and Esc with one character
+  (Alt+key) are keys when their delay runs out.
 * anything else that goes wrong while reading input ends the app as any
   exception does (the terminal restored, exit status 1), not with Textual's
   silent panic.
@@ -41,7 +46,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from textual import constants
-from textual._xterm_parser import XTermParser
+from textual._xterm_parser import _MAX_SEQUENCE_SEARCH_THRESHOLD, XTermParser
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
@@ -91,8 +96,12 @@ class TerminalInput:
         self._parser = XTermParser(debug)
         self._sleep = sleep
         self._clock = clock
-        self._escape_read_at: float | None = None
-        """When the last read ended with Esc: the parser holds that Esc, waiting for the rest of a sequence."""
+        self._held = ""
+        """The start of an escape sequence the parser holds, waiting for the rest ("" when it holds none)."""
+        self._held_at = 0.0
+        """When the last character of :attr:`_held` was read (the parser's delay runs from then)."""
+        self._overlong = False
+        """Whether the parser gave up a sequence at its longest, whose rest (up to its final byte) is still to come."""
         self.invalid_bytes = 0
         """How many undecodable byte sequences were replaced so far."""
 
@@ -106,24 +115,72 @@ class TerminalInput:
             self.invalid_bytes += invalid
         if not text:
             return
-        if self._escape_read_at is not None and text[0] not in SEQUENCE_INTRODUCERS:
+        if self._held == ESCAPE and text[0] not in SEQUENCE_INTRODUCERS:
             yield from self._release_escape()
-        self._escape_read_at = None
-        yield from self._parser.feed(text)
-        if text.endswith(ESCAPE):
-            self._escape_read_at = self._clock()
+        yield from self._parse(text)
+        if self._held:
+            self._held_at = self._clock()
+
+    def _parse(self, text: str) -> Iterator[Message]:
+        """The parser's messages for ``text``, but none made of a broken sequence's characters.
+
+        Text outside a sequence goes to the parser in runs (up to an Esc); inside
+        one, a character at a time, so that what the parser does with the sequence
+        it holds is known: Textual types the characters of a sequence that another
+        Esc cuts, or that grows past its longest, as keys, and they are dropped.
+        """
+        i = 0
+        while i < len(text):
+            if self._overlong:  # the rest of a sequence cut at its longest: up to and with its final byte
+                character = text[i]
+                self._overlong = " " <= character <= "?"  # parameters and intermediates; a final byte ends it
+                if " " <= character <= "~":
+                    i += 1
+                    continue
+            if not self._held:
+                end = text.find(ESCAPE, i)
+                end = len(text) if end < 0 else end + 1
+                yield from self._parser.feed(text[i:end])
+                self._held = ESCAPE if self._holding() else ""
+                i = end
+                continue
+            character = text[i]
+            i += 1
+            messages = list(self._parser.feed(character))
+            if character == ESCAPE:  # what was held is flushed, and this Esc starts a new sequence
+                broken = len(self._held) > 1
+                self._held = ESCAPE if self._holding() else ""
+            elif self._holding():
+                broken = False
+                self._held += character
+            else:  # the sequence ended: a key, a mouse event, a paste... or its characters, once it grew too long
+                broken = self._overlong = len(self._held) + 1 > _MAX_SEQUENCE_SEARCH_THRESHOLD
+                self._held = ""
+            if not broken:
+                yield from messages
+
+    def _holding(self) -> bool:
+        """Whether the parser holds the start of an escape sequence (it waits with the Esc delay for the rest)."""
+        return self._parser._timeout_time is not None
 
     def tick(self) -> Iterator[Message]:
-        """Messages that are due without new input: a lone Esc once its delay has run out."""
-        for message in self._parser.tick():
-            self._escape_read_at = None
-            yield message
+        """Messages that are due without new input: a lone Esc (or Alt+key) once its delay has run out.
+
+        A longer sequence left unfinished (or an Esc [ or Esc O alone) is broken: its characters are dropped.
+        """
+        messages = list(self._parser.tick())
+        if not messages and self._holding():
+            return
+        held, self._held = self._held, ""
+        broken = len(held) > 2 or held[1:] in SEQUENCE_INTRODUCERS  # Esc [ never ended reads as "[": dropped too
+        if not broken:
+            yield from messages
 
     def wait_limit(self, longest: float) -> float:
         """How long the thread may wait for input before :meth:`tick` is due (at most ``longest``)."""
-        if self._escape_read_at is None:
+        if not self._held:
             return longest
-        due = self._escape_read_at + constants.ESCAPE_DELAY - self._clock()
+        due = self._held_at + constants.ESCAPE_DELAY - self._clock()
         return min(longest, max(due, 0.0))
 
     def close(self) -> Iterator[Message]:
@@ -132,11 +189,10 @@ class TerminalInput:
 
     def _release_escape(self) -> Iterator[Message]:
         """Let the parser's wait for the rest of the sequence run out, so it reports the lone Esc now."""
-        assert self._escape_read_at is not None
-        deadline = self._escape_read_at + constants.ESCAPE_DELAY
+        deadline = self._held_at + constants.ESCAPE_DELAY
         while (remaining := deadline - self._clock()) > 0:
             self._sleep(remaining)
-        self._escape_read_at = None
+        self._held = ""
         yield from self._parser.tick()
 
 

@@ -20,7 +20,6 @@ from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.lazy import Lazy
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
@@ -38,10 +37,10 @@ from .annotations import AnnotationPanel
 from .board import HexBoard
 from .board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
 from .clock_panel import ClockPanel
-from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog
+from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog, question_above
 from .engine_panels import AnalysisPanel, ThinkingLine
 from .help import help_text
-from .lazy_line import LazyLine
+from .lazy_line import LazyLine, MountLater
 from .message_line import MessageLine
 from .move_entry import MoveEntry, focus_move_box
 from .narrow_layout import BREAKPOINTS, NARROW_CSS
@@ -150,13 +149,18 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._turn_shown: Colour | None = None
         self._layout_said: tuple[str, str | None] | None = None
         """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
+        self.board = HexBoard(id="board", piece_set=self.options.piece_set, layout=self.options.layout)
+        """The board, made here and held: it answers before it is mounted and after the app has begun to quit."""
+        self.message = MessageLine(id="message")
+        """The message line, held like the board.  The other panels are mounted after the first paint and are
+        reached only through queries that find nothing before (or after) they are there (:meth:`_panel`)."""
 
     # --- layout --------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
-            yield HexBoard(id="board", piece_set=self.options.piece_set, layout=self.options.layout)
-            with Lazy(SidePanel(id="side")):
+            yield self.board
+            with MountLater(SidePanel(id="side")):
                 yield ClockPanel(id="clocks")
                 yield ThinkingLine(id="thinking")
                 yield StatusPanel(id="status")
@@ -165,16 +169,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
                 yield AnnotationPanel(id="notes")
                 yield MaterialPanel(id="material")
         yield LazyLine(MoveEntry(id="entry"))
-        yield MessageLine(id="message")
+        yield self.message
         yield LazyLine(Footer(compact=True))
-
-    @property
-    def board(self) -> HexBoard:
-        return self.query_one(HexBoard)
-
-    @property
-    def message(self) -> MessageLine:
-        return self.query_one(MessageLine)
 
     def on_mount(self) -> None:
         game = self.session.game
@@ -331,21 +327,22 @@ class GameScreen(TranslatedBindings, Screen[None]):
                 overlays=session.overlays,
             )
         )
-        if board_only or not self.query(SidePanel):
-            return  # the side panel is mounted after the first paint: it shows the game when it arrives
+        if board_only:
+            return
+        # The side panel is mounted after the first paint (it shows the game when it arrives, SidePanel.Ready)
+        # and unmounted when the app quits, maybe between a message and its handling: a panel not there is
+        # skipped, never looked for.
         game = session.game
         names = (game.tags.get("White", "?"), game.tags.get("Black", "?"))
-        self.query_one(ClockPanel).show_clock(game.clock, names=names, flipped=self.board.flipped)
-        variation = session.variations.top
+        flipped = self.board.flipped
+        self._panel(ClockPanel, lambda panel: panel.show_clock(game.clock, names=names, flipped=flipped))
+        variation = None if session.variations.top is None else session.variations.top.describe()
         problem = session.save_problem
-        self.query_one(StatusPanel).show_game(
-            shown,
-            variation=None if variation is None else variation.describe(),
-            warning=None if problem is None else self.policy.hide_paths(problem),
-        )
-        self.query_one(MaterialPanel).show_game(shown)
-        self.query_one(MoveList).show_game(shown)
-        self.query_one(AnnotationPanel).show_game(shown)
+        warning = None if problem is None else self.policy.hide_paths(problem)
+        self._panel(StatusPanel, lambda panel: panel.show_game(shown, variation=variation, warning=warning))
+        self._panel(MaterialPanel, lambda panel: panel.show_game(shown))
+        self._panel(MoveList, lambda panel: panel.show_game(shown))
+        self._panel(AnnotationPanel, lambda panel: panel.show_game(shown))
         self._refresh_footer()
 
     def _follow_turn(self) -> None:
@@ -386,7 +383,15 @@ class GameScreen(TranslatedBindings, Screen[None]):
         return True
 
     def on_key(self, event: events.Key) -> None:
-        """A key of a hidden action (see :meth:`check_action`) says why it cannot act, instead of nothing."""
+        """A key of a hidden action (see :meth:`check_action`) says why it cannot act, instead of nothing.
+
+        A key routed here before a question covered the screen is the question's to refuse (it came too soon).
+        """
+        if (question := question_above(self)) is not None:
+            event.stop()
+            event.prevent_default()
+            question.too_soon()
+            return
         for action in ACTIONS.values():
             if action.only_when_possible and event.key in action.keys.split(","):
                 if (reason := self.refusal(action.name)) is not None:
@@ -634,7 +639,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
             return
         feedback = self.session.play_text(event.text)
         if not feedback.done:  # the box emptied itself on Enter: the keys after it start the next move
-            self.query_one(MoveEntry).give_back(event.text)
+            self._panel(MoveEntry, lambda entry: entry.give_back(event.text))
         self.apply(feedback)
 
     @on(HexBoard.LayoutChanged)

@@ -38,6 +38,7 @@ from textual.widgets import Input, Label
 
 from ..core.safe_text import safe_text
 from ..i18n import N_, _
+from .dialogs import question_above
 
 PLACEHOLDER = N_("CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)")
 
@@ -67,10 +68,18 @@ class MoveInput(Input):
         bubbled up to the app, after the keys queued behind it: in a burst,
         ``E7-E13⏎I23-I19⏎`` would be typed in full before the first Enter.  So
         the box runs its own bindings itself.  A ``/`` or ``:`` where the move
-        starts is the habit of moving to the box: there is nothing to do.
+        starts is the habit of moving to the box: there is nothing to do.  An
+        Alt chord types nothing: it is not text (a lone ``Esc [`` that the
+        terminal never finished reads as Alt+[), and it goes on to the app.
         """
-        if event.character in TYPE_MOVE_CHARACTERS and not self.value[: self.cursor_position].strip():
+        if (question := question_above(self)) is not None:  # a key of a burst that asked a question: too soon
             event.stop()
+            event.prevent_default()
+            question.too_soon()
+        elif event.character in TYPE_MOVE_CHARACTERS and not self.value[: self.cursor_position].strip():
+            event.stop()
+            event.prevent_default()
+        elif event.key.startswith("alt+"):
             event.prevent_default()
         elif (action := _BOX_ACTIONS.get(event.key)) is not None:
             event.stop()
@@ -170,11 +179,16 @@ class MoveEntry(Horizontal):
         self.post_message(self.Ready(self))
 
     def show_hex(self, text: str) -> None:
-        """Name the hex under the cursor (and its piece); plain text, never markup."""
-        info = self.query_one("#cursor-info", Label)
+        """Name the hex under the cursor (and its piece); plain text, never markup.
+
+        Nothing happens once the row is being taken down (a quit in the first moments: the screen's ``Ready``
+        handler may run after the label has gone).  The row is laid out again only when the name's width
+        changed: otherwise the box keeps its place.
+        """
         width = cell_len(text)
-        info.update(Text(text), layout=width != self._info_width)  # as wide as before: the box keeps its place
-        self._info_width = width
+        for label in self.query("#cursor-info").results(Label):
+            label.update(Text(text), layout=width != self._info_width)
+            self._info_width = width
 
     @property
     def box(self) -> MoveInput:

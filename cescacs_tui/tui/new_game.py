@@ -30,6 +30,7 @@ from ..core import CescacsError, Position
 from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
 from ..core.safe_text import safe_text
+from ..data.settings import MAX_NAME_LENGTH
 from ..engine.computer import HUMAN, Seat
 from ..engine.levels import LEVELS
 from ..i18n import N_, _
@@ -192,11 +193,23 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
             yield Label(Text(_("New game")), id="new-title")
             with Horizontal(classes="field -tight"):
                 yield Label(Text(_("White")), classes="field-label")
-                yield Input(safe_text(defaults.white), placeholder=_("White's name"), id="white", compact=True)
+                yield Input(
+                    safe_text(defaults.white),
+                    placeholder=_("White's name"),
+                    id="white",
+                    compact=True,
+                    max_length=MAX_NAME_LENGTH,  # as the settings: a name a record always holds
+                )
                 yield self._seat_list("white-seat", defaults.white_seat)
             with Horizontal(classes="field -tight"):
                 yield Label(Text(_("Black")), classes="field-label")
-                yield Input(safe_text(defaults.black), placeholder=_("Black's name"), id="black", compact=True)
+                yield Input(
+                    safe_text(defaults.black),
+                    placeholder=_("Black's name"),
+                    id="black",
+                    compact=True,
+                    max_length=MAX_NAME_LENGTH,
+                )
                 yield self._seat_list("black-seat", defaults.black_seat)
             with Horizontal(classes="field"):
                 yield Label(Text(_("Time control")), classes="field-label")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from ..arguments import decimal, host_name, whole_number
 from ..data.settings import read_language
 from ..data.storage import data_dir
 from ..i18n import LANGUAGES, _, choose_language, set_language
@@ -35,47 +36,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(
             EXIT_USAGE, _("{prog}: error: {reason} (see {prog} --help)").format(prog=self.prog, reason=message) + "\n"
         )
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_("{text!r} is not a port number").format(text=text)) from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(_("{port} is not a port number (1 to 65535)").format(port=port))
-    return port
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(_("{value} must be at least 1").format(value=value))
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
-    if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(_("{value} must be from 0 to 1000").format(value=value))
-    return value
-
-
-def _amount(text: str) -> float:
-    """A number of minutes or days: 0 (never) or more, and finite."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1e6:  # NaN fails too
-        raise argparse.ArgumentTypeError(_("{text!r} is not a number from 0 to 1000000").format(text=text))
-    return value
 
 
 def app_command(extra: Sequence[str] = ()) -> str:
@@ -98,9 +58,9 @@ def parser() -> argparse.ArgumentParser:
         ),
     )
     command.add_argument(
-        "--host", default="127.0.0.1", help=_("address to listen on (default: 127.0.0.1, this machine)")
+        "--host", type=host_name, default="127.0.0.1", help=_("address to listen on (default: 127.0.0.1, this machine)")
     )
-    command.add_argument("--port", type=_port, default=8000, help=_("port (default: 8000)"))
+    command.add_argument("--port", type=whole_number(1, 65535), default=8000, help=_("port (default: 8000)"))
     command.add_argument(
         "--public-url",
         metavar="URL",
@@ -115,14 +75,14 @@ def parser() -> argparse.ArgumentParser:
     )
     command.add_argument(
         "--max-sessions",
-        type=_positive,
+        type=whole_number(1, 100_000),
         default=DEFAULT_MAX_SESSIONS,
         metavar="N",
         help=_("at most N games at once, one process each (default: {count})").format(count=DEFAULT_MAX_SESSIONS),
     )
     command.add_argument(
         "--engines",
-        type=_count,
+        type=whole_number(0, 1000),
         default=DEFAULT_ENGINES,
         metavar="N",
         help=_(
@@ -132,7 +92,7 @@ def parser() -> argparse.ArgumentParser:
     )
     command.add_argument(
         "--idle-minutes",
-        type=_amount,
+        type=decimal(0, 1_000_000),
         default=DEFAULT_IDLE_MINUTES,
         metavar="M",
         help=_(
@@ -141,7 +101,7 @@ def parser() -> argparse.ArgumentParser:
     )
     command.add_argument(
         "--forget-days",
-        type=_amount,
+        type=decimal(0, 1_000_000),
         default=DEFAULT_FORGET_DAYS,
         metavar="D",
         help=_("remove the games and settings of browsers not seen for D days (0: never; default: {days:g})").format(

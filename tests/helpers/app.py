@@ -11,6 +11,7 @@ from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import parse_hex
 from cescacs_tui.tui.board_layout import cursor_step
 from cescacs_tui.tui.dialogs import DeliberateDialog
+from tests.helpers.waiting import until
 
 ARROWS = ("up", "down", "left", "right")
 
@@ -61,11 +62,7 @@ async def answer(pilot: Pilot[None], *keys: str) -> None:
     """Press ``keys`` in the dialog on top once it listens: it ignores what comes before a person could have read it."""
     dialog = pilot.app.screen
     assert isinstance(dialog, DeliberateDialog), dialog
-    for _ in range(400):  # a few seconds at most, even on a loaded machine
-        if dialog.listening:
-            break
-        await pilot.pause(0.02)
-    assert dialog.listening
+    await until(lambda: dialog.listening, "the question to listen")
     await pilot.press(*keys)
 
 
