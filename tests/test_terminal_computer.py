@@ -29,7 +29,7 @@ def test_the_computer_plays_white_in_the_real_command(tmp_path: Path) -> None:
     try:
         terminal.read_until(lambda: len(saved(data)[0]) == 1, "the computer's first move in the autosave")
         assert saved(data)[1] == ["computer:1", "human"]
-        terminal.wait_for_screen("cescacs-tui level 1")  # its name beside its clock
+        terminal.wait_for_text("cescacs-tui level 1")  # its name, said while it was to move
         terminal.type("/e21-e15\r")  # one burst, as a terminal delivers it
         terminal.read_until(lambda: len(saved(data)[0]) == 3, "the reply and the computer's answer")
         assert saved(data)[0][1] == "E21-E15"

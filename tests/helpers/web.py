@@ -61,7 +61,8 @@ class WebServer:
         pid = self.process.pid
         children: list[int] = []
         for task in Path(f"/proc/{pid}/task").iterdir():
-            children += [int(child) for child in (task / "children").read_text().split()]
+            with contextlib.suppress(FileNotFoundError):  # a thread of the server that has ended meanwhile
+                children += [int(child) for child in (task / "children").read_text().split()]
         return children
 
     def stop(self) -> None:
