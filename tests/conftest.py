@@ -125,6 +125,8 @@ SLOW_MODULES = frozenset(
         "test_totality.py",
         "test_random_input.py",
         "test_web_browser.py",
+        "test_fuzz.py",
+        "test_questions_under_load.py",
     }
 )
 """Modules whose every test runs the command in a pseudo-terminal, a server, a browser or a long property sweep."""

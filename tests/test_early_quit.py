@@ -73,6 +73,7 @@ async def test_quitting_early_with_a_clock_or_a_question_on_the_screen_ends_clea
     assert failed == []
 
 
+@pytest.mark.slow
 @POSIX_ONLY
 def test_the_real_command_quit_as_it_starts_exits_0_without_a_traceback(tmp_path) -> None:
     """Ctrl+Q as soon as the app has written anything (before that the terminal itself takes it, as XON)."""

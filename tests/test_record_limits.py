@@ -49,12 +49,14 @@ def test_an_illegal_move_before_a_syntax_error_is_the_error_reported() -> None:
     assert refusal(HEADER + "1. E7-E13 E21-E15 } *\n").startswith("line 3, column 19: '}' without a '{'")
 
 
+@pytest.mark.slow
 def test_flat_variations_beyond_the_half_move_limit_are_refused() -> None:
     text = HEADER + "1. E7-E13 " + "(1. E7-E11) " * (MAX_HALF_MOVES + 10) + "*\n"
     said = refusal(text)
     assert f"the record holds more than {MAX_HALF_MOVES} half-moves" in said and "line 3, column" in said
 
 
+@pytest.mark.slow
 def test_as_many_variations_as_the_limit_allows_are_read() -> None:
     (game,) = read_pgn(HEADER + "1. E7-E13 " + "(1. E7-E11 {why not}) " * (MAX_HALF_MOVES - 1) + "*\n")
     assert len(game.nodes[0].variations) == MAX_HALF_MOVES - 1

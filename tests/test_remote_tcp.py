@@ -213,6 +213,7 @@ def test_random_and_malformed_lines_never_crash_the_coordinator_nor_change_the_g
 # --- liveness ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_quiet_client_is_pinged_and_one_that_never_answers_is_dropped_its_seat_left() -> None:
     coordinator = Coordinator(Game.new(), token=TOKEN)
     for _, port in served(coordinator, Limits(silence_seconds=0.9)):
@@ -226,6 +227,7 @@ def test_a_quiet_client_is_pinged_and_one_that_never_answers_is_dropped_its_seat
         assert left["seats"]["white"] == {"name": "Ana", "held": True, "connected": False}
 
 
+@pytest.mark.slow
 def test_a_client_that_answers_the_pings_stays_however_long_it_is_quiet() -> None:
     coordinator = Coordinator(Game.new(), token=TOKEN)
     for _, port in served(coordinator, Limits(silence_seconds=0.6)):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -72,6 +73,7 @@ def test_every_tag_value_reads_back_equal_from_a_record(tags: dict[str, str]) ->
     assert {name: game.tags[name] for name in tags} == tags
 
 
+@pytest.mark.slow
 @ROUND_TRIPS
 @given(tag_sets)
 def test_every_tag_value_reads_back_equal_from_the_autosave(tmp_path_factory, tags: dict[str, str]) -> None:
@@ -82,6 +84,7 @@ def test_every_tag_value_reads_back_equal_from_the_autosave(tmp_path_factory, ta
     assert {name: saved.game.tags[name] for name in tags} == tags
 
 
+@pytest.mark.slow
 @ROUND_TRIPS
 @given(tag_sets)
 def test_every_tag_value_reads_back_equal_from_the_archive_and_its_list(tmp_path_factory, tags) -> None:
