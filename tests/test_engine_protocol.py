@@ -177,10 +177,13 @@ def test_setoption_changes_each_option(engine):
         "setoption name hash value 2",  # option names are case-insensitive
         "setoption name Castling value false",
         "setoption name Seed value 7",
-        "setoption name MoveOverhead value 0",
+        "setoption name Move Overhead value 0",
     )
     assert engine.new_lines() == []
-    assert engine.protocol.options == {"Level": 3, "Hash": 2, "Castling": False, "Seed": 7, "MoveOverhead": 0}
+    assert engine.protocol.options == {"Level": 3, "Hash": 2, "Castling": False, "Seed": 7, "Move Overhead": 0}
+    engine.send("setoption name moveoverhead value 40")  # names match without case or spaces (0.3's spelling)
+    assert engine.new_lines() == []
+    assert engine.protocol.options["Move Overhead"] == 40
     assert engine.protocol.searcher.hash_entries == 2 * (1 << 20) // 200
     # Castling applies from the next position command: the beginners' rule (RULES.md 11.1)
     engine.send("position startpos")

@@ -20,7 +20,7 @@ from typing import Final
 
 from ..core.move import Move
 from .board import SearchBoard
-from .search import Info, Limits, Result, Searcher
+from .search import DEFAULT_OVERHEAD, Info, Limits, Result, Searcher
 
 
 @dataclass(frozen=True)
@@ -66,26 +66,11 @@ def level(number: int) -> Level:
 
 
 def level_limits(chosen: Level, limits: Limits) -> Limits:
-    """``limits`` with the level's depth cap and share of the time applied (infinite analysis keeps its depth cap)."""
-    depth = limits.depth
-    if chosen.depth is not None:
-        depth = chosen.depth if depth is None else min(depth, chosen.depth)
-    share = chosen.time_share
-
-    def part(seconds: float | None) -> float | None:
-        return None if seconds is None else seconds * share
-
-    if limits.infinite:
-        return replace(limits, depth=depth) if chosen.depth is not None else limits
-    return replace(
-        limits,
-        depth=depth,
-        movetime=part(limits.movetime),
-        white_time=part(limits.white_time),
-        black_time=part(limits.black_time),
-        white_increment=limits.white_increment * share,
-        black_increment=limits.black_increment * share,
-    )
+    """``limits`` with the level's depth cap applied (its share of the time is applied to the time plan)."""
+    if chosen.depth is None:
+        return limits
+    depth = chosen.depth if limits.depth is None else min(limits.depth, chosen.depth)
+    return replace(limits, depth=depth)
 
 
 def choose_move(
@@ -96,11 +81,13 @@ def choose_move(
     rng: random.Random,
     on_info: Callable[[Info], None] | None = None,
     *,
-    overhead: float = 0.03,
+    overhead: float = DEFAULT_OVERHEAD,
     stop: threading.Event | None = None,
+    started: float | None = None,
 ) -> Result:
     """Search ``board`` the way level ``chosen`` plays, and return its move.
 
+    ``overhead``, ``stop`` and ``started`` are :meth:`Searcher.search`'s.
     ``rng`` decides the careless moves and seeds the evaluation noise, so a
     seeded generator makes the weak levels repeatable.
     """
@@ -112,7 +99,10 @@ def choose_move(
             careless = careless_move(searcher, board, rng)
             if careless is not None:
                 return careless
-        return searcher.search(board, level_limits(chosen, limits), on_info, overhead=overhead, stop=stop)
+        share = 1.0 if limits.infinite else chosen.time_share
+        return searcher.search(
+            board, level_limits(chosen, limits), on_info, overhead=overhead, share=share, stop=stop, started=started
+        )
     finally:
         searcher.noise = 0
         searcher.quiescence = True

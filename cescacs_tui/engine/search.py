@@ -20,10 +20,10 @@ Crafty...), adapted to what C'escacs changes:
   ``MATE - plies``; a stalemate is a (minimum) win in C'escacs, so it scores
   ``STALEMATE``, more than any material but less than a mate; repetitions,
   the fifty-move claim and insufficient material score 0.
-* **Time**: the clock is read every few hundred nodes; the hard limit is
-  never passed by more than that, and a new iteration does not start after
-  the soft limit.  A stop request is seen at the same points, so ``stop``
-  answers within milliseconds.  When a search is cut short, the best move of
+* **Time**: the clock is read every few nodes (well under a millisecond of
+  work), so the hard limit holds even on a starved processor, and a new
+  iteration does not start after the soft limit.  A stop request is seen at
+  the same points, so ``stop`` answers within milliseconds.  When a search is cut short, the best move of
   the last finished iteration is played, unless the unfinished one already
   proved a better move.
 """
@@ -58,7 +58,9 @@ EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2
 
-_POLL_NODES: Final = 256
+_POLL_NODES: Final = 16
+"""Nodes between two readings of the clock: well under a millisecond of work, so a search stops on time even
+when it gets a small share of a busy processor (a reading costs less than 0.1% of the nodes' time)."""
 _HASH_MOVE: Final = 1 << 30
 _CAPTURE: Final = 1 << 24
 _KILLER: Final = 1 << 23
@@ -98,33 +100,50 @@ class TimePlan:
     hard: float | None
 
 
-def plan_time(limits: Limits, turn: int, overhead: float = 0.03) -> TimePlan:
-    """The time to spend on this move.
+DEFAULT_OVERHEAD: Final = 0.03
+"""Seconds kept back for every answer to reach the front end (the protocol's ``Move Overhead``)."""
+HORIZON: Final = 50
+"""Moves a clock is planned for when no ``movestogo`` says otherwise (sudden death, increments)."""
+OPENING_SHARE: Final = 20
+"""No move is given more than this share of the time left (plus the increment) unless a control is near."""
+SAFETY: Final = 0.8
+"""At most this part of the time left (less the overhead) is ever planned for one move."""
+STRETCH: Final = 4
+"""The hard limit is at most this many times the move's target (an iteration started in time may run on)."""
+
+
+def plan_time(limits: Limits, turn: int, overhead: float = DEFAULT_OVERHEAD, share: float = 1.0) -> TimePlan:
+    """The time to spend on this move, in seconds from when the ``go`` arrived.
 
     ``movetime`` is used in full, less ``overhead`` (the time a reply takes
-    to reach the front end).  With a clock, a move gets its share of the
-    remaining time (a thirtieth, or the time per move left before the next
-    control) plus most of the increment.  No iteration starts after half of
-    that share (the next one would take longer than all before it), and the
-    search stops at two and a half shares, at most a quarter of what is left
-    (all of it for the last move before a control) less the overhead.
+    to reach the front end; at most a quarter of the time).  With a clock,
+    the time of the next ``HORIZON`` moves (or up to the control) is pooled,
+    each of them paying its ``overhead`` first, so the fixed cost of
+    answering is reserved for every move to come and a long game at a fast
+    control is never lost on time; the move's target is its part of the pool.
+    No iteration starts after half the target (the next one takes longer
+    than all before it); the search stops at ``STRETCH`` targets, never
+    more than a ``OPENING_SHARE``-th of the time left plus the increment
+    (all the time less the overhead for the last move before a control),
+    and never more than ``SAFETY`` of the time left.  ``share`` scales the
+    plan (a level that thinks less).
     """
     if limits.infinite:
         return TimePlan(None, None)
     if limits.movetime is not None:
-        hard = max(0.005, limits.movetime - min(overhead, limits.movetime / 4))
+        hard = max(0.0, limits.movetime - min(overhead, limits.movetime / 4)) * share
         return TimePlan(hard, hard)
     remaining = limits.white_time if turn == 0 else limits.black_time
     if remaining is None:
         return TimePlan(None, None)
     increment = limits.white_increment if turn == 0 else limits.black_increment
-    moves = max(1, min(limits.moves_to_go or 30, 30))
-    share = remaining / moves + 0.75 * increment
-    ceiling = max(0.005, min(remaining - overhead, remaining / 4 + increment / 2))
-    if moves == 1:
-        ceiling = max(0.005, remaining - overhead)
-    hard = min(ceiling, 2.5 * share)
-    return TimePlan(min(hard, 0.5 * share), hard)
+    horizon = max(1, min(limits.moves_to_go or HORIZON, HORIZON))
+    usable = max(0.0, remaining - overhead)
+    pool = max(0.0, remaining + increment * (horizon - 1) - overhead * (horizon + 2))
+    target = min(pool / horizon, usable * SAFETY)
+    cap = usable if horizon == 1 else usable / min(horizon, OPENING_SHARE) + increment
+    hard = min(STRETCH * target, cap, usable * SAFETY)
+    return TimePlan(min(hard, target / 2) * share, hard * share)
 
 
 @dataclass(frozen=True)
@@ -210,20 +229,26 @@ class Searcher:
         limits: Limits,
         on_info: Callable[[Info], None] | None = None,
         *,
-        overhead: float = 0.03,
+        overhead: float = DEFAULT_OVERHEAD,
+        share: float = 1.0,
         stop: threading.Event | None = None,
+        started: float | None = None,
     ) -> Result:
         """Search ``board`` within ``limits`` and return the best move found.
 
         ``on_info`` is called after every finished iteration.  Setting
-        ``stop`` (from another thread) ends the search within a few hundred
-        nodes with the best move so far.  The board is left as it was.
+        ``stop`` (from another thread) ends the search within a few nodes
+        with the best move so far.  ``started`` is when the request arrived
+        (a :func:`time.perf_counter` reading): the time limits count from
+        it, so the time spent before the search began is not lost.
+        ``overhead`` and ``share`` go to :func:`plan_time`.  The board is
+        left as it was.
         """
-        self._start = time.perf_counter()
+        self._start = time.perf_counter() if started is None else started
         self._stop = stop
         self.nodes = 0
         self.seldepth = 0
-        plan = plan_time(limits, board.turn, overhead)
+        plan = plan_time(limits, board.turn, overhead, share)
         self._hard = None if plan.hard is None else self._start + plan.hard
         soft = None if plan.soft is None else self._start + plan.soft
         self._node_limit = None if limits.infinite else limits.nodes
@@ -657,4 +682,15 @@ def _from_table(score: int, ply: int) -> int:
     return score
 
 
-__all__ = ["MATE", "STALEMATE", "Info", "Limits", "Result", "Searcher", "TimePlan", "mate_in", "plan_time"]
+__all__ = [
+    "DEFAULT_OVERHEAD",
+    "MATE",
+    "STALEMATE",
+    "Info",
+    "Limits",
+    "Result",
+    "Searcher",
+    "TimePlan",
+    "mate_in",
+    "plan_time",
+]
