@@ -36,8 +36,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..core.geometry import DIAGONAL_RAYS, KNIGHT_SET, ORTHOGONAL_RAYS
-from ..core.move import CASTLING, EN_PASSANT, IN_PLACE_PROMOTION, SCORNFUL_CAPTURE, Move
+from ..core.geometry import DIAGONAL_RAYS, HEX_COUNT, KNIGHT_SET, ORTHOGONAL_RAYS
+from ..core.move import (
+    CASTLING,
+    EN_PASSANT,
+    IN_PLACE_PROMOTION,
+    MULTI_STEP,
+    NORMAL,
+    SCORNFUL_CAPTURE,
+    SCORNFUL_STEP,
+    Move,
+)
 from ..core.pieces import BISHOP, BLACK, ELEPHANT, KNIGHT, PAWN, PEGASUS, QUEEN, ROOK, WHITE, WYVERN
 from ..core.position import MoveTuple
 from .board import SearchBoard
@@ -65,6 +74,9 @@ _HASH_MOVE: Final = 1 << 30
 _CAPTURE: Final = 1 << 24
 _KILLER: Final = 1 << 23
 _HISTORY_MAX: Final = 1 << 22
+_HISTORY_SLOTS: Final = 19 * HEX_COUNT
+_NOISY_OFFSET: Final = 1 << 20
+"""Keeps the quiescence ordering's keys positive (a capture by a big piece of nothing much scores below 0)."""
 _COLOURS: Final = (WHITE, BLACK)
 _MATING_SLOTS: Final = tuple(
     side * COUNTERS_PER_SIDE + kind for side in (0, 1) for kind in (PAWN, PEGASUS, ROOK, WYVERN, QUEEN)
@@ -199,7 +211,8 @@ class Searcher:
     def __init__(self, *, hash_entries: int = 1 << 19) -> None:
         self.hash_entries = hash_entries
         self.table: dict[int, tuple[int, int, int, MoveTuple | None]] = {}
-        self.history: dict[tuple[int, int], int] = {}
+        self.history = [0] * _HISTORY_SLOTS
+        """Per (board code + 9) * HEX_COUNT + target hex: how often a quiet move of that piece there cut off."""
         self.killers: list[list[MoveTuple | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.noise = 0
         self.seed = 0
@@ -218,7 +231,7 @@ class Searcher:
     def new_game(self) -> None:
         """Forget the transposition table and the move-ordering statistics."""
         self.table.clear()
-        self.history.clear()
+        self.history = [0] * _HISTORY_SLOTS
         self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
 
     # --- the iterative deepening driver ----------------------------------------
@@ -307,12 +320,7 @@ class Searcher:
 
     def _age_history(self) -> None:
         """Halve the history scores between moves, so old statistics fade."""
-        history = self.history
-        if len(history) > 50_000:
-            history.clear()
-        else:
-            for k in history:
-                history[k] >>= 1
+        self.history = [score >> 1 for score in self.history]
 
     def _poll(self) -> None:
         """Stop when the time, the node budget or a stop request says so."""
@@ -412,10 +420,18 @@ class Searcher:
                     if score >= beta:
                         return beta if score >= MATE_BOUND else score
 
-        moves = position.legal_tuples()
-        if not moves:
-            return -MATE + ply if in_check else -STALEMATE + ply
-        ordered = self._order(board, moves, hash_move, ply)
+        raw = board.board
+        sign = 1 if board.turn == 0 else -1
+        # The table's move is searched before the others are generated: when it cuts off, they never are.
+        generated = not _plausible(raw, sign, hash_move)
+        if generated:
+            moves = position.legal_tuples()
+            if not moves:
+                return -MATE + ply if in_check else -STALEMATE + ply
+            ordered = self._order(board, moves, hash_move, ply)
+        else:
+            assert hash_move is not None
+            ordered = [hash_move]
         futile = not in_check and depth <= 2 and not pv_node and static + (250 if depth == 1 else 500) <= alpha
         checking = (
             _checking_hexes(raw_board := board.board, position.king(_COLOURS[1 - board.turn])) if futile else None
@@ -424,60 +440,67 @@ class Searcher:
         best = -INFINITY
         best_move = ordered[0]
         killers = self.killers[ply]
-        raw = board.board
-        sign = 1 if board.turn == 0 else -1
         searched = 0
-        for move in ordered:
-            quiet = not move[3] and move[2] != EN_PASSANT and move[2] != SCORNFUL_CAPTURE
-            if quiet and move[2] != CASTLING and move[2] != IN_PLACE_PROMOTION and raw[move[1]] * sign < 0:
-                quiet = False
-            if (
-                checking is not None
-                and quiet
-                and searched
-                and move != killers[0]
-                and move != killers[1]
-                and not _may_check(raw_board, move, checking)
-            ):
-                continue  # hopeless at the frontier, and it cannot give check
-            board.make(move)
-            try:
-                gives_check = position.is_check()
-                reduction = 0
+        cut = False
+        while True:
+            for move in ordered:
+                quiet = not move[3] and move[2] != EN_PASSANT and move[2] != SCORNFUL_CAPTURE
+                if quiet and move[2] != CASTLING and move[2] != IN_PLACE_PROMOTION and raw[move[1]] * sign < 0:
+                    quiet = False
                 if (
-                    depth >= 3
-                    and searched >= 3
+                    checking is not None
                     and quiet
-                    and not in_check
-                    and not gives_check
+                    and searched
                     and move != killers[0]
                     and move != killers[1]
+                    and not _may_check(raw_board, move, checking)
                 ):
-                    reduction = (1 if searched < 10 or depth < 5 else 2) - pv_node
-                if searched == 0:
-                    score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
-                else:
-                    score = -self._search(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True, gives_check)
-                    if score > alpha and (reduction or score < beta):
+                    continue  # hopeless at the frontier, and it cannot give check
+                board.make(move)
+                try:
+                    gives_check = position.is_check()
+                    reduction = 0
+                    if (
+                        depth >= 3
+                        and searched >= 3
+                        and quiet
+                        and not in_check
+                        and not gives_check
+                        and move != killers[0]
+                        and move != killers[1]
+                    ):
+                        reduction = (1 if searched < 10 or depth < 5 else 2) - pv_node
+                    if searched == 0:
                         score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
-            finally:
-                board.unmake()
-            searched += 1
-            if score > best:
-                best = score
-                best_move = move
-                if score > alpha:
-                    alpha = score
-                    if pv_node:
-                        self._pv[ply] = [move, *self._pv[ply + 1]]
-                    if score >= beta:
-                        if quiet:
-                            if killers[0] != move:
-                                killers[1] = killers[0]
-                                killers[0] = move
-                            slot = (raw[move[0]], move[1])
-                            self.history[slot] = min(self.history.get(slot, 0) + depth * depth, _HISTORY_MAX)
-                        break
+                    else:
+                        score = -self._search(
+                            board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True, gives_check
+                        )
+                        if score > alpha and (reduction or score < beta):
+                            score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
+                finally:
+                    board.unmake()
+                searched += 1
+                if score > best:
+                    best = score
+                    best_move = move
+                    if score > alpha:
+                        alpha = score
+                        if pv_node:
+                            self._pv[ply] = [move, *self._pv[ply + 1]]
+                        if score >= beta:
+                            if quiet:
+                                if killers[0] != move:
+                                    killers[1] = killers[0]
+                                    killers[0] = move
+                                slot = (raw[move[0]] + 9) * HEX_COUNT + move[1]
+                                self.history[slot] = min(self.history[slot] + depth * depth, _HISTORY_MAX)
+                            cut = True
+                            break
+            if cut or generated:
+                break
+            generated = True
+            ordered = [m for m in self._order(board, position.legal_tuples(), hash_move, ply) if m != hash_move]
         flag = LOWER if best >= beta else (EXACT if best > original_alpha else UPPER)
         self._store(key, depth, best, flag, best_move, ply)
         return best
@@ -526,12 +549,23 @@ class Searcher:
 
     # --- helpers -----------------------------------------------------------------
 
+    def quiet_score(self, board: SearchBoard) -> int:
+        """The quiescence search's score of ``board`` for the side to move, with no limits.
+
+        For tuning tools: a position whose score here equals its static
+        evaluation is *quiet* (no capture or promotion changes it).
+        """
+        self._hard = self._node_limit = self._stop = None
+        self._next_poll = 1 << 62
+        self.nodes = self.seldepth = 0
+        return self._quiesce(board, -INFINITY, INFINITY, 0)
+
     def evaluate(self, board: SearchBoard) -> int:
         """The static evaluation for the side to move, with this searcher's noise."""
         score = board.evaluate()
         if self.noise:
             # A fixed pseudo-random offset per position (and seed): the same position always errs the same way.
-            mixed = ((board.key ^ self.seed) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            mixed = ((board.key ^ self.seed) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF  # 64 bits, as before
             score += (mixed >> 32) % (2 * self.noise + 1) - self.noise
         return score
 
@@ -564,8 +598,10 @@ class Searcher:
         sign = 1 if board.turn == 0 else -1
         killers = self.killers[ply]
         history = self.history
-        scored = []
-        for move in moves:
+        keys = []
+        width = len(moves).bit_length()
+        last = len(moves) - 1
+        for i, move in enumerate(moves):
             origin, target, kind, promotion, _ = move
             if move == first:
                 score = _HASH_MOVE
@@ -581,10 +617,11 @@ class Searcher:
                 elif move == killers[1]:
                     score = _KILLER
                 else:
-                    score = history.get((raw[origin], target), 0)
-            scored.append((score, move))
-        scored.sort(key=_first, reverse=True)
-        return [m for _, m in scored]
+                    score = history[(raw[origin] + 9) * HEX_COUNT + target]
+            keys.append(score << width | last - i)  # ties keep the generator's order
+        keys.sort(reverse=True)
+        mask = (1 << width) - 1
+        return [moves[last - (key & mask)] for key in keys]
 
     @staticmethod
     def _order_noisy(board: SearchBoard, moves: list[MoveTuple], stand: int, alpha: int) -> list[MoveTuple]:
@@ -601,9 +638,11 @@ class Searcher:
         position = board.position
         them = _COLOURS[1 - board.turn]
         pruning = stand > -INFINITY
-        scored = []
+        keys = []
+        width = len(moves).bit_length()
+        last = len(moves) - 1
         margin = alpha - stand - 200
-        for move in moves:
+        for i, move in enumerate(moves):
             origin, target, kind, promotion, _ = move
             victim = raw[target] if kind != CASTLING and kind != IN_PLACE_PROMOTION else 0
             gain = values[victim + 9] if victim * sign < 0 else (100 if kind == EN_PASSANT else 0)
@@ -614,12 +653,26 @@ class Searcher:
                 continue
             if pruning and gain < margin:
                 continue
-            scored.append((gain * 64 - attacker // 16, move))
-        scored.sort(key=_first, reverse=True)
-        return [m for _, m in scored]
+            keys.append((gain * 64 - attacker // 16 + _NOISY_OFFSET) << width | last - i)
+        keys.sort(reverse=True)
+        mask = (1 << width) - 1
+        return [moves[last - (key & mask)] for key in keys]
 
 
 CheckingHexes = tuple[frozenset[int], frozenset[int], frozenset[int]]
+_PLAIN_KINDS: Final = frozenset((NORMAL, MULTI_STEP, SCORNFUL_STEP))
+
+
+def _plausible(board: list[int], sign: int, move: MoveTuple | None) -> bool:
+    """Whether the table's ``move`` can be played before the legal moves are generated.
+
+    The table holds moves found legal in a position with the same 64-bit
+    key, so it is legal here unless two positions share a key; the plain
+    kinds of move with one of our pieces leaving and none of ours taken are
+    safe to play even then (they cannot derail the board), the special ones
+    wait for the generator.
+    """
+    return move is not None and move[2] in _PLAIN_KINDS and board[move[0]] * sign > 0 and board[move[1]] * sign <= 0
 
 
 def _checking_hexes(board: list[int], king: int) -> CheckingHexes:
@@ -659,10 +712,6 @@ def _may_check(board: list[int], move: MoveTuple, checking: CheckingHexes) -> bo
 _ORTHOGONAL_CHECKERS: Final = frozenset((ROOK, WYVERN, QUEEN))
 _DIAGONAL_CHECKERS: Final = frozenset((BISHOP, PEGASUS, QUEEN))
 _JUMP_CHECKERS: Final = frozenset((KNIGHT, WYVERN, PEGASUS))
-
-
-def _first(item: tuple[int, MoveTuple]) -> int:
-    return item[0]
 
 
 def _to_table(score: int, ply: int) -> int:
