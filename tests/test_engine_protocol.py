@@ -298,10 +298,11 @@ def test_the_cescacs_engine_command_in_one_burst_of_bytes():
         engine.write(
             b"uci\nisready\nucinewgame\nsetoption name Level value 2\n"
             b"position startpos moves E7-E13\ngo nodes 500\n"
-            b"\xff\xfe garbage \x1b[31m\n\n   \nposition startpos\ngo depth 1\n"
+            b"\xff\xfe garbage \x1b[31m\n\n   \nposition startpos\n"
         )
         assert b"uciok\n" in engine.read_until(b"readyok\n", "readyok")
         first = engine.read_until(b"bestmove ", "the first bestmove") + engine.read_until(b"\n", "its end")
+        engine.write(b"go depth 1\n")  # after the answer: a go during a search is refused, whatever the timing
         second = engine.read_until(b"bestmove ", "the second bestmove") + engine.read_until(b"\n", "its end")
         # undecodable bytes become U+FFFD (printable), the escape character is escaped
         assert "info string error: unknown command '\ufffd\ufffd'".encode() in first + second

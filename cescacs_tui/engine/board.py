@@ -269,7 +269,7 @@ class SearchBoard:
         key = self.key
         last = len(keys) - 1
         # Only positions with the same side to move, four plies back at least, since the last irreversible move.
-        for i in range(last - 4, max(-1, last - self.position.halfmove_clock - 1), -2):
+        for i in range(last - 4, max(-1, last - self.position.halfmove_clock - 1), -2):  # noqa: SIM110 (faster)
             if keys[i] == key:
                 return True
         return False

@@ -30,6 +30,7 @@ Crafty...), adapted to what C'escacs changes:
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -75,6 +76,16 @@ _CAPTURE: Final = 1 << 24
 _KILLER: Final = 1 << 23
 _HISTORY_MAX: Final = 1 << 22
 _HISTORY_SLOTS: Final = 19 * HEX_COUNT
+_LMR: Final = tuple(
+    tuple(int(0.75 + math.log(depth) * math.log(index) / 2.25) if depth and index else 0 for index in range(256))
+    for depth in range(MAX_DEPTH + 1)
+)
+"""Late-move reductions of quiet moves, by depth and by how many moves were searched before (the usual log-log form:
+C'escacs positions have 100-200 moves, most of them late)."""
+_LMP_DEPTH: Final = 3
+_LMP: Final = (0, 8, 16, 30)
+"""Quiet moves tried at depths 1-3 before the rest (those that cannot give check) are pruned, in non-PV nodes."""
+_NO_LIMIT: Final = 1 << 30
 _NOISY_OFFSET: Final = 1 << 20
 """Keeps the quiescence ordering's keys positive (a capture by a big piece of nothing much scores below 0)."""
 _COLOURS: Final = (WHITE, BLACK)
@@ -124,7 +135,7 @@ STRETCH: Final = 4
 """The hard limit is at most this many times the move's target (an iteration started in time may run on)."""
 
 
-def plan_time(limits: Limits, turn: int, overhead: float = DEFAULT_OVERHEAD, share: float = 1.0) -> TimePlan:
+def plan_time(limits: Limits, turn: int, overhead: float = DEFAULT_OVERHEAD) -> TimePlan:
     """The time to spend on this move, in seconds from when the ``go`` arrived.
 
     ``movetime`` is used in full, less ``overhead`` (the time a reply takes
@@ -137,13 +148,12 @@ def plan_time(limits: Limits, turn: int, overhead: float = DEFAULT_OVERHEAD, sha
     than all before it); the search stops at ``STRETCH`` targets, never
     more than a ``OPENING_SHARE``-th of the time left plus the increment
     (all the time less the overhead for the last move before a control),
-    and never more than ``SAFETY`` of the time left.  ``share`` scales the
-    plan (a level that thinks less).
+    and never more than ``SAFETY`` of the time left.
     """
     if limits.infinite:
         return TimePlan(None, None)
     if limits.movetime is not None:
-        hard = max(0.0, limits.movetime - min(overhead, limits.movetime / 4)) * share
+        hard = max(0.0, limits.movetime - min(overhead, limits.movetime / 4))
         return TimePlan(hard, hard)
     remaining = limits.white_time if turn == 0 else limits.black_time
     if remaining is None:
@@ -155,7 +165,7 @@ def plan_time(limits: Limits, turn: int, overhead: float = DEFAULT_OVERHEAD, sha
     target = min(pool / horizon, usable * SAFETY)
     cap = usable if horizon == 1 else usable / min(horizon, OPENING_SHARE) + increment
     hard = min(STRETCH * target, cap, usable * SAFETY)
-    return TimePlan(min(hard, target / 2) * share, hard * share)
+    return TimePlan(min(hard, target / 2), hard)
 
 
 @dataclass(frozen=True)
@@ -243,7 +253,6 @@ class Searcher:
         on_info: Callable[[Info], None] | None = None,
         *,
         overhead: float = DEFAULT_OVERHEAD,
-        share: float = 1.0,
         stop: threading.Event | None = None,
         started: float | None = None,
     ) -> Result:
@@ -254,18 +263,19 @@ class Searcher:
         with the best move so far.  ``started`` is when the request arrived
         (a :func:`time.perf_counter` reading): the time limits count from
         it, so the time spent before the search began is not lost.
-        ``overhead`` and ``share`` go to :func:`plan_time`.  The board is
-        left as it was.
+        ``overhead`` goes to :func:`plan_time`.  The board is left as it
+        was.
         """
         self._start = time.perf_counter() if started is None else started
         self._stop = stop
         self.nodes = 0
         self.seldepth = 0
-        plan = plan_time(limits, board.turn, overhead, share)
+        plan = plan_time(limits, board.turn, overhead)
         self._hard = None if plan.hard is None else self._start + plan.hard
         soft = None if plan.soft is None else self._start + plan.soft
-        self._node_limit = None if limits.infinite else limits.nodes
-        self._next_poll = _POLL_NODES if self._node_limit is None else min(_POLL_NODES, self._node_limit)
+        node_limit = None if limits.infinite else limits.nodes
+        self._node_limit = None  # the first iteration always ends: a move is never chosen on less than one ply
+        self._next_poll = _POLL_NODES
         max_depth = MAX_DEPTH if limits.infinite or limits.depth is None else max(1, min(limits.depth, MAX_DEPTH))
         for killers in self.killers:
             killers[0] = killers[1] = None
@@ -297,6 +307,11 @@ class Searcher:
                 break
             if len(moves) == 1 and plan.hard is not None:
                 break  # a forced move: no need to spend the time
+            if node_limit is not None:
+                if self.nodes >= node_limit:
+                    break
+                self._node_limit = node_limit
+                self._next_poll = min(self._next_poll, node_limit)
         elapsed = time.perf_counter() - self._start
         pv = tuple(Move._make(m) for m in self._legal_line(board, best_pv))
         return Result(pv[0], best_score, mate_in(best_score), depth_done, self.nodes, elapsed, pv)
@@ -432,9 +447,13 @@ class Searcher:
         else:
             assert hash_move is not None
             ordered = [hash_move]
-        futile = not in_check and depth <= 2 and not pv_node and static + (250 if depth == 1 else 500) <= alpha
+        # At the frontier, quiet moves that cannot give check are pruned when the position is hopeless
+        # (futility) or once enough moves have been tried (late-move pruning): decided before playing them.
+        prunable = not in_check and not pv_node and depth <= _LMP_DEPTH
+        futile = prunable and depth <= 2 and static + (250 if depth == 1 else 500) <= alpha
+        late = _LMP[depth] if prunable else _NO_LIMIT
         checking = (
-            _checking_hexes(raw_board := board.board, position.king(_COLOURS[1 - board.turn])) if futile else None
+            _checking_hexes(raw_board := board.board, position.king(_COLOURS[1 - board.turn])) if prunable else None
         )
         original_alpha = alpha
         best = -INFINITY
@@ -451,25 +470,26 @@ class Searcher:
                     checking is not None
                     and quiet
                     and searched
+                    and (futile or searched >= late)
                     and move != killers[0]
                     and move != killers[1]
                     and not _may_check(raw_board, move, checking)
                 ):
-                    continue  # hopeless at the frontier, and it cannot give check
+                    continue  # hopeless or late at the frontier, and it cannot give check
                 board.make(move)
                 try:
                     gives_check = position.is_check()
                     reduction = 0
                     if (
                         depth >= 3
-                        and searched >= 3
+                        and searched >= 2
                         and quiet
                         and not in_check
                         and not gives_check
                         and move != killers[0]
                         and move != killers[1]
                     ):
-                        reduction = (1 if searched < 10 or depth < 5 else 2) - pv_node
+                        reduction = max(0, min(_LMR[min(depth, MAX_DEPTH)][min(searched, 255)] - pv_node, depth - 2))
                     if searched == 0:
                         score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
                     else:
