@@ -219,9 +219,6 @@ def test_the_time_plan_never_spends_more_than_there_is():
     # the last move before a control may use most of what is left
     assert plan_time(Limits(white_time=10.0, moves_to_go=1), 0).hard == pytest.approx(SAFETY * 9.97)
     assert plan_time(Limits(black_time=10.0), 0) == plan_time(Limits(), 0)  # no clock for White
-    assert plan_time(Limits(white_time=10.0), 0, share=0.5).hard == pytest.approx(
-        plan_time(Limits(white_time=10.0), 0).hard / 2
-    )
 
 
 @pytest.mark.parametrize("increment", [0.0, 0.5, 2.0, 5.0, 30.0])
@@ -255,13 +252,26 @@ def test_a_search_counts_its_time_from_when_it_was_asked_for():
 
 def test_the_ten_levels():
     assert [lv.number for lv in LEVELS] == list(range(1, 11))
-    assert level(10).depth is None and level(10).time_share == 1.0 and level(10).noise == 0
+    assert level(10).depth is None and level(10).nodes is None and level(10).noise == 0
     assert all(LEVELS[i].noise >= LEVELS[i + 1].noise for i in range(9))
+    budgets = [lv.nodes for lv in LEVELS[3:9]]
+    assert all(b is not None for b in budgets) and budgets == sorted(budgets)  # levels 4-9: growing node budgets
     with pytest.raises(ValueError, match="between 1 and 10"):
         level(0)
-    limited = level_limits(level(4), Limits(movetime=2.0, depth=9))
-    assert limited.depth == 3 and limited.movetime == 2.0  # its share of the time goes to the time plan
+    limited = level_limits(level(4), Limits(movetime=2.0, nodes=10**6))
+    assert limited.nodes == level(4).nodes and limited.movetime == 2.0  # the clock still bounds it
+    assert level_limits(level(5), Limits(nodes=100)).nodes == 100
     assert level_limits(level(3), Limits(infinite=True)) == Limits(infinite=True, depth=2)
+
+
+def test_a_level_plays_the_same_move_however_long_it_may_think():
+    # A node budget, not a share of the time: the same move on a fast or a slow (or busy) machine.
+    board = SearchBoard(Position.from_pdtl(BUSY))
+    moves = {
+        str(choose_move(Searcher(), board, Limits(movetime=seconds), level(6), random.Random(3)).move)
+        for seconds in (30.0, 60.0)
+    }
+    assert len(moves) == 1
 
 
 def test_a_careless_move_ignores_the_reply_but_sees_a_mate_in_one():

@@ -4,10 +4,11 @@ Levels 1-3 are weak on purpose, in the ways beginners are weak: they look
 one or two plies ahead, their judgement of a position is blurred by noise,
 and now and then they play a *careless* move: the one that looks best before
 thinking about the reply, which is how people hang pieces.  Levels 4-9 search
-properly but shallower and with a share of the time given (each level about
-1.6 times the share of the one below); level 10 uses everything it is given.
-Because every level has its own share of the time as well as a depth cap,
-the order of strength holds at any time control.
+properly, each with a budget of nodes (positions looked at) twice the one
+below; level 10 uses all the time it is given.  A budget of nodes,
+not of time, makes a level play the same moves on a fast or a slow machine,
+and a busy one: only level 10 gets stronger with more time.  A clock still
+bounds every level (none loses on time).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ class Level:
     number: int
     depth: int | None
     """The deepest iteration (plies; checks and quiescence extend it); ``None``: no cap."""
-    time_share: float
-    """The share of the time given (``movetime`` or the clock's allotment) this level uses."""
+    nodes: int | None
+    """The most nodes a move may search; ``None``: as many as the time allows (level 10)."""
     noise: int
     """Centipawns of pseudo-random error in every evaluation."""
     careless: float
@@ -43,17 +44,17 @@ class Level:
 
 LEVELS: Final[tuple[Level, ...]] = (
     Level(
-        1, 1, 1.0, 250, 0.0, "one ply without looking at replies, a very blurred judgement; hangs pieces often", False
+        1, 1, None, 250, 0.0, "one ply without looking at replies, a very blurred judgement; hangs pieces often", False
     ),
-    Level(2, 1, 1.0, 120, 0.20, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"),
-    Level(3, 2, 1.0, 60, 0.10, "two plies and exchanges, some noise; an occasional careless move"),
-    Level(4, 3, 0.05, 25, 0.0, "three plies at most, a little noise, 5% of the time given"),
-    Level(5, 4, 0.08, 10, 0.0, "four plies at most, 8% of the time"),
-    Level(6, 5, 0.13, 0, 0.0, "five plies at most, 13% of the time"),
-    Level(7, 6, 0.22, 0, 0.0, "six plies at most, 22% of the time"),
-    Level(8, 7, 0.36, 0, 0.0, "seven plies at most, 36% of the time"),
-    Level(9, 9, 0.6, 0, 0.0, "nine plies at most, 60% of the time"),
-    Level(10, None, 1.0, 0, 0.0, "full strength: as deep as the time given allows"),
+    Level(2, 1, None, 120, 0.20, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"),
+    Level(3, 2, None, 60, 0.10, "two plies and exchanges, some noise; an occasional careless move"),
+    Level(4, None, 1_000, 25, 0.0, "1,000 nodes a move (two plies or so), a little noise"),
+    Level(5, None, 2_000, 10, 0.0, "2,000 nodes a move, a little noise"),
+    Level(6, None, 4_000, 0, 0.0, "4,000 nodes a move (three or four plies)"),
+    Level(7, None, 8_000, 0, 0.0, "8,000 nodes a move"),
+    Level(8, None, 16_000, 0, 0.0, "16,000 nodes a move (four or five plies)"),
+    Level(9, None, 32_000, 0, 0.0, "32,000 nodes a move"),
+    Level(10, None, None, 0, 0.0, "full strength: as deep as the time given allows"),
 )
 """The ten levels, weakest first (``LEVELS[n - 1]`` is level ``n``)."""
 
@@ -66,11 +67,16 @@ def level(number: int) -> Level:
 
 
 def level_limits(chosen: Level, limits: Limits) -> Limits:
-    """``limits`` with the level's depth cap applied (its share of the time is applied to the time plan)."""
-    if chosen.depth is None:
-        return limits
-    depth = chosen.depth if limits.depth is None else min(limits.depth, chosen.depth)
-    return replace(limits, depth=depth)
+    """``limits`` with the level's depth cap and node budget applied (infinite analysis keeps its depth cap)."""
+    depth = limits.depth
+    if chosen.depth is not None:
+        depth = chosen.depth if depth is None else min(depth, chosen.depth)
+    if limits.infinite:
+        return replace(limits, depth=depth)
+    nodes = limits.nodes
+    if chosen.nodes is not None:
+        nodes = chosen.nodes if nodes is None else min(nodes, chosen.nodes)
+    return replace(limits, depth=depth, nodes=nodes)
 
 
 def choose_move(
@@ -99,9 +105,8 @@ def choose_move(
             careless = careless_move(searcher, board, rng)
             if careless is not None:
                 return careless
-        share = 1.0 if limits.infinite else chosen.time_share
         return searcher.search(
-            board, level_limits(chosen, limits), on_info, overhead=overhead, share=share, stop=stop, started=started
+            board, level_limits(chosen, limits), on_info, overhead=overhead, stop=stop, started=started
         )
     finally:
         searcher.noise = 0
