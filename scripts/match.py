@@ -40,6 +40,7 @@ import json
 import os
 import select
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -462,7 +463,7 @@ def run_match(
     try:
         for thread in threads:
             thread.join()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # the games under way are finished, then the engines closed
         stop.set()
         for thread in threads:
             thread.join()
@@ -521,6 +522,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     sprt = SPRT(args.elo0, args.elo1, args.alpha, args.beta) if args.sprt else None
     openings = load_book(args.book)
     record = args.record.open("a", encoding="utf-8") if args.record else None
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a TERM stops the match like Ctrl+C: engines closed
     started = time.monotonic()
     print(f"# {first.name}: {' '.join(first.command)} {dict(first.options)}")
     print(f"# {second.name}: {' '.join(second.command)} {dict(second.options)}")

@@ -21,10 +21,14 @@ blend depends on the material values, the King's shelter on the attackers'),
 so each round linearises it (the change of every position's evaluation per
 unit of each weight, by finite differences over the real evaluation) and
 takes a damped Gauss-Newton step (Levenberg-Marquardt), keeping it only if
-the real error falls.  The pawn stays 100 (it sets the scale), no weight goes
-below 0, ``mobility`` is not tuned (it costs more than it gives, see
-docs/engine.md).  A tenth of the positions is held out: the report shows the
-error on them before and after, so overfitting would show.  The result is
+the real error falls.  A weak prior (``--prior``) pulls each weight toward
+its current value, in units of its size, so weights the games say little
+about stay put instead of wandering.  The pawn stays 100 (it sets the
+scale), no weight goes below 0, ``mobility`` is not tuned (it costs more than
+it gives, see docs/engine.md).  A tenth of the positions, in whole blocks of
+consecutive lines (so mostly whole games, whose positions are alike), is
+held out: the report shows the error on them before and after, so
+overfitting would show.  The result is
 a weights file for ``scripts/tune_engine.py verify`` and, above all, for the
 SPRT of ``scripts/match.py``, which alone decides whether it is adopted.
 """
@@ -34,7 +38,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import time
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -103,14 +106,22 @@ def play(args: argparse.Namespace) -> None:
 # --- tune ---------------------------------------------------------------------------------------
 
 
-def load(path: Path) -> list[Sample]:
-    samples = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
+BLOCK: Final = 100
+"""Consecutive positions held out together (one or two games)."""
+
+
+def load(paths: list[str]) -> tuple[list[Sample], list[Sample]]:
+    """The positions to fit and those held out (every tenth block of consecutive lines)."""
+    training: list[Sample] = []
+    held: list[Sample] = []
+    for path in paths:
+        lines = [line for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+        for i, line in enumerate(lines):
             row = json.loads(line)
             position = Position.from_pdtl(row["pdtl"])
-            samples.append((list(position.raw_board), position.rights, int(position.turn), float(row["result"])))
-    return samples
+            sample = (list(position.raw_board), position.rights, int(position.turn), float(row["result"]))
+            (held if (i // BLOCK) % 10 == 0 else training).append(sample)
+    return training, held
 
 
 def white_evaluation(tables: Tables, sample: Sample) -> int:
@@ -174,18 +185,26 @@ def with_values(weights: Weights, names: list[str], values: list[float]) -> Weig
 
 
 def tune(args: argparse.Namespace) -> None:
-    samples = load(Path(args.positions))
-    random.Random(1).shuffle(samples)
-    held = max(1, len(samples) // 10)
-    validation, training = samples[:held], samples[held:]
-    weights = Weights()
+    training, validation = load(args.positions)
+    start = Weights()
+    weights = start
     names = [n for n in Weights.names() if n not in FIXED]
+    scale = [max(abs(getattr(start, n)), 20) for n in names]
+    prior = args.prior * len(training)
     started = time.monotonic()
     scores = evaluations(weights, training)
     k = fit_k(scores, training)
-    best = error(k, scores, training)
+
+    def objective(candidate: Weights, candidate_scores: list[int]) -> float:
+        pull = sum(((getattr(candidate, n) - getattr(start, n)) / s) ** 2 for n, s in zip(names, scale, strict=True))
+        return error(k, candidate_scores, training) + args.prior * pull
+
+    best = objective(weights, scores)
     before = error(k, evaluations(weights, validation), validation)
-    print(f"{len(training)} positions to fit, {held} held out; K = {k:.3f}; error {best:.5f} (held out {before:.5f})")
+    print(
+        f"{len(training)} positions to fit, {len(validation)} held out; K = {k:.3f};"
+        f" error {error(k, scores, training):.5f} (held out {before:.5f})"
+    )
     damping = args.damping
     for round_number in range(1, args.rounds + 1):
         values = [float(getattr(weights, n)) for n in names]
@@ -193,10 +212,10 @@ def tune(args: argparse.Namespace) -> None:
         for name in names:
             nudged = replace(weights, **{name: getattr(weights, name) + STEP})
             columns.append([(b - a) / STEP for a, b in zip(scores, evaluations(nudged, training), strict=True)])
-        # Gauss-Newton on r_i = result_i - sigmoid(K e_i): J_ij = sigmoid' K de_i/dw_j.
+        # Gauss-Newton on r_i = result_i - sigmoid(K e_i): J_ij = sigmoid' K de_i/dw_j, plus the prior's terms.
         n = len(names)
         normal = [[0.0] * n for _ in range(n)]
-        gradient = [0.0] * n
+        gradient = [-prior * (v - getattr(start, name)) / s**2 for v, name, s in zip(values, names, scale, strict=True)]
         factor = k * math.log(10) / 400
         for i, sample in enumerate(training):
             p = sigmoid(k, scores[i])
@@ -211,6 +230,7 @@ def tune(args: argparse.Namespace) -> None:
                     for m in range(j, n):
                         line[m] += rj * row[m]
         for j in range(n):
+            normal[j][j] += prior / scale[j] ** 2
             for m in range(j):
                 normal[j][m] = normal[m][j]
         while True:
@@ -220,9 +240,9 @@ def tune(args: argparse.Namespace) -> None:
             delta = solve(damped, gradient)
             candidate = with_values(weights, names, [v + d for v, d in zip(values, delta, strict=True)])
             candidate_scores = evaluations(candidate, training)
-            candidate_error = error(k, candidate_scores, training)
-            if candidate_error < best:
-                weights, scores, best = candidate, candidate_scores, candidate_error
+            candidate_objective = objective(candidate, candidate_scores)
+            if candidate_objective < best:
+                weights, scores, best = candidate, candidate_scores, candidate_objective
                 damping = max(damping / 3, 1e-4)
                 break
             damping *= 4
@@ -230,21 +250,18 @@ def tune(args: argparse.Namespace) -> None:
                 break
         held_error = error(k, evaluations(weights, validation), validation)
         print(
-            f"round {round_number}: error {best:.5f} (held out {held_error:.5f}), damping {damping:.3g},"
-            f" {time.monotonic() - started:.0f} s",
+            f"round {round_number}: error {error(k, scores, training):.5f} (held out {held_error:.5f}),"
+            f" damping {damping:.3g}, {time.monotonic() - started:.0f} s",
             flush=True,
         )
         if args.out:
             Path(args.out).write_text(json.dumps({n: getattr(weights, n) for n in names}, indent=1) + "\n")
         if damping > 1e6:
             break
-    base = Weights()
-    print("\nchanged weights (base -> tuned):")
+    print("\nchanged weights (start -> tuned):")
     for name in names:
-        if getattr(base, name) != getattr(weights, name):
-            print(f"    {name}: {getattr(base, name)} -> {getattr(weights, name)}")
-    if args.out:
-        Path(args.out).write_text(json.dumps({n: getattr(weights, n) for n in names}, indent=1) + "\n")
+        if getattr(start, name) != getattr(weights, name):
+            print(f"    {name}: {getattr(start, name)} -> {getattr(weights, name)}")
     print(json.dumps(asdict(weights)))
 
 
@@ -260,7 +277,8 @@ def main() -> None:
     games.add_argument("--out", required=True)
     games.set_defaults(run=play)
     fit = sub.add_parser("tune", help="fit the weights to the positions' results")
-    fit.add_argument("positions")
+    fit.add_argument("positions", nargs="+", help="files written by play")
+    fit.add_argument("--prior", type=float, default=2e-5, help="pull toward the current weights")
     fit.add_argument("--rounds", type=int, default=6)
     fit.add_argument("--damping", type=float, default=0.1)
     fit.add_argument("--out", help="a JSON file of the tuned weights")

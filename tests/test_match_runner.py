@@ -195,3 +195,20 @@ def test_a_clock_game_takes_the_answer_time_off_and_a_slow_engine_loses_on_time(
     assert record.flagged and record.white_score == 1.0
     assert "lost on time" in record.reason
     assert record.move_times and all(spent > 0 for spent, _ in record.move_times)
+
+
+def test_the_ladder_fits_every_match_and_keeps_wins_of_every_game_finite():
+    from scripts.ladder import ANCHOR, fit
+
+    def row(strong: int, weak: int, score: float, games: int = 100) -> dict[str, object]:
+        return {"strong": strong, "weak": weak, "games": games, "points": score * games}
+
+    even_steps = [row(n, n - 1, expected_score(100)) for n in range(2, 11)]
+    ladder = fit(even_steps)
+    assert ladder[0] == ANCHOR
+    assert [round(b - a) for a, b in zip(ladder, ladder[1:])] == [100] * 9
+    # a level two apart that says 150, not 200, pulls both steps toward it, weighted by games
+    pulled = fit([*even_steps, row(3, 1, expected_score(150))])
+    assert 150 < pulled[2] - pulled[0] < 200
+    shutout = fit([row(n, n - 1, 1.0, 10) for n in range(2, 11)])
+    assert all(math.isfinite(e) for e in shutout) and shutout == sorted(shutout)
