@@ -4,8 +4,9 @@
     python scripts/texel.py tune positions.jsonl --out tuned.json
 
 ``play`` plays the engine against itself from the openings of
-scripts/data/openings.txt at a fixed number of nodes a move (the same games
-on any machine) and writes every *quiet* position after the opening (not in
+scripts/data/openings.txt at a fixed number of nodes a move, varied by up to
+a half from game to game (the same games on any machine, and another game
+each time an opening comes round again) and writes every *quiet* position after the opening (not in
 check, and the quiescence search agrees with the static evaluation: no
 capture or promotion pending) with the game's result for White (1, ½, 0).
 Games are refereed by the rules core and adjudicated as in
@@ -80,7 +81,8 @@ def play(args: argparse.Namespace) -> None:
                 position.push(move)
                 moves.append(move)
             opening = tuple(moves)
-            limits = Limits(nodes=args.nodes)
+            # The budget varies a little from game to game: a book opening played again gives another game.
+            limits = Limits(nodes=args.nodes + (number * 37) % max(1, args.nodes // 2))
             white = EnginePlayer(limits, level(10), seed=2 * number, label="white")
             black = EnginePlayer(limits, level(10), seed=2 * number + 1, label="black")
             record = play_game(white, black, opening=opening, max_plies=args.max_plies)
