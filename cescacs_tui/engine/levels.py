@@ -48,12 +48,12 @@ LEVELS: Final[tuple[Level, ...]] = (
     ),
     Level(2, 1, None, 120, 0.20, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"),
     Level(3, 2, None, 60, 0.10, "two plies and exchanges, some noise; an occasional careless move"),
-    Level(4, None, 1_000, 25, 0.0, "1,000 nodes a move (two plies or so), a little noise"),
-    Level(5, None, 2_000, 10, 0.0, "2,000 nodes a move, a little noise"),
-    Level(6, None, 4_000, 0, 0.0, "4,000 nodes a move (three or four plies)"),
-    Level(7, None, 8_000, 0, 0.0, "8,000 nodes a move"),
-    Level(8, None, 16_000, 0, 0.0, "16,000 nodes a move (four or five plies)"),
-    Level(9, None, 32_000, 0, 0.0, "32,000 nodes a move"),
+    Level(4, None, 500, 25, 0.0, "500 nodes a move (one or two plies), a little noise"),
+    Level(5, None, 1_000, 10, 0.0, "1,000 nodes a move (two plies or so), a little noise"),
+    Level(6, None, 2_000, 0, 0.0, "2,000 nodes a move"),
+    Level(7, None, 4_000, 0, 0.0, "4,000 nodes a move (three or four plies)"),
+    Level(8, None, 8_000, 0, 0.0, "8,000 nodes a move"),
+    Level(9, None, 16_000, 0, 0.0, "16,000 nodes a move (four or five plies)"),
     Level(10, None, None, 0, 0.0, "full strength: as deep as the time given allows"),
 )
 """The ten levels, weakest first (``LEVELS[n - 1]`` is level ``n``)."""
