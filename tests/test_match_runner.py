@@ -8,6 +8,7 @@ node budget, and games against small scripts that fail in one way each.
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 import textwrap
@@ -206,7 +207,7 @@ def test_the_ladder_fits_every_match_and_keeps_wins_of_every_game_finite():
     even_steps = [row(n, n - 1, expected_score(100)) for n in range(2, 11)]
     ladder = fit(even_steps)
     assert ladder[0] == ANCHOR
-    assert [round(b - a) for a, b in zip(ladder, ladder[1:])] == [100] * 9
+    assert [round(b - a) for a, b in itertools.pairwise(ladder)] == [100] * 9
     # a level two apart that says 150, not 200, pulls both steps toward it, weighted by games
     pulled = fit([*even_steps, row(3, 1, expected_score(150))])
     assert 150 < pulled[2] - pulled[0] < 200
