@@ -25,6 +25,7 @@ UI_FREE = {
     "data": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.engine"),
     "engine": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.data", "cescacs_tui.plain", "cescacs_tui.remote"),
     "session": FRONT_ENDS,
+    "learn": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.plain", "cescacs_tui.remote"),
 }
 """For each UI-free layer, the project's own packages it must not import (besides the UI libraries)."""
 
@@ -114,8 +115,9 @@ DATA_MODULES = ("settings", "choices", "storage", "autosave", "slots", "lock", "
         ("cescacs_tui.session", "cescacs_tui.session.opponent"),
         tuple(f"cescacs_tui.data.{name}" for name in DATA_MODULES),
         ("cescacs_tui.engine", "cescacs_tui.engine.client", "cescacs_tui.engine.computer", "cescacs_tui.engine.serve"),
+        tuple(f"cescacs_tui.learn.{name}" for name in ("review", "annotate", "review_words", "puzzles")),
     ],
-    ids=["core", "session", "data", "engine"],
+    ids=["core", "session", "data", "engine", "learn"],
 )
 def test_importing_the_layer_loads_neither_textual_nor_rich(modules: tuple[str, ...]) -> None:
     code = (
