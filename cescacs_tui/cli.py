@@ -11,7 +11,8 @@ Subcommands serve power users and scripts:
 * ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
 * ``cescacs engine``: the computer player, speaking the UCI-style protocol of
   docs/engine-protocol.md on stdin/stdout;
-* ``cescacs host`` / ``join`` / ``serve-ssh``: one game from two places (:mod:`cescacs_tui.remote`).
+* ``cescacs host`` / ``join`` / ``serve-ssh``: one game from two places (:mod:`cescacs_tui.remote`);
+* ``cescacs review`` / ``puzzles``: a game judged by the engine, the puzzles checked (:mod:`cescacs_tui.cli_learn`).
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
 Text from files (tags, file names, error tokens) is printed with its control
@@ -31,6 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
+from .cli_learn import LEARN_SUBCOMMANDS, add_learn_subcommands
 from .core import CescacsError, Position, divide, perft
 from .core.errors import printable
 from .core.message import Message
@@ -313,6 +315,7 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     )
     engine.set_defaults(run=_engine)
     add_remote_subcommands(cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub))  # cescacs_tui/remote
+    add_learn_subcommands(cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub))  # cescacs_tui/cli_learn
     return parser
 
 
@@ -360,7 +363,7 @@ def _play_parser() -> argparse.ArgumentParser:
     return parser
 
 
-SUBCOMMANDS = ("moves", "perft", "engine", *REMOTE_SUBCOMMANDS)
+SUBCOMMANDS = ("moves", "perft", "engine", *REMOTE_SUBCOMMANDS, *LEARN_SUBCOMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
