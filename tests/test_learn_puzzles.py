@@ -166,6 +166,15 @@ def test_the_check_finds_wrong_themes_a_move_not_written_canonically_and_an_unfo
     assert "DF18-D26#" in verify(illegal)[0]
 
 
+def test_the_check_wants_the_shortest_mate_and_one_first_move() -> None:
+    start = Position.from_pdtl(MATE_IN_TWO)
+    for move in line(MATE_IN_TWO, MATE_IN_TWO_LINE[:2]):
+        start.push(move)
+    mates = [start.ctl_an(Move._make(m)) for m in MateProver().mates_in_one(start.copy())]
+    several = Puzzle("Pe", start.to_pdtl(), (mates[0],), solution_themes(start, [start.parse_move(mates[0])]), 800)
+    assert verify(several) == [f"Pe: {', '.join(mates[1:2])} mates as fast"]
+
+
 def test_a_proof_over_its_budget_is_said_and_the_check_goes_on() -> None:
     checked = list(iter_checked([mate_in_two(), mate_in_two()], budget=10))
     assert len(checked) == 2

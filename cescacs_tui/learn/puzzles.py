@@ -195,7 +195,8 @@ def with_theme(puzzles: Iterable[Puzzle], theme: str | None) -> list[Puzzle]:
 
 def verify(puzzle: Puzzle, *, budget: Budget | None = None) -> list[str]:
     """What is wrong with ``puzzle`` (``[]``: nothing): every move legal and written canonically, the themes
-    the ones its solution shows, and a mate forced against every defence (a proof, not the engine)."""
+    the ones its solution shows, and a mate forced against every defence, the shortest, with no other first
+    move as fast (a proof, not the engine)."""
     try:
         start = puzzle.start()
         line = puzzle.line()
@@ -210,9 +211,24 @@ def verify(puzzle: Puzzle, *, budget: Budget | None = None) -> list[str]:
     themes = solution_themes(start, line)
     if themes != puzzle.themes:
         problems.append(f"{puzzle.id}: themes {list(puzzle.themes)}, but the solution shows {list(themes)}")
-    if puzzle.mate_in is not None and not proves_line(start, line, budget=budget):
-        problems.append(f"{puzzle.id}: the solution does not force mate against every defence")
+    if puzzle.mate_in is not None:
+        problems += _mate_problems(puzzle, start, line, budget or Budget())
     return problems
+
+
+def _mate_problems(puzzle: Puzzle, start: Position, line: list[Move], budget: Budget) -> list[str]:
+    """A mate's proof: forced against every defence, no shorter mate, and no other first move as fast."""
+    if not proves_line(start, line, budget=budget):
+        return [f"{puzzle.id}: the solution does not force mate against every defence"]
+    moves = (len(line) + 1) // 2
+    prover = MateProver(budget)
+    if moves > 1 and prover.forces(start.copy(), moves - 1):
+        return [f"{puzzle.id}: there is a mate in {moves - 1}"]
+    firsts = prover.first_moves(start.copy(), moves, limit=2)
+    if firsts != [line[0]]:
+        others = ", ".join(start.ctl_an(m) for m in firsts if m != line[0])
+        return [f"{puzzle.id}: {others} mates as fast"]
+    return []
 
 
 class Verdict(Enum):
