@@ -24,6 +24,7 @@ from typing import Final
 
 from ..core.move import CASTLING, Move
 from ..core.position import MoveTuple, Position
+from ..i18n import _
 
 __all__ = [
     "MAX_MATE",
@@ -55,7 +56,7 @@ class Budget:
     def spend(self, moves: int = 1) -> None:
         self.spent += moves
         if self.limit is not None and self.spent > self.limit:
-            raise BudgetExceeded(f"the proof needs more than {self.limit:,} moves")
+            raise BudgetExceeded(_("the proof needs more than {count} moves").format(count=f"{self.limit:,}"))
 
 
 @dataclass

@@ -43,6 +43,7 @@ from ..core.pieces import Piece
 from ..core.position import Position
 from ..core.safe_text import printable
 from ..data.storage import read_limited
+from ..i18n import _
 from .proof import Budget, BudgetExceeded, MateProver, proves_line
 from .themes import THEMES, solution_themes
 
@@ -103,7 +104,11 @@ class Puzzle:
             try:
                 move = position.parse_move(text)
             except MoveError as error:
-                raise PuzzleError(f"{self.id}: move {index + 1} {text}: {error}") from None
+                raise PuzzleError(
+                    _("{id}: move {number} {move}: {reason}").format(
+                        id=self.id, number=index + 1, move=text, reason=error
+                    )
+                ) from None
             line.append(move)
             position.push(move)
         return line
@@ -123,30 +128,32 @@ class Puzzle:
     def from_json(cls, data: object) -> Puzzle:
         """A puzzle from a parsed JSON object; :class:`PuzzleError` saying which field is wrong."""
         if not isinstance(data, dict):
-            raise PuzzleError("a puzzle is a JSON object")
+            raise PuzzleError(_("a puzzle is a JSON object"))
         ident, pdtl, moves, themes, rating = (data.get(k) for k in ("id", "pdtl", "moves", "themes", "rating"))
         source = data.get("source", "")
         if not isinstance(ident, str) or not _ID.fullmatch(ident):
-            raise PuzzleError("id: letters, digits and '-', at most 40")
+            raise PuzzleError(_("id: letters, digits and '-', at most 40"))
         if not isinstance(pdtl, str) or len(pdtl) > 600:
-            raise PuzzleError(f"{ident}: pdtl: a PDTL string")
+            raise PuzzleError(_("{id}: pdtl: a PDTL string").format(id=ident))
         if (
             not isinstance(moves, list)
             or not 1 <= len(moves) <= MAX_LINE
             or len(moves) % 2 == 0
             or not all(isinstance(m, str) and 0 < len(m) <= 24 for m in moves)
         ):
-            raise PuzzleError(f"{ident}: moves: an odd number (1 to {MAX_LINE}) of CTL-AN moves")
+            raise PuzzleError(
+                _("{id}: moves: an odd number (1 to {most}) of CTL-AN moves").format(id=ident, most=MAX_LINE)
+            )
         if not isinstance(themes, list) or not all(isinstance(t, str) and t in THEMES for t in themes):
-            raise PuzzleError(f"{ident}: themes: names from {', '.join(THEMES)}")
+            raise PuzzleError(_("{id}: themes: names from {names}").format(id=ident, names=", ".join(THEMES)))
         if isinstance(rating, bool) or not isinstance(rating, int) or not 0 <= rating <= 4000:
-            raise PuzzleError(f"{ident}: rating: a whole number from 0 to 4000")
+            raise PuzzleError(_("{id}: rating: a whole number from 0 to 4000").format(id=ident))
         if not isinstance(source, str) or len(source) > 200:
-            raise PuzzleError(f"{ident}: source: a text of at most 200 characters")
+            raise PuzzleError(_("{id}: source: a text of at most 200 characters").format(id=ident))
         try:
             Position.from_pdtl(pdtl)
         except CescacsError as error:
-            raise PuzzleError(f"{ident}: pdtl: {error}") from None
+            raise PuzzleError(_("{id}: pdtl: {reason}").format(id=ident, reason=error)) from None
         return cls(ident, pdtl, tuple(moves), tuple(themes), rating, printable(source))
 
 
@@ -159,13 +166,13 @@ def parse_puzzles(text: str, *, problems: list[str] | None = None) -> list[Puzzl
             continue
         try:
             if len(line) > MAX_LINE_CHARS:
-                raise PuzzleError(f"longer than {MAX_LINE_CHARS} characters")
+                raise PuzzleError(_("longer than {most} characters").format(most=MAX_LINE_CHARS))
             puzzle = Puzzle.from_json(json.loads(line))
             if puzzle.id in seen:
-                raise PuzzleError(f"{puzzle.id}: a second puzzle with this id")
+                raise PuzzleError(_("{id}: a second puzzle with this id").format(id=puzzle.id))
         except (ValueError, RecursionError) as error:  # PuzzleError and JSONDecodeError are ValueErrors
             if problems is not None:
-                problems.append(f"line {number}: {printable(str(error), 200)}")
+                problems.append(_("line {number}: {reason}").format(number=number, reason=printable(str(error), 200)))
             continue
         seen.add(puzzle.id)
         found.append(puzzle)
@@ -206,11 +213,19 @@ def verify(puzzle: Puzzle, *, budget: Budget | None = None) -> list[str]:
     position = start.copy()
     for text, move in zip(puzzle.moves, line, strict=True):
         if position.ctl_an(move) != text:
-            problems.append(f"{puzzle.id}: {text} is written {position.ctl_an(move)} in canonical CTL-AN")
+            problems.append(
+                _("{id}: {move} is written {canonical} in canonical CTL-AN").format(
+                    id=puzzle.id, move=text, canonical=position.ctl_an(move)
+                )
+            )
         position.push(move)
     themes = solution_themes(start, line)
     if themes != puzzle.themes:
-        problems.append(f"{puzzle.id}: themes {list(puzzle.themes)}, but the solution shows {list(themes)}")
+        problems.append(
+            _("{id}: themes {themes}, but the solution shows {shown}").format(
+                id=puzzle.id, themes=list(puzzle.themes), shown=list(themes)
+            )
+        )
     if puzzle.mate_in is not None:
         problems += _mate_problems(puzzle, start, line, budget or Budget())
     return problems
@@ -219,15 +234,15 @@ def verify(puzzle: Puzzle, *, budget: Budget | None = None) -> list[str]:
 def _mate_problems(puzzle: Puzzle, start: Position, line: list[Move], budget: Budget) -> list[str]:
     """A mate's proof: forced against every defence, no shorter mate, and no other first move as fast."""
     if not proves_line(start, line, budget=budget):
-        return [f"{puzzle.id}: the solution does not force mate against every defence"]
+        return [_("{id}: the solution does not force mate against every defence").format(id=puzzle.id)]
     moves = (len(line) + 1) // 2
     prover = MateProver(budget)
     if moves > 1 and prover.forces(start.copy(), moves - 1):
-        return [f"{puzzle.id}: there is a mate in {moves - 1}"]
+        return [_("{id}: there is a mate in {n}").format(id=puzzle.id, n=moves - 1)]
     firsts = prover.first_moves(start.copy(), moves, limit=2)
     if firsts != [line[0]]:
         others = ", ".join(start.ctl_an(m) for m in firsts if m != line[0])
-        return [f"{puzzle.id}: {others} mates as fast"]
+        return [_("{id}: {moves} mates as fast").format(id=puzzle.id, moves=others)]
     return []
 
 
@@ -303,7 +318,7 @@ class Attempt:
     def play(self, text: str) -> Step:
         """Judge the player's move ``text`` (CTL-AN or two hexes' canonical form) and answer it."""
         if self.solved:
-            raise PuzzleError(f"{self.puzzle.id} is solved: retry it or take another")
+            raise PuzzleError(_("{id} is solved: retry it or take another").format(id=self.puzzle.id))
         try:
             move = self.position.parse_move(text)
         except MoveError as error:
@@ -356,4 +371,4 @@ def iter_checked(puzzles: Sequence[Puzzle], *, budget: int | None = None) -> Ite
         try:
             yield puzzle, verify(puzzle, budget=Budget(budget))
         except BudgetExceeded as error:  # said, and the check goes on
-            yield puzzle, [f"{puzzle.id}: {error}"]
+            yield puzzle, [_("{id}: {reason}").format(id=puzzle.id, reason=error)]

@@ -26,6 +26,7 @@ from ..core.pieces import WHITE, Colour
 from ..core.position import Position
 from ..engine.client import EngineClient, EngineError
 from ..engine.search import Limits
+from ..i18n import _
 from . import DEFAULT_MOVETIME
 from .scoring import Class, classify, expected, mate_cp, mean_accuracy, move_accuracy
 
@@ -64,7 +65,7 @@ class Evaluation:
         if mate is not None:
             return cls(sign * mate_cp(mate), sign * mate)
         if score is None:
-            raise ReviewError("the engine reported no score")
+            raise ReviewError(_("the engine reported no score"))
         return cls(sign * score)
 
     def for_side(self, colour: Colour) -> int:
@@ -147,7 +148,7 @@ async def _analyse(engine: EngineClient, game: Game, ply: int, limits: Limits) -
     answer = await engine.best_move(game.start, moves, limits)
     info = answer.info
     if answer.move is None or info is None:
-        raise ReviewError(f"the engine gave no move and score at ply {ply}")
+        raise ReviewError(_("the engine gave no move and score at half-move {ply}").format(ply=ply))
     evaluation = Evaluation.of_engine(info.score, info.mate, position.turn)
     line = info.moves if info.moves and info.moves[0] == answer.move else (answer.move,)
     return _Analysis(evaluation, line[:MAX_LINE])
