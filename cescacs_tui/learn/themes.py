@@ -13,7 +13,7 @@ Themes are found in the moves, never given by hand, so the generator, the
 ``kings-leap``            the solver's King leaps (RULES.md 8.2)
 ``double-check``          a solver's move gives double check (only a King move answers it)
 ``fork``                  the first move's piece then attacks two enemy pieces, each the King, worth
-                          more than it, or unprotected
+                          more than it, or unprotected (not said of a first move that mates)
 ``sacrifice``             the first move offers a piece that the reply takes, for more later
 ========================  =================================================================
 
@@ -110,7 +110,7 @@ def solution_themes(start: Position, line: Sequence[Move]) -> tuple[str, ...]:
         position.push(move)
         if mine and position.check_kind() is CheckKind.DOUBLE:
             found.add("double-check")
-        if index == 0 and line[0].kind != CASTLING and _fork(position, move.target):
+        if index == 0 and line[0].kind != CASTLING and not position.is_checkmate() and _fork(position, move.target):
             found.add("fork")
     if position.is_checkmate() and len(line) % 2 == 1:
         found.add(f"mate-in-{len(line) // 2 + 1}")
