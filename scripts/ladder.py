@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import shlex
 import signal
 import sys
@@ -60,6 +61,29 @@ def fit(results: list[dict[str, Any]]) -> list[float]:
         normal[i][i] += 1e-9  # a level with no match keeps its neighbour's value
     solved = _solve(normal, right)
     return [ANCHOR] + [ANCHOR + x for x in solved]
+
+
+def intervals(results: list[dict[str, Any]], rounds: int = 2000, seed: int = 1) -> list[tuple[float, float]]:
+    """The 95% interval of each level's Elo on the ladder, by a parametric bootstrap of the game pairs.
+
+    Each round draws every match's pairs again from its own pentanomial
+    frequencies and fits the ladder anew; a level's interval is the middle
+    95% of its fitted Elo.  Errors add up along the ladder from the anchor,
+    so the higher levels' intervals are the wider ones.
+    """
+    rng = random.Random(seed)
+    fitted: list[list[float]] = [[] for _ in range(LEVELS)]
+    for _ in range(rounds):
+        drawn = []
+        for row in results:
+            counts = [0] * 5
+            for outcome in rng.choices(range(5), weights=row["penta"], k=sum(row["penta"])):
+                counts[outcome] += 1
+            drawn.append({**row, "points": sum(i * c for i, c in enumerate(counts)) / 2})
+        for i, elo in enumerate(fit(drawn)):
+            fitted[i].append(elo)
+    low, high = round(0.025 * (rounds - 1)), round(0.975 * (rounds - 1))
+    return [(sorted(values)[low], sorted(values)[high]) for values in fitted]
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
@@ -137,8 +161,10 @@ def main() -> None:
             f" {100 * row['points'] / row['games']:.0f}% | {interval} |"
         )
     ladder = fit(results)
-    print(f"\nladder (level 1 anchored at {ANCHOR}): " + ", ".join(f"{i + 1}: {e:.0f}" for i, e in enumerate(ladder)))
     assert all(math.isfinite(e) for e in ladder)
+    print(f"\n| level | Elo (level 1 anchored at {ANCHOR}) | 95% |\n|---|---|---|")
+    for number, (elo, (low, high)) in enumerate(zip(ladder, intervals(results), strict=True), 1):
+        print(f"| {number} | {elo:.0f} | {low:.0f} to {high:.0f} |")
 
 
 if __name__ == "__main__":
