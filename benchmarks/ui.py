@@ -772,8 +772,9 @@ if sys.argv[1] == "bare":
 else:  # the cescacs command itself, its App.run() made headless
     App.run = lambda app: asyncio.run(first_frame(app))
     from cescacs_tui import cli
+    from cescacs_tui.cli import launch
 
-    cli._interactive = lambda: True  # as in a terminal (without one, cescacs plays in plain lines)
+    launch.interactive = lambda: True  # as in a terminal (without one, cescacs plays in plain lines)
     cli.main([])
 print(first[0] - start)
 """

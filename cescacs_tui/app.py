@@ -25,14 +25,15 @@ from .core.game import Game
 from .core.message import Message
 from .core.safe_text import safe_text
 from .data.autosave import SavedGame
-from .data.lock import AutosaveBusy
+from .data.autosave_store import AutosaveStore
 from .data.settings import Settings, settings_path
 from .data.slots import open_autosave
+from .data.store import GameStore
 from .i18n import _
-from .session import Feedback, GameSession, GameStore
+from .session import Feedback, GamePort, GameSession
 from .session.opponent import Opponent
+from .session.players import TWO_PEOPLE, Players, player_names
 from .session.policy import Policy
-from .session.seating import TWO_PEOPLE, Seats, player_names
 from .session.terms import say
 from .session.words import tolerated
 from .tui.board import HexBoard
@@ -49,14 +50,15 @@ class CescacsApp(BoardHostApp[None]):
     """Two players, one keyboard: C'escacs on a 169-hex board.
 
     ``game`` is the game to show (default: a new one from the settings);
-    ``store`` keeps it after every move (``None``: nowhere); ``resume`` is an
-    unfinished game found at start, which the players are offered to
-    continue; ``busy`` says the autosave is open in another cescacs (then the
-    players choose a separate game or to wait for it); ``notices`` are what
+    ``store`` keeps it after every move (``None``: nowhere; a store whose
+    autosave is open in another cescacs has the players choose a separate
+    game or to wait for it); ``port`` is where it is played (``None``: here;
+    a game held elsewhere is reached through its port); ``resume`` is an unfinished game found at
+    start, which the players are offered to continue; ``notices`` are what
     the start found worth saying (damaged files kept aside...).
     ``settings`` are the player's preferences; with a ``settings_path``
     every change is saved there.  ``wide_glyphs`` are the FAN glyphs this
-    terminal draws wider than a cell.  ``seats`` say who plays the new game
+    terminal draws wider than a cell.  ``players`` say who plays the new game
     (``--white computer:3``); the computer thinks in the engine process of
     the ``engine`` setting, started the first time it is needed.
     """
@@ -68,13 +70,13 @@ class CescacsApp(BoardHostApp[None]):
         game: Game | None = None,
         *,
         store: GameStore | None = None,
+        port: GamePort | None = None,
         resume: SavedGame | None = None,
-        busy: AutosaveBusy | None = None,
         notices: Iterable[Message | str] = (),
         settings: Settings | None = None,
         settings_path: Path | None = None,
         wide_glyphs: frozenset[str] = frozenset(),
-        seats: Seats = TWO_PEOPLE,
+        players: Players = TWO_PEOPLE,
         policy: Policy | None = None,
     ) -> None:
         super().__init__()
@@ -84,12 +86,11 @@ class CescacsApp(BoardHostApp[None]):
         self.settings = settings or Settings()
         self.settings_path = settings_path
         self.theme = self.settings.theme
-        self.session = GameSession(game or self.settings_game(seats), store=store)
-        self.session.seats = seats
+        self.session = GameSession(game or self.settings_game(players), store=store, port=port)
+        self.session.players = players
         self.opponent = self.make_opponent()
-        """The engine behind the computer seats, the hints and the analysis (its process starts when first needed)."""
+        """The engine behind the computer players, the hints and the analysis (its process starts when first needed)."""
         self._resume = resume
-        self._busy = busy
         self.start_notices = list(notices)
         self._wide_glyphs = wide_glyphs
 
@@ -117,10 +118,8 @@ class CescacsApp(BoardHostApp[None]):
         return self.game_screen.board
 
     def get_default_screen(self) -> GameScreen:
-        start = None
-        if self.session.store is None and self._busy is not None:
-            start = self.session.offer_separate_game(self._busy)
-        elif self._resume is not None:
+        start = self.session.offer_separate_game()
+        if start is None and self._resume is not None:
             start = self.session.offer_resume(self._resume)
         return GameScreen(
             self.session, options=self.board_options(), start=start, opponent=self.opponent, policy=self.policy
@@ -223,9 +222,9 @@ class CescacsApp(BoardHostApp[None]):
 
     # --- settings ----------------------------------------------------------------------
 
-    def settings_game(self, seats: Seats = TWO_PEOPLE) -> Game:
+    def settings_game(self, players: Players = TWO_PEOPLE) -> Game:
         """A new game with the players, clock and castling option of the settings (the computer's name for its side)."""
-        return settings_game(self.settings, seats)
+        return settings_game(self.settings, players)
 
     def update_settings(self, **changes: object) -> None:
         """Change preferences and save them (when the app has a settings file)."""
@@ -262,34 +261,34 @@ class CescacsApp(BoardHostApp[None]):
         from .tui.new_game import NewGameDialog, NewGameOptions
 
         settings = self.settings
-        white_seat, black_seat = self.session.seats  # the opponents of the game on the table, again
+        white_player, black_player = self.session.players  # the opponents of the game on the table, again
         defaults = NewGameOptions(
             white=settings.white.strip("?"),
             black=settings.black.strip("?"),
             time_control=settings.parsed_time_control,
             castling=settings.castling,
-            white_seat=white_seat,
-            black_seat=black_seat,
+            white_player=white_player,
+            black_player=black_player,
         )
 
         def start(options: NewGameOptions | None) -> None:
             if options is None:
                 return
-            white_seat, black_seat = options.seats
+            white_player, black_player = options.players
             self.update_settings(
-                white=(options.white or "?") if not white_seat.is_computer else settings.white,
-                black=(options.black or "?") if not black_seat.is_computer else settings.black,
+                white=(options.white or "?") if not white_player.is_computer else settings.white,
+                black=(options.black or "?") if not black_player.is_computer else settings.black,
                 time_control=options.time_control.to_tag(),
                 castling=options.castling,
             )
-            self.game_screen.apply(self.session.start_game(options.create_game(), seats=options.seats))
+            self.game_screen.apply(self.session.start_game(options.create_game(), players=options.players))
 
         self.push_screen(NewGameDialog(defaults), start)
 
 
-def settings_game(settings: Settings, seats: Seats = TWO_PEOPLE) -> Game:
-    """A new game with the players, clock and castling option of ``settings``, played by ``seats``."""
-    white, black = player_names(seats, settings.white, settings.black)
+def settings_game(settings: Settings, players: Players = TWO_PEOPLE) -> Game:
+    """A new game with the players, clock and castling option of ``settings``, played by ``players``."""
+    white, black = player_names(players, settings.white, settings.black)
     return Game.new(white=white, black=black, time_control=settings.parsed_time_control, castling=settings.castling)
 
 
@@ -311,10 +310,10 @@ def run_app(
     pgn_file: str | None = None,
     pdtl: str | None = None,
     castling: bool = True,
-    seats: Seats = TWO_PEOPLE,
+    players: Players = TWO_PEOPLE,
     policy: Policy | None = None,
 ) -> int:
-    """Start the app (the ``cescacs`` command without a subcommand); ``seats`` play a new game (``--white``);
+    """Start the app (the ``cescacs`` command without a subcommand); ``players`` play a new game (``--white``);
     ``policy`` says what the person may do with this machine (the owner's, unless a server started it).
 
     The autosave this process will own is taken first (:func:`open_autosave`
@@ -335,10 +334,10 @@ def run_app(
         if game.warnings:
             notices.append(f"{Path(pgn_file).name}: {tolerated(game.warnings)}")
     elif pdtl is not None or not castling:
-        white, black = player_names(seats, settings.white, settings.black)
+        white, black = player_names(players, settings.white, settings.black)
         game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black)
-    elif seats != TWO_PEOPLE:
-        game = settings_game(settings, seats)
+    elif players != TWO_PEOPLE:
+        game = settings_game(settings, players)
     if game is not None and resume is not None and start.slot is not None:
         notices.append(_("the unfinished game was kept in {path}").format(path=start.slot.keep(resume.game)))
         resume = None
@@ -349,14 +348,13 @@ def run_app(
     gc.freeze()
     app = CescacsApp(
         game,
-        store=start.slot,
+        store=AutosaveStore.at_start(start),
         resume=resume,
-        busy=start.busy,
         notices=notices,
         settings=settings,
         settings_path=settings_path(),
         wide_glyphs=wide,
-        seats=seats,
+        players=players,
         policy=policy,
     )
     app.run()

@@ -82,9 +82,9 @@ def _a_terminal_at_both_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     (``cescacs --plain``), and pytest's streams are not one.  The plain
     mode's own tests run the real command in pipes and pseudo-terminals.
     """
-    from cescacs_tui import cli
+    from cescacs_tui.cli import launch
 
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr(launch, "interactive", lambda: True)
 
 
 @pytest.fixture(autouse=True)

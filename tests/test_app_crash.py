@@ -25,6 +25,7 @@ PLAYER = textwrap.dedent(
     from cescacs_tui.app import CescacsApp
     from cescacs_tui.core.clock import TimeControl
     from cescacs_tui.core.game import Game
+    from cescacs_tui.data.autosave_store import AutosaveStore
     from cescacs_tui.data.slots import AutosaveSlot
 
     from tests.helpers.clock import FakeTime
@@ -32,7 +33,7 @@ PLAYER = textwrap.dedent(
     async def main(path):
         now = FakeTime()  # the players think 0.4 s and 0.3 s, however long the machine takes
         game = Game.new(white="Before", black="Crash", time_control=TimeControl.from_tag("300+5"), time_source=now)
-        app = CescacsApp(game, store=AutosaveSlot.acquire(Path(path)))
+        app = CescacsApp(game, store=AutosaveStore(AutosaveSlot.acquire(Path(path))))
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("slash", *"e7-e13", "enter")
             now.advance(0.4)

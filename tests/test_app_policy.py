@@ -20,10 +20,12 @@ from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.engine_slots import EngineSlots
 from cescacs_tui.data.settings import Settings
 from cescacs_tui.engine.client import DEFAULT_COMMAND
+from cescacs_tui.remote.client import JoinRequest
 from cescacs_tui.session import Feedback, GameSession
 from cescacs_tui.session.policy import LaunchKind, Policy
 from cescacs_tui.tui.file_dialog import PathDialog
 from cescacs_tui.tui.game_screen import GameScreen
+from cescacs_tui.tui.joined import RemoteApp
 from cescacs_tui.tui.paste_dialog import PasteDialog
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, play
@@ -135,6 +137,17 @@ def test_a_visitor_never_starts_the_engine_a_settings_file_names(tmp_path: Path)
     for kind in (LaunchKind.WEB, LaunchKind.SSH):
         visitor = CescacsApp(settings=settings, policy=Policy(kind, places))
         assert visitor.opponent.command == list(DEFAULT_COMMAND) and visitor.opponent.places == places
+
+
+def test_the_joined_app_has_one_session_whose_engine_is_the_settings_unless_a_visitor_plays(tmp_path: Path) -> None:
+    request = JoinRequest("127.0.0.1", 7469, "t" * 16, None, "Ana", "client")
+    settings = Settings(engine="my-engine --fast")
+    owner = RemoteApp(request, settings=settings, policy=Policy(LaunchKind.JOINED))
+    assert owner.session.port is owner.remote and owner.opponent.session is owner.session
+    assert owner.opponent.command == ["my-engine", "--fast"]  # h and A think with the owner's engine
+    places = EngineSlots(tmp_path / "places", 2)
+    visitor = RemoteApp(request, settings=settings, policy=Policy(LaunchKind.SSH, places))
+    assert visitor.opponent.command == list(DEFAULT_COMMAND) and visitor.opponent.places == places
 
 
 async def test_a_visitor_without_the_servers_engines_is_told_why_on_h_and_a() -> None:

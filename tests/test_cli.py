@@ -13,6 +13,8 @@ import pytest
 from cescacs_tui.app import CescacsApp
 from cescacs_tui.cli import main
 from cescacs_tui.core import INITIAL_PDTL, Position
+from cescacs_tui.data.autosave_store import AutosaveStore
+from cescacs_tui.data.slots import AutosaveSlot
 
 FIRST_MOVES = 68  # RULES.md 14.1
 PERFT_2 = 4612
@@ -197,7 +199,9 @@ def started(monkeypatch, tmp_path):
 def test_cescacs_alone_starts_a_new_game_with_the_autosave_and_settings_in_place(started, tmp_path):
     app, frozen = started()
     assert app.game.position.to_pdtl() == INITIAL_PDTL
-    assert app.session.store.path == tmp_path / "data" / "autosave.json"
+    store = app.session.store
+    assert isinstance(store, AutosaveStore) and isinstance(store.slot, AutosaveSlot)
+    assert store.slot.path == tmp_path / "data" / "autosave.json"
     assert app.settings_path is not None and app.settings_path.parent == tmp_path / "config"
     assert frozen > 0  # the start-up objects are kept out of garbage collection before the app runs
 

@@ -1,4 +1,4 @@
-"""Playing the computer in a game: seats, the time it is given, its move at the live end, takebacks."""
+"""Playing the computer in a game: the engine to run, the time it is given, its move at the live end, hints."""
 
 from __future__ import annotations
 
@@ -9,41 +9,20 @@ import pytest
 
 from cescacs_tui.core import Game, Position, TimeControl
 from cescacs_tui.core.clock import ClockKind
-from cescacs_tui.core.pieces import BLACK, WHITE
+from cescacs_tui.core.pieces import WHITE
 from cescacs_tui.engine.client import DEFAULT_COMMAND, EngineClient, EngineError, EngineInfo
 from cescacs_tui.engine.computer import (
-    DEFAULT_LEVEL,
-    HUMAN,
     PER_MOVE_MARGIN,
-    Seat,
     analyse,
     computer_move,
     engine_command,
     hint,
     limits_for,
-    parse_seat,
-    takeback_plies,
 )
 from cescacs_tui.engine.search import Limits
 from tests.helpers.clock import FakeTime
 from tests.helpers.engine import PATIENCE
 from tests.helpers.reference import load_jsonl
-
-
-@pytest.mark.parametrize(
-    ("text", "seat"),
-    [("human", HUMAN), ("Computer", Seat(DEFAULT_LEVEL)), ("computer:1", Seat(1)), (" COMPUTER:10 ", Seat(10))],
-)
-def test_parse_seat(text, seat):
-    assert parse_seat(text) == seat
-    assert parse_seat(str(seat)) == seat
-
-
-@pytest.mark.parametrize("text", ["", "computer:0", "computer:11", "computer:", "robot", "human:3", "computer:x\x1b"])
-def test_a_bad_seat_says_what_is_accepted(text):
-    with pytest.raises(ValueError, match="use 'human', 'computer' or 'computer:N' with N from 1 to 10") as info:
-        parse_seat(text)
-    assert "\x1b" not in str(info.value)
 
 
 def test_the_engine_command_setting():
@@ -68,25 +47,6 @@ def test_the_computer_is_given_the_clock_with_its_increment_or_delay():
     assert limits_for(delay).white_increment == 3
     per_move = Game.new(time_control=TimeControl(ClockKind.PER_MOVE, base=10))
     assert limits_for(per_move) == Limits(movetime=10 - PER_MOVE_MARGIN)
-
-
-def test_takeback_against_the_computer_goes_back_to_the_persons_last_move():
-    game = Game.new()
-    for text in ("E7-E13", "E21-E15", "F8-F12", "F20-F16"):
-        game.play_text(text)
-    moves = game.moves
-    people = (HUMAN, HUMAN)
-    white_plays_the_computer = (HUMAN, Seat(5))
-    black_plays_the_computer = (Seat(5), HUMAN)
-    assert takeback_plies(moves, WHITE, people) == 1
-    assert takeback_plies(moves, WHITE, (Seat(1), Seat(2))) == 1
-    assert takeback_plies(moves, WHITE, white_plays_the_computer) == 2  # the reply and White's move
-    assert takeback_plies(moves[:3], WHITE, white_plays_the_computer) == 1  # while the computer thinks
-    assert takeback_plies(moves, WHITE, black_plays_the_computer) == 1  # Black just moved
-    assert takeback_plies(moves[:3], WHITE, black_plays_the_computer) == 2
-    assert takeback_plies(moves[:1], WHITE, black_plays_the_computer) == 1  # only the computer moved
-    assert takeback_plies([], WHITE, white_plays_the_computer) == 0
-    assert takeback_plies(moves[:1], BLACK, black_plays_the_computer) == 1  # a start with Black to move
 
 
 async def test_computer_move_plays_at_the_live_end_of_a_game():

@@ -24,6 +24,7 @@ from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.data.archive import archive_dir, list_archive
 from cescacs_tui.data.autosave import AutosaveWriteError
+from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.slots import AutosaveSlot
 from cescacs_tui.session import Feedback, GameSession
 from tests.helpers.full_disk import FullDisk, fill, small_tmpfs
@@ -36,7 +37,7 @@ MOVES = ("E7-E13", "E21-E15", "H6-H12", "I23-I19")
 
 def resigned_on_a_full_disk(data: Path, disk: FullDisk) -> GameSession:
     """A session whose four moves are saved, then White resigns while the disk is full."""
-    session = GameSession(store=AutosaveSlot.acquire(data / "autosave.json"))
+    session = GameSession(store=AutosaveStore(AutosaveSlot.acquire(data / "autosave.json")))
     session.start_game(Game.new(white="Ann", black="Bob"))
     for move in MOVES:
         assert session.play_text(move).done
@@ -118,7 +119,7 @@ def test_a_new_game_while_the_disk_is_still_full_keeps_the_note_and_the_game(tmp
 def test_the_plain_mode_says_the_game_is_not_archived_until_it_is(tmp_path, monkeypatch) -> None:
     data = tmp_path / "data"
     disk = FullDisk(monkeypatch)
-    typist = Typist(store=AutosaveSlot.acquire(data / "autosave.json"))
+    typist = Typist(store=AutosaveStore(AutosaveSlot.acquire(data / "autosave.json")))
     typist.type(*MOVES)
     disk.fill()
     said = typist.type("resign", "y")

@@ -336,8 +336,11 @@ def test_the_autosaves_owner_is_said_in_the_language_and_stays_english_as_a_stri
     i18n.set_language("ca")
     assert say(elsewhere.description()) == "el procés 1234 a la màquina 'elsewhere'"
     assert say(LockOwner().description()) == "un altre procés"
-    feedback = GameSession(Game.new()).offer_separate_game(busy)
-    assert feedback.question is not None and "el procés 1234 a la màquina 'elsewhere'" in feedback.question.prompt
+    from cescacs_tui.data.autosave_store import AutosaveStore
+
+    feedback = GameSession(Game.new(), store=AutosaveStore(busy=busy)).offer_separate_game()
+    assert feedback is not None and feedback.question is not None
+    assert "el procés 1234 a la màquina 'elsewhere'" in feedback.question.prompt
     i18n.set_language("es")
     assert say(LockOwner(77).description()) == "el proceso 77"
 
@@ -584,7 +587,7 @@ def test_each_screen_fits_80x24_in_each_language(speak: object, screen: str, lan
 # --- no user-facing text left untranslated ----------------------------------------------------------------
 
 CHECKED = [
-    "cescacs_tui/tui", "cescacs_tui/session", "cescacs_tui/app.py", "cescacs_tui/cli.py", "cescacs_tui/plain",
+    "cescacs_tui/tui", "cescacs_tui/session", "cescacs_tui/app.py", "cescacs_tui/cli", "cescacs_tui/plain",
     "cescacs_tui/remote", "cescacs_tui/web",
 ]  # fmt: skip
 """Where every text a player reads must go through ``_()``."""

@@ -14,11 +14,10 @@ from cescacs_tui.core.game import Game
 from cescacs_tui.core.pieces import BLACK
 from cescacs_tui.data.engine_slots import EngineSlots
 from cescacs_tui.engine.client import EngineInfo
-from cescacs_tui.engine.computer import HUMAN, Seat
 from cescacs_tui.engine.search import Limits
 from cescacs_tui.session import GameSession, Tone
 from cescacs_tui.session.opponent import Analysis, Opponent, score_words
-from cescacs_tui.session.seating import TWO_PEOPLE
+from cescacs_tui.session.players import HUMAN, TWO_PEOPLE, Player
 from tests.helpers.waiting import PATIENCE, until
 
 FAST = Limits(nodes=300)
@@ -33,7 +32,7 @@ async def test_the_computer_plays_its_turn_like_a_person_and_repeats_itself_with
     moves = []
     for _ in range(2):
         session = GameSession()
-        session.seats = (Seat(5), HUMAN)
+        session.players = (Player(5), HUMAN)
         opponent = opponent_for(session)
         try:
             played = await opponent.play_turn()
@@ -51,7 +50,7 @@ async def test_the_clock_runs_for_the_computer_and_switches_to_the_person_after_
     assert game.clock is not None
     game.clock.start(game.position.turn)
     session = GameSession(game)
-    session.seats = (Seat(2), HUMAN)
+    session.players = (Player(2), HUMAN)
     opponent = opponent_for(session, limits=None)  # by the clock, as in a real game
     try:
         assert (await opponent.play_turn()).done
@@ -63,7 +62,7 @@ async def test_the_clock_runs_for_the_computer_and_switches_to_the_person_after_
 
 async def test_an_answer_about_a_position_taken_back_is_dropped() -> None:
     session = GameSession()
-    session.seats = (HUMAN, Seat(10))
+    session.players = (HUMAN, Player(10))
     session.play_text("E7-E13")
     infos: list[EngineInfo] = []
     opponent = opponent_for(session, limits=Limits(infinite=True))  # it thinks until told to stop
@@ -86,7 +85,7 @@ async def test_an_answer_about_a_position_taken_back_is_dropped() -> None:
 
 async def test_cancelling_the_computers_turn_stops_the_engines_search() -> None:
     session = GameSession()
-    session.seats = (Seat(10), HUMAN)
+    session.players = (Player(10), HUMAN)
     infos: list[EngineInfo] = []
     opponent = opponent_for(session, limits=Limits(infinite=True))
     try:
@@ -113,7 +112,7 @@ async def test_a_hint_previews_the_best_move_with_its_score_and_plays_nothing() 
         assert len(session.preview) >= 2 and session.game.ply == 0
         session.play_text("E7-E13")
         assert session.preview == ()
-        session.seats = (HUMAN, Seat(3))
+        session.players = (HUMAN, Player(3))
         assert (await opponent.hint()).text == (
             "the computer is thinking: wait for its move, or take yours back with u"
         )
@@ -154,7 +153,7 @@ async def test_the_analysis_follows_the_position_shown_and_stops() -> None:
 )
 async def test_an_engine_that_cannot_play_says_why_and_people_play_on(command: list[str], expected: str) -> None:
     session = GameSession()
-    session.seats = (Seat(3), HUMAN)
+    session.players = (Player(3), HUMAN)
     opponent = Opponent(session, command, timeout=0.5)
     try:
         said = await opponent.play_turn()
@@ -162,7 +161,7 @@ async def test_an_engine_that_cannot_play_says_why_and_people_play_on(command: l
         await opponent.close()
     assert said.tone is Tone.ERROR and expected in (said.text or ""), said.text
     assert "people play both sides now" in (said.text or "")
-    assert session.seats == TWO_PEOPLE and session.game.ply == 0
+    assert session.players == TWO_PEOPLE and session.game.ply == 0
     assert session.play_text("E7-E13").done  # nothing is stuck
 
 
@@ -205,7 +204,7 @@ async def test_on_a_server_the_computers_turn_waits_for_a_place_then_plays(tmp_p
     places = EngineSlots(tmp_path, 1)
     places.prepare()
     session = GameSession()
-    session.seats = (Seat(3), HUMAN)
+    session.players = (Player(3), HUMAN)
     opponent = opponent_for(session, places=places)
     held = places.take()
     assert held is not None

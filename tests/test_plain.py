@@ -28,7 +28,7 @@ from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, annotated
 from tests.helpers.plain import Typist
 from tests.helpers.reference import RULE_VECTOR_BY_RULE
-from tests.helpers.stores import ARCHIVED, KEPT, MemoryStore
+from tests.helpers.stores import ARCHIVED, KEPT, kept_in_memory
 
 
 def vector(rule: str) -> Typist:
@@ -386,20 +386,20 @@ def test_a_flag_fall_is_noticed_at_the_next_line() -> None:
 
 
 def test_a_save_problem_is_said_once_and_its_end_too() -> None:
-    store = MemoryStore()
+    store, slot = kept_in_memory()
     typist = Typist(store=store)
-    store.failing = True
+    slot.failing = True
     assert typist.type("e7-e13") == [
         "White Pawn E7 to E13, triple step. Black to move.",
         "Warning: the game is not being saved: No space left on device.",
     ]
     assert typist.type("e21-e15") == ["Black Pawn E21 to E15, triple step. White to move."]
-    store.failing = False
+    slot.failing = False
     assert typist.type("h6-h12")[-1] == "The game is saved again."
 
 
 def test_the_archive_of_a_game_that_ends_is_said() -> None:
-    typist = Typist(store=MemoryStore())
+    typist = Typist(store=kept_in_memory()[0])
     typist.type(*FOOLS_MATE[:-1])
     assert typist.type(FOOLS_MATE[-1]) == [
         "Black Pegasus L5 to H6, checkmate. Game over: Black mates (0-3).",
@@ -418,7 +418,7 @@ def saved_game() -> SavedGame:
 
 def test_start_offers_to_resume_and_enter_resumes() -> None:
     screen = io.StringIO()
-    session = GameSession(store=MemoryStore())
+    session = GameSession(store=kept_in_memory()[0])
     plain = PlainGame(session, LineWriter(screen))
     plain.start(session.offer_resume(saved_game()))
     lines = screen.getvalue().splitlines()
@@ -434,7 +434,7 @@ def test_start_offers_to_resume_and_enter_resumes() -> None:
 
 def test_start_answers_the_offer_as_told() -> None:
     screen = io.StringIO()
-    session = GameSession(store=MemoryStore())
+    session = GameSession(store=kept_in_memory()[0])
     plain = PlainGame(session, LineWriter(screen))
     plain.start(session.offer_resume(saved_game()), answer=False, why="as asked.")
     assert screen.getvalue().splitlines()[2:] == [
@@ -445,14 +445,14 @@ def test_start_answers_the_offer_as_told() -> None:
 
 
 def test_quit_ends_the_run_and_finish_saves() -> None:
-    store = MemoryStore()
+    store, slot = kept_in_memory()
     screen = io.StringIO()
     plain = PlainGame(GameSession(store=store), LineWriter(screen))
     plain.run(["e7-e13", "quit", "e21-e15"])
     assert not plain.running and plain.session.game.ply == 1
-    saves = len(store.saved)
+    saves = len(slot.saved)
     plain.finish()
-    assert len(store.saved) == saves + 1 and store.released  # saved, and the autosave free for another cescacs
+    assert len(slot.saved) == saves + 1 and slot.released  # saved, and the autosave free for another cescacs
     assert screen.getvalue().splitlines()[-1] == "Goodbye. The game is saved: cescacs offers to resume it."
 
 

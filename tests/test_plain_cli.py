@@ -13,8 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from cescacs_tui import cli
-from cescacs_tui.cli import main
+from cescacs_tui.cli import launch, main
 from cescacs_tui.core.pieces import NAMES
 from cescacs_tui.data.autosave import read_autosave
 from cescacs_tui.plain.run import PIPE_ANSWERS
@@ -22,7 +21,7 @@ from tests.helpers.games import FOOLS_MATE
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
 
 ESC = b"\x1b"
-REAL_INTERACTIVE = cli._interactive
+REAL_INTERACTIVE = launch.interactive
 """The check itself: conftest makes every test see a terminal at both ends."""
 
 
@@ -121,7 +120,7 @@ def test_the_app_is_drawn_only_in_a_terminal_or_for_a_driver_of_textuals_own(mon
 
 
 def test_resume_and_new_are_plain_mode_options(capsys) -> None:
-    assert cli._interactive()  # as conftest makes it: the full app would start
+    assert launch.interactive()  # as conftest makes it: the full app would start
     assert main(["--new"]) == 2
     assert "--resume and --new are options of the plain mode" in capsys.readouterr().err
 

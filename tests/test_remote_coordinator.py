@@ -173,8 +173,8 @@ def test_a_whole_game_is_played_from_both_seats_announced_to_all_and_archived(tm
         assert peer.said()[-1] == "Black played GL5-H6#. 0-3: Black mates"
         assert [node.san for node in read_pgn(peer.last["pgn"])[0].nodes][-1] == "GL5-H6#"
     store = game.store
-    assert store is not None and not store.path.exists()  # a finished game leaves no autosave
-    (archive,) = game.session.archived
+    assert store.archived and not (tmp_path / "room" / "autosave.json").exists()  # a finished game leaves no autosave
+    (archive,) = game.store.archived
     assert archive.parent == tmp_path / "room" / "games"
     kept = read_pgn(archive.read_text(encoding="utf-8"))[0]
     assert [n.san for n in kept.nodes] == [n.san for n in game.game.nodes] and kept.tags["White"] == "Ana"
@@ -262,7 +262,7 @@ def test_a_draw_offered_with_a_move_is_accepted_by_the_opponent(tmp_path: Path) 
     assert request(game, black, {"type": "answer", "to": "draw", "accept": True}) is None
     assert game.game.termination == "draw by agreement"
     assert black_peer.said()[-1] == "Black accepts the draw. 1-1: draw by agreement"
-    assert len(game.session.archived) == 1
+    assert len(game.store.archived) == 1
 
 
 def test_a_declined_draw_leaves_no_offer_in_the_record_and_a_move_instead_of_an_answer_declines_it() -> None:
@@ -322,7 +322,8 @@ def test_a_restarted_coordinator_resumes_the_game_and_its_seats_from_its_autosav
     black, _ = seat(first, client="bo", name="Bo")
     move(first, white, "H6-H12")
     move(first, black, "I23-I19")
-    store.release()  # killed: no close(), only what was saved after each change (the kernel drops the lock)
+    assert store.slot is not None
+    store.slot.release()  # killed: no close(), only what was saved after each change (the kernel drops the lock)
 
     again = Coordinator.open(open_store(tmp_path / "room"), token=TOKEN)
     assert again.resumed and [n.san for n in again.game.nodes] == ["H6-H12", "I23-I19"]

@@ -13,10 +13,11 @@ from cescacs_tui import i18n
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pieces import Colour
 from cescacs_tui.remote.coordinator import Coordinator
+from cescacs_tui.remote.port import RemoteGame
 from cescacs_tui.remote.protocol import Event, EventKind, Snapshot
-from cescacs_tui.remote.session import RemoteGameSession
 from cescacs_tui.remote.ssh_server import visitor_language
 from cescacs_tui.remote.words import event_words, refusal_words
+from cescacs_tui.session import GameSession
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, HostProcess, LineClient, canonical, move, request, seat
 from tests.helpers.terminal import POSIX_ONLY, Terminal, terminal_environment
@@ -28,17 +29,24 @@ def english_after() -> Iterator[None]:
     i18n.set_language("en")
 
 
-def client(peer_lines: list[dict[str, object]], colour: str) -> tuple[RemoteGameSession, list[str]]:
-    """A client session that received ``peer_lines``; what it said, in the interface's language now."""
-    session = RemoteGameSession(lambda message: True)
-    session.link_changed(True)
+def connected() -> RemoteGame:
+    """The port of a client's session, its link up (its requests go nowhere)."""
+    remote = RemoteGame(lambda message: True)
+    GameSession(port=remote)
+    return remote
+
+
+def client(peer_lines: list[dict[str, object]], colour: str) -> tuple[RemoteGame, list[str]]:
+    """A client's port that received ``peer_lines``; what it said, in the interface's language now."""
+    remote = connected()
+    remote.link_changed(True)
     said = []
     for line in peer_lines:
-        feedback = session.receive(line)
+        feedback = remote.receive(line)
         if feedback.text:
             said.append(feedback.text)
-    assert session.seat is not None and session.seat.value == colour
-    return session, said
+    assert remote.seat is not None and remote.seat.value == colour
+    return remote, said
 
 
 def test_a_host_in_catalan_and_a_guest_in_spanish_each_read_their_own_words() -> None:
@@ -80,9 +88,8 @@ def test_an_error_is_worded_from_its_code_and_an_unknown_one_keeps_its_reason() 
         "testimoni incorrecte: demaneu a l'amfitrió l'ordre per unir-vos-hi"
     )
     assert refusal_words("a_later_code", "some reason") == "el coordinador ho ha refusat: some reason"
-    session = RemoteGameSession(lambda message: True)
     line = {"type": "error", "code": "stale", "reason": "the game changed before your move arrived", "fatal": False}
-    assert session.receive(line).text == "la partida ha canviat abans que arribés la vostra jugada: no s'ha jugat"
+    assert connected().receive(line).text == "la partida ha canviat abans que arribés la vostra jugada: no s'ha jugat"
 
 
 def _state(event: object, said: str = "White played H6-H12") -> dict[str, object]:
@@ -107,8 +114,7 @@ def test_an_event_this_client_cannot_read_leaves_the_coordinators_words(event: o
     i18n.set_language("es")
     snapshot = Snapshot.from_json(_state(event))  # never a reason to refuse the snapshot
     assert snapshot.event is None
-    session = RemoteGameSession(lambda message: True)
-    assert session.receive(_state(event)).text == "White played H6-H12"
+    assert connected().receive(_state(event)).text == "White played H6-H12"
 
 
 def test_an_event_is_data_whose_text_is_cleaned_like_every_peers_text() -> None:

@@ -29,9 +29,9 @@ import pytest
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.plain.output import LineWriter
+from cescacs_tui.plain.remote_client import PlainClient
 from cescacs_tui.remote.client import LinkStatus
 from cescacs_tui.remote.coordinator import Coordinator, Member
-from cescacs_tui.remote.plain_client import PlainClient
 from cescacs_tui.remote.protocol import ProtocolError, SeatView, Snapshot, encode, parse_request
 from cescacs_tui.session.words import describe_move
 from tests.helpers.games import FOOLS_MATE

@@ -198,7 +198,7 @@ def test_the_protocol_and_the_coordinator_load_without_textual_or_rich() -> None
     code = (
         "import sys\n"
         "import cescacs_tui.remote.coordinator, cescacs_tui.remote.tcp, cescacs_tui.remote.client\n"
-        "import cescacs_tui.remote.session, cescacs_tui.remote.commands\n"
+        "import cescacs_tui.remote.port, cescacs_tui.cli.remote\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)

@@ -11,9 +11,9 @@ from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.core.pieces import Colour
 from cescacs_tui.remote.coordinator import Coordinator, Member
+from cescacs_tui.remote.port import RemoteGame
 from cescacs_tui.remote.protocol import ProtocolError, parse_request
-from cescacs_tui.remote.session import RemoteGameSession
-from cescacs_tui.session import Confirm, Feedback, Tone
+from cescacs_tui.session import Confirm, Feedback, GameSession, Tone
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, hello
 
@@ -25,18 +25,19 @@ class Wire:
         self.coordinator = coordinator
         self.sent: list[dict[str, Any]] = []
         self.feedback: list[Feedback] = []
-        self.session = RemoteGameSession(self._send)
-        self.session.link_changed(True)
+        self.remote = RemoteGame(self._send)
+        self.session = GameSession(port=self.remote)
+        self.remote.link_changed(True)
         member = coordinator.join(self, hello(seat, client=f"wire-{id(self)}", name=name))
         assert member is not None
         self.member: Member = member
 
     # the coordinator's side: what it sends this client
     def send(self, line: bytes) -> None:
-        self.feedback.append(self.session.receive(json.loads(line)))
+        self.feedback.append(self.remote.receive(json.loads(line)))
 
     def close(self, error: ProtocolError | None = None) -> None:
-        self.session.link_changed(False, "closed")
+        self.remote.link_changed(False, "closed")
 
     # the session's side: what it sends the coordinator
     def _send(self, message: Mapping[str, Any]) -> bool:
@@ -58,9 +59,9 @@ def table(game: Game | None = None) -> tuple[Coordinator, Wire, Wire]:
 
 def test_each_client_knows_its_seat_and_who_is_who() -> None:
     _, white, black = table()
-    assert white.session.colour is Colour.WHITE and black.session.colour is Colour.BLACK
-    assert (white.session.white.name, white.session.black.name) == ("Ana", "Bo")
-    assert white.session.black.connected and black.session.white.held
+    assert white.remote.colour is Colour.WHITE and black.remote.colour is Colour.BLACK
+    assert (white.remote.white.name, white.remote.black.name) == ("Ana", "Bo")
+    assert white.remote.black.connected and black.remote.white.held
     assert white.feedback[0].text == "you are playing White"
     assert black.feedback[-1].text == "Bo plays Black"
 
@@ -89,7 +90,7 @@ def test_a_move_typed_out_of_turn_is_refused_with_the_reason_and_nothing_is_sent
 def test_a_watcher_sees_everything_and_can_do_nothing() -> None:
     coordinator, white, _ = table()
     watcher = Wire(coordinator, name="Cy")
-    assert watcher.session.seat is not None and watcher.session.seat.value == "watch"
+    assert watcher.remote.seat is not None and watcher.remote.seat.value == "watch"
     white.session.play_text("H6-H12")
     assert [n.san for n in watcher.session.game.nodes] == ["H6-H12"]
     assert watcher.session.play_text("I23-I19").text == "I23-I19: you are watching: only White and Black play"
@@ -101,7 +102,7 @@ def test_a_watcher_sees_everything_and_can_do_nothing() -> None:
 
 def test_with_the_link_down_nothing_is_sent_and_the_player_is_told_why() -> None:
     _, white, _ = table()
-    white.session.link_changed(False, "the connection to the game was lost: reconnecting…")
+    white.remote.link_changed(False, "the connection to the game was lost: reconnecting…")
     feedback = white.session.play_text("H6-H12")
     assert feedback.tone is Tone.ERROR and "reconnecting…" in (feedback.text or "")
     assert white.session.refusal("resign") is not None and white.sent == []
@@ -111,7 +112,7 @@ def test_a_second_move_waits_until_the_first_is_answered() -> None:
     coordinator = Coordinator(Game.new(), token=TOKEN)
     white = Wire(coordinator)
     Wire(coordinator)
-    white.session.send = lambda message: True  # the request is on its way: no answer yet
+    white.remote.send = lambda message: True  # the request is on its way: no answer yet
     assert white.session.play_text("H6-H12").done
     assert white.session.play_text("JF6-C15").text == "JF6-C15: H6-H12 is on its way to the game"
 
@@ -196,25 +197,25 @@ def test_a_record_the_client_cannot_read_is_refused_and_the_game_is_kept() -> No
     _, white, _ = table()
     white.session.play_text("H6-H12")
     before = write_pgn(white.session.game)
-    snapshot = white.session.snapshot
+    snapshot = white.remote.snapshot
     assert snapshot is not None
     hostile = {**snapshot.to_json(), "seq": snapshot.seq + 1, "pgn": "1. Q99-Q100 *"}
-    feedback = white.session.receive(hostile)
+    feedback = white.remote.receive(hostile)
     assert feedback.tone is Tone.ERROR and "cannot read" in (feedback.text or "")
     assert write_pgn(white.session.game) == before
-    assert white.session.receive({"type": "state", "seq": "x"}).tone is Tone.ERROR
-    assert white.session.receive({"type": "from-the-future"}) == Feedback()
+    assert white.remote.receive({"type": "state", "seq": "x"}).tone is Tone.ERROR
+    assert white.remote.receive({"type": "from-the-future"}) == Feedback()
 
 
 def test_an_old_update_is_ignored_but_a_restarted_coordinator_counts_afresh() -> None:
     _, white, _ = table()
     white.session.play_text("H6-H12")
-    snapshot = white.session.snapshot
+    snapshot = white.remote.snapshot
     assert snapshot is not None
     stale = {**snapshot.to_json(), "seq": 1, "pgn": write_pgn(Game.new())}
-    assert white.session.receive(stale) == Feedback() and white.session.game.ply == 1
-    white.session.receive({"type": "welcome", "protocol": 1, "seat": "white", "name": "Ana"})
-    white.session.receive(stale)
+    assert white.remote.receive(stale) == Feedback() and white.session.game.ply == 1
+    white.remote.receive({"type": "welcome", "protocol": 1, "seat": "white", "name": "Ana"})
+    white.remote.receive(stale)
     assert white.session.game.ply == 0
 
 

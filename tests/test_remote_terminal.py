@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from cescacs_tui.cli import _subcommand_parser
+from cescacs_tui.cli.remote import MIN_TOKEN, _token, new_token
 from cescacs_tui.core.errors import CescacsError
 from cescacs_tui.core.pgn import read_pgn
-from cescacs_tui.remote.commands import MIN_TOKEN, _token, new_token
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, HostProcess, archived, hosted_moves
 from tests.helpers.terminal import CRASHING_MAIN, PATIENCE, POSIX_ONLY, Terminal, crash_by_flipping

@@ -19,11 +19,12 @@ from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.autosave import SavedGame, load_autosave
+from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.slots import AutosaveSlot
 from cescacs_tui.session import Choice, Confirm, Feedback, GameSession, Redraw, Tone
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, annotated
-from tests.helpers.stores import MemoryStore
+from tests.helpers.stores import kept_in_memory
 
 PROMOTION = "/27:1k/22:1P5/18:5p1/4:2J2/3:R3/2:GJG/1:DK/0:V/ w -- - 0 30"
 """RULES.md 7.1: the pawn on B22 may regain a Rook, a Knight or the black-hex Bishop on B24."""
@@ -308,33 +309,33 @@ def test_the_clock_pause_says_why_without_a_clock() -> None:
 
 
 def test_every_move_is_saved_and_a_finished_game_goes_to_the_archive() -> None:
-    store = MemoryStore()
+    store, slot = kept_in_memory()
     session = GameSession(store=store)
     played(session, *FOOLS_MATE[:-1])
-    assert len(store.saved) == len(FOOLS_MATE) - 1 and not store.finished
+    assert len(slot.saved) == len(FOOLS_MATE) - 1 and not slot.finished
     end = played(session, FOOLS_MATE[-1])
-    assert len(store.finished) == 1 and "0-3" in store.finished[0]
+    assert len(slot.finished) == 1 and "0-3" in slot.finished[0]
     assert "saved in games/finished.ctl-pgn" in (end.text or "")
 
 
 def test_a_new_game_keeps_the_unfinished_one_in_the_archive() -> None:
-    store = MemoryStore()
+    store, slot = kept_in_memory()
     session = GameSession(store=store)
     played(session, "E7-E13")
     feedback = session.start_game(Game.new())
-    assert len(store.kept) == 1 and "E7-E13" in store.kept[0]
+    assert len(slot.kept) == 1 and "E7-E13" in slot.kept[0]
     assert "the unfinished game was kept in games/kept.ctl-pgn" in (feedback.text or "")
 
 
 def test_the_resume_question_defaults_to_resume_and_new_game_keeps_the_saved_one() -> None:
-    store = MemoryStore()
+    store, slot = kept_in_memory()
     old = Game.new()
     old.play_text("E7-E13")
     session = GameSession(store=store)
     question = session.offer_resume(SavedGame(old, {"flipped": True}))
     assert isinstance(question.question, Confirm) and question.question.default is True
     fresh = answer(question, False)
-    assert session.game is not old and len(store.kept) == 1
+    assert session.game is not old and len(slot.kept) == 1
     assert "kept in games/kept.ctl-pgn" in (fresh.text or "")
     resumed = answer(GameSession(store=store).offer_resume(SavedGame(old, {"flipped": True})), True)
     assert resumed.done
@@ -349,12 +350,12 @@ def test_resuming_restores_the_options_saved_with_the_game() -> None:
 
 
 def test_a_failing_save_is_kept_in_view_until_a_save_succeeds() -> None:
-    store = MemoryStore()
+    store, slot = kept_in_memory()
     session = GameSession(store=store)
-    store.failing = True
+    slot.failing = True
     played(session, "E7-E13")
     assert session.save_problem == "the game is not being saved: No space left on device"
-    store.failing = False
+    slot.failing = False
     played(session, "E21-E15")
     assert session.save_problem is None
 
@@ -363,7 +364,7 @@ def test_a_running_clock_is_saved_between_moves(tmp_path: Path) -> None:
     now = FakeTime()
     path = tmp_path / "autosave.json"
     game = Game.new(time_control=TimeControl(ClockKind.SUDDEN_DEATH, base=300), time_source=now)
-    session = GameSession(game, store=AutosaveSlot.acquire(path))
+    session = GameSession(game, store=AutosaveStore(AutosaveSlot.acquire(path)))
     played(session, "e7-e13")
     now.advance(42)
     session.save_running_clock()  # what the app's 10-second timer does

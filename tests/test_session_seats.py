@@ -1,5 +1,5 @@
-"""Seats on the session: the computer's turn refuses the player's moves, takeback and redo reach the person's turn,
-the seats are saved and resumed, the record names the computer.  No engine runs here: the computer's moves are
+"""Players on the session: the computer's turn refuses the player's moves, takeback and redo reach the person's turn,
+the players are saved and resumed, the record names the computer.  No engine runs here: the computer's moves are
 played through :meth:`GameSession.play_computer`, as :mod:`cescacs_tui.session.opponent` plays them."""
 
 from __future__ import annotations
@@ -15,21 +15,32 @@ from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.core.pieces import BLACK
 from cescacs_tui.data.autosave import load_autosave
+from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.slots import AutosaveSlot
-from cescacs_tui.engine.computer import HUMAN, Seat
 from cescacs_tui.engine.levels import LEVELS
-from cescacs_tui.engine.seats import LEVEL_COUNT
 from cescacs_tui.session import Confirm, GameSession, Tone
-from cescacs_tui.session.seating import TWO_PEOPLE, computer_name, human_side, player_names, seats_from
+from cescacs_tui.session.players import (
+    DEFAULT_LEVEL,
+    HUMAN,
+    LEVEL_COUNT,
+    TWO_PEOPLE,
+    Player,
+    computer_name,
+    human_side,
+    parse_player,
+    player_names,
+    players_from,
+    takeback_plies,
+)
 from tests.helpers.games import FOOLS_MATE
 
-COMPUTER_BLACK = (HUMAN, Seat(3))
+COMPUTER_BLACK = (HUMAN, Player(3))
 
 
 def against_computer(*moves: str) -> GameSession:
     """A session where a person plays White against the computer, after ``moves`` (White's, then the computer's)."""
     session = GameSession(Game.new(black=computer_name(3)))
-    session.seats = COMPUTER_BLACK
+    session.players = COMPUTER_BLACK
     for ply, text in enumerate(moves):
         if ply % 2 == 0:
             assert session.play_text(text).done
@@ -40,7 +51,7 @@ def against_computer(*moves: str) -> GameSession:
 
 def test_two_people_by_default_and_the_computer_is_never_to_move_then() -> None:
     session = GameSession()
-    assert session.seats == TWO_PEOPLE and not session.against_computer
+    assert session.players == TWO_PEOPLE and not session.against_computer
     session.play_text("E7-E13")
     assert not session.computer_to_move
 
@@ -115,7 +126,7 @@ def test_the_computers_move_keeps_the_review_where_the_player_left_it() -> None:
 
 def test_the_computer_plays_only_its_own_turn_and_its_moves_end_games() -> None:
     session = GameSession()
-    session.seats = (Seat(1), Seat(1))  # two computers: every turn is the computer's
+    session.players = (Player(1), Player(1))  # two computers: every turn is the computer's
     for ply, text in enumerate(FOOLS_MATE):
         assert session.computer_to_move
         played = session.play_computer(session.game.position.parse_move(text))
@@ -129,8 +140,8 @@ def test_the_computer_plays_only_its_own_turn_and_its_moves_end_games() -> None:
 def test_the_seats_are_saved_with_the_autosave_and_come_back_on_resume(tmp_path: Path) -> None:
     path = tmp_path / "autosave.json"
     slot = AutosaveSlot.acquire(path)
-    session = GameSession(Game.new(black=computer_name(3)), store=slot)
-    session.start_game(session.game, seats=COMPUTER_BLACK)
+    session = GameSession(Game.new(black=computer_name(3)), store=AutosaveStore(slot))
+    session.start_game(session.game, players=COMPUTER_BLACK)
     session.play_text("E7-E13")
     slot.release()
     saved = load_autosave(path).saved
@@ -139,15 +150,15 @@ def test_the_seats_are_saved_with_the_autosave_and_come_back_on_resume(tmp_path:
     resumed = again.offer_resume(saved)
     assert resumed.question is not None
     resumed.question.answer(True)  # type: ignore[arg-type]
-    assert again.seats == COMPUTER_BLACK and again.computer_to_move
+    assert again.players == COMPUTER_BLACK and again.computer_to_move
 
 
 def test_an_opened_record_is_for_people_and_a_new_game_keeps_the_seats_unless_told() -> None:
     session = against_computer("E7-E13")
     session.start_game(Game.new())
-    assert session.seats == COMPUTER_BLACK  # a new game against the same opponent
+    assert session.players == COMPUTER_BLACK  # a new game against the same opponent
     session.show_record(Game.new(), 1, "a.ctl-pgn")
-    assert session.seats == TWO_PEOPLE
+    assert session.players == TWO_PEOPLE
 
 
 @pytest.mark.parametrize(
@@ -155,16 +166,16 @@ def test_an_opened_record_is_for_people_and_a_new_game_keeps_the_seats_unless_to
     [None, "computer:3", ["human"], ["human", 3], ["human", "computer:11"], ["robot", "human"], ["x", "y", "z"]],
 )
 def test_seats_that_cannot_be_read_back_are_two_people(kept: object) -> None:
-    assert seats_from({} if kept is None else {"players": kept}) == TWO_PEOPLE
+    assert players_from({} if kept is None else {"players": kept}) == TWO_PEOPLE
 
 
 def test_the_record_names_the_computer() -> None:
-    white, black = player_names((Seat(7), HUMAN), "Ada", "Grace")
+    white, black = player_names((Player(7), HUMAN), "Ada", "Grace")
     assert (white, black) == ("cescacs-tui level 7", "Grace")
     record = write_pgn(Game.new(white=white, black=black))
     assert '[White "cescacs-tui level 7"]' in record and '[Black "Grace"]' in record
-    assert human_side((Seat(7), HUMAN)) == BLACK and human_side(TWO_PEOPLE) is None
-    assert human_side((Seat(1), Seat(2))) is None
+    assert human_side((Player(7), HUMAN)) == BLACK and human_side(TWO_PEOPLE) is None
+    assert human_side((Player(1), Player(2))) is None
 
 
 @pytest.mark.slow
@@ -173,15 +184,50 @@ def test_a_session_and_the_plain_mode_load_no_search_and_no_engine_client_until_
         "import sys\n"
         "import cescacs_tui.plain.run\n"
         "from cescacs_tui.session import GameSession\n"
-        "from cescacs_tui.engine.seats import Seat, HUMAN\n"
+        "from cescacs_tui.session.players import Player, HUMAN\n"
         "session = GameSession()\n"
-        "session.seats = (HUMAN, Seat(3))\n"
+        "session.players = (HUMAN, Player(3))\n"
         "session.play_text('E7-E13'); session.takeback()\n"
         "print(sorted(m for m in sys.modules if m.startswith('cescacs_tui.engine.')))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
-    assert result.stdout.strip() == "['cescacs_tui.engine.seats']"
+    assert result.stdout.strip() == "[]"
 
 
 def test_the_seats_know_as_many_levels_as_the_engine() -> None:
     assert len(LEVELS) == LEVEL_COUNT
+
+
+@pytest.mark.parametrize(
+    ("text", "player"),
+    [("human", HUMAN), ("Computer", Player(DEFAULT_LEVEL)), ("computer:1", Player(1)), (" COMPUTER:10 ", Player(10))],
+)
+def test_parse_player(text: str, player: Player) -> None:
+    assert parse_player(text) == player
+    assert parse_player(str(player)) == player
+
+
+@pytest.mark.parametrize("text", ["", "computer:0", "computer:11", "computer:", "robot", "human:3", "computer:x\x1b"])
+def test_a_bad_player_says_what_is_accepted(text: str) -> None:
+    with pytest.raises(ValueError, match="use 'human', 'computer' or 'computer:N' with N from 1 to 10") as info:
+        parse_player(text)
+    assert "\x1b" not in str(info.value)
+
+
+def test_takeback_against_the_computer_goes_back_to_the_persons_last_move() -> None:
+    game = Game.new()
+    for text in ("E7-E13", "E21-E15", "F8-F12", "F20-F16"):
+        game.play_text(text)
+    moves = game.moves
+    people = (HUMAN, HUMAN)
+    white_plays_the_computer = (HUMAN, Player(5))
+    black_plays_the_computer = (Player(5), HUMAN)
+    assert takeback_plies(moves, WHITE, people) == 1
+    assert takeback_plies(moves, WHITE, (Player(1), Player(2))) == 1
+    assert takeback_plies(moves, WHITE, white_plays_the_computer) == 2  # the reply and White's move
+    assert takeback_plies(moves[:3], WHITE, white_plays_the_computer) == 1  # while the computer thinks
+    assert takeback_plies(moves, WHITE, black_plays_the_computer) == 1  # Black just moved
+    assert takeback_plies(moves[:3], WHITE, black_plays_the_computer) == 2
+    assert takeback_plies(moves[:1], WHITE, black_plays_the_computer) == 1  # only the computer moved
+    assert takeback_plies([], WHITE, white_plays_the_computer) == 0
+    assert takeback_plies(moves[:1], BLACK, black_plays_the_computer) == 1  # a start with Black to move

@@ -11,6 +11,7 @@ import pytest
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.data.autosave import AutosaveWriteError, load_autosave, save_autosave
+from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.lock import AutosaveBusy
 from cescacs_tui.data.slots import AutosaveSlot, fresh_slot, open_autosave, slot_path, slot_paths
 from cescacs_tui.session import GameSession
@@ -180,7 +181,7 @@ def test_a_finished_game_is_archived_and_the_slot_kept(tmp_path: Path) -> None:
 
 def test_a_slot_is_a_session_store(tmp_path: Path) -> None:
     with AutosaveSlot.acquire(slot_path(1, tmp_path)) as slot:
-        session = GameSession(Game.new(white="Ann", black="Bob"), store=slot)
+        session = GameSession(Game.new(white="Ann", black="Bob"), store=AutosaveStore(slot))
         for move in FOOLS_MATE[:-1]:
             session.play_text(move)
         assert saved_moves(slot.path) == FOOLS_MATE[:-1]
@@ -322,7 +323,7 @@ def test_a_directory_where_nothing_can_be_locked_still_offers_the_game(
 
 
 def test_a_session_in_a_slot_archives_the_game_it_replaces_and_the_games_that_end(tmp_path: Path) -> None:
-    store = AutosaveSlot.acquire(tmp_path / "autosave.json")
+    store = AutosaveStore(AutosaveSlot.acquire(tmp_path / "autosave.json"))
     session = GameSession(Game.new(white="Ann", black="Bob"), store=store)
     session.play_text("E7-E13")
     fresh = session.start_game(Game.new())
@@ -339,11 +340,12 @@ def _waiting_session(tmp_path: Path) -> tuple[AutosaveSlot, GameSession]:
     first = AutosaveSlot.acquire(tmp_path / "autosave.json")
     start = open_autosave(tmp_path)
     assert start.slot is None and isinstance(start.busy, AutosaveBusy)
-    second = GameSession()
-    question = second.offer_separate_game(start.busy).question
-    assert question is not None
-    question.answer(False)  # "Wait and take over"
-    assert second.waiting_for == tmp_path / "autosave.json"
+    store = AutosaveStore.at_start(start)
+    second = GameSession(store=store)
+    offer = second.offer_separate_game()
+    assert offer is not None and offer.question is not None
+    offer.question.answer(False)  # "Wait and take over"
+    assert store.waiting_for == tmp_path / "autosave.json"
     return first, second
 
 

@@ -17,6 +17,7 @@ from cescacs_tui.cli import main
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.autosave import read_autosave, save_autosave
+from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.slots import AutosaveSlot, slot_path
 from cescacs_tui.session import Confirm, GameSession
 
@@ -54,7 +55,9 @@ def test_the_unfinished_game_is_offered_and_its_autosave_owned(data: Path, start
     app = started()
     start = app.get_default_screen().start
     assert start is not None and isinstance(start.question, Confirm) and start.question.default is True
-    assert isinstance(app.session.store, AutosaveSlot) and app.session.store.path == data / "autosave.json"
+    store = app.session.store
+    assert isinstance(store, AutosaveStore) and isinstance(store.slot, AutosaveSlot)
+    assert store.slot.path == data / "autosave.json"
     app.session.close()
 
 
@@ -83,7 +86,8 @@ def test_a_second_instance_asks_and_a_separate_game_is_saved_under_its_own_name(
     first = unfinished(data / "autosave.json", "E7-E13")
     with AutosaveSlot.acquire(data / "autosave.json"):  # another cescacs has the game open
         app = started()
-        assert app.session.store is None
+        store = app.session.store
+        assert isinstance(store, AutosaveStore) and store.slot is None  # nothing is saved until the players choose
         question = app.get_default_screen().start
         assert question is not None and isinstance(question.question, Confirm)
         assert "open in another cescacs" in question.question.prompt
@@ -104,11 +108,12 @@ def test_a_second_instance_can_wait_and_take_the_game_over_once_the_first_has_ex
 
     with pytest.raises(AutosaveBusy) as busy:
         AutosaveSlot.acquire(data / "autosave.json")
-    session = GameSession()
-    ask = session.offer_separate_game(busy.value)
-    assert ask.question is not None
+    store = AutosaveStore(busy=busy.value)
+    session = GameSession(store=store)
+    ask = session.offer_separate_game()
+    assert ask is not None and ask.question is not None
     waiting = ask.question.answer(False)  # type: ignore[arg-type]
-    assert "waiting for" in (waiting.text or "") and session.store is None
+    assert "waiting for" in (waiting.text or "") and store.slot is None
     assert session.try_take_over() is None  # still open in the first
     first.release()
     offer = session.try_take_over()

@@ -1,8 +1,9 @@
 """The coordinator: the one authoritative game of a remote match, and every client that plays or watches it.
 
-The game is a :class:`~cescacs_tui.session.GameSession` with a store (the
-autosave and the archive of the coordinator's own directory), so a remote
-game is validated, timed, saved and archived exactly like a local one.  A
+The game is a :class:`~cescacs_tui.session.GameSession` played here (a
+:class:`~cescacs_tui.session.LocalGame`) with a store (the autosave and the
+archive of the coordinator's own directory), so a remote game is validated,
+timed, saved and archived exactly like a local one.  A
 client's requests (``docs/remote-protocol.md``) become session commands here,
 after the checks a local screen never needs: is this connection a player, is
 it their turn, was the move made in the position the game is in now.  Every
@@ -21,16 +22,15 @@ import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 from ..core.clock import ClockError
 from ..core.game import Game
 from ..core.pgn import write_pgn
 from ..core.pieces import Colour
-from ..data.slots import AutosaveSlot
+from ..data.store import GameStore, NoStore
 from ..i18n import _
-from ..session import Confirm, Feedback, GameSession
+from ..session import Confirm, GameSession, LocalGame
 from ..session.terms import say
 from .protocol import (
     PROTOCOL_VERSION,
@@ -51,7 +51,7 @@ from .protocol import (
 from .seats import Seats
 from .words import ending_words, event_words
 
-__all__ = ["MAX_MEMBERS", "Coordinator", "Member", "Peer", "RoomSession"]
+__all__ = ["MAX_MEMBERS", "Coordinator", "Member", "Peer"]
 
 MAX_MEMBERS = 32
 """Connections one game accepts: two players and their audience."""
@@ -113,27 +113,6 @@ class Member:
         return self.alive and self.pinged_at is None
 
 
-class RoomSession(GameSession):
-    """The coordinator's session: a player may resign on either turn, and every archived game is remembered."""
-
-    def __init__(self, game: Game, *, store: AutosaveSlot | None = None) -> None:
-        super().__init__(game, store=store)
-        self.archived: list[Path] = []
-        """Where each game that ended here was archived, oldest first (the host prints it; clients are not told)."""
-
-    def _save(self) -> Path | None:
-        path = super()._save()
-        if path is not None and path not in self.archived:
-            self.archived.append(path)
-        return path
-
-    def resign_side(self, side: Colour) -> Feedback:
-        if (reason := self.refusal("resign")) is not None:
-            return Feedback.refused(reason)
-        self.game.resign(side)
-        return self._changed(f"{side.title} resigns")
-
-
 class Coordinator:
     """One game, its seats and its clients.
 
@@ -148,15 +127,17 @@ class Coordinator:
         game: Game,
         *,
         token: str,
-        store: AutosaveSlot | None = None,
+        store: GameStore | None = None,
         keyed: bool = False,
         new_game: Callable[[], Game] = Game.new,
         max_members: int = MAX_MEMBERS,
     ) -> None:
         self.token = token
-        self.store = store
+        self.store: GameStore = store or NoStore()
         self.seats = Seats(keyed=keyed)
-        self.session = RoomSession(game, store=store)
+        self.table = LocalGame()
+        """The game, played here: the session's port (a player resigns on either turn through it)."""
+        self.session = GameSession(game, store=self.store, port=self.table)
         self.new_game = new_game
         self.max_members = max_members
         self.members: list[Member] = []
@@ -175,14 +156,14 @@ class Coordinator:
 
     @classmethod
     def open(
-        cls, store: AutosaveSlot, *, token: str, keyed: bool = False, new_game: Callable[[], Game] = Game.new
+        cls, store: GameStore, *, token: str, keyed: bool = False, new_game: Callable[[], Game] = Game.new
     ) -> Coordinator:
         """The coordinator of the game saved in ``store`` (its seats too), or of a new game.
 
         What the store found worth saying (a damaged file kept aside, a
         finished game archived) is in :meth:`notices`.
         """
-        saved = store.load().saved
+        saved = store.load()
         coordinator = cls(saved.game if saved else new_game(), token=token, store=store, keyed=keyed, new_game=new_game)
         if saved is not None:
             seats = saved.options.get("seats")
@@ -197,10 +178,8 @@ class Coordinator:
 
     def notices(self) -> list[str]:
         """What saving did besides, in words for the host (files kept aside or archived), once each."""
-        said = [say(notice) for notice in (*self.session.notices, *(self.store.notices if self.store else ()))]
-        self.session.notices.clear()
-        if self.store is not None:
-            self.store.notices.clear()
+        said = [say(notice) for notice in self.store.notices]
+        self.store.notices.clear()
         return said
 
     # --- connections ---------------------------------------------------------------------------
@@ -381,7 +360,7 @@ class Coordinator:
 
     def _resign(self, colour: Colour) -> None:
         self._refuse_if_over()
-        feedback = self.session.resign_side(colour)
+        feedback = self.table.resign_side(colour)
         if not self.game.is_over:
             raise ProtocolError("refused", feedback.text or "not resigned")
         self._finish_requests()
@@ -546,8 +525,8 @@ class Coordinator:
         said = "" if event is None else event_words(event)
         if ending and self.game.is_over:
             said = ending_words(said, self.game)
-            if self.session.archived:  # the host hears where; the clients, nothing of the host's files
-                self.on_said(_("the game is archived in {path}").format(path=self.session.archived[-1]))
+            if self.store.archived:  # the host hears where; the clients, nothing of the host's files
+                self.on_said(_("the game is archived in {path}").format(path=self.store.archived[-1]))
         if said:
             self.on_said(said)
         for notice in self.notices():

@@ -193,7 +193,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
             await self.opponent.close()
 
     def _try_take_over(self) -> None:
-        if self.session.waiting_for is not None and (feedback := self.session.try_take_over()) is not None:
+        if self.session.waiting and (feedback := self.session.try_take_over()) is not None:
             self.apply(feedback)
 
     @on(SidePanel.Ready)
@@ -482,7 +482,11 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.apply(Feedback(_("theme: {name}").format(name=self.app.theme)))
 
     def action_new_game(self) -> None:
-        """Ask for the players, the clock and the options, then start (after confirming an abandon)."""
+        """Ask for the players, the clock and the options, then start (after confirming an abandon); of a game
+        held elsewhere, a new one is asked of the other player (the session's port does it)."""
+        if (asked := self.session.request_new_game()) is not None:
+            self.apply(asked)
+            return
         game = self.session.game
 
         def ask(yes: bool = True) -> Feedback:

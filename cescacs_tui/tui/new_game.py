@@ -31,10 +31,9 @@ from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from ..core.game import Game
 from ..core.safe_text import safe_text
 from ..data.settings import MAX_NAME_LENGTH
-from ..engine.computer import HUMAN, Seat
 from ..engine.levels import LEVELS
 from ..i18n import N_, _
-from ..session.seating import Seats, computer_name
+from ..session.players import HUMAN, Player, Players, computer_name
 from ..session.terms import say
 from .translated import TranslatedBindings
 
@@ -54,9 +53,9 @@ class NewGameOptions:
     ``white`` and ``black`` are the names as typed, spaces trimmed (``""`` when left empty: the app
     writes ``"?"``).  ``castling`` is ``False`` for the beginners' rule (no castling).
     ``clock_starts`` is described at :data:`ClockStart`.  ``pdtl`` is the start position, trimmed
-    and known to be readable, or ``None`` for the standard start.  ``white_seat`` and ``black_seat`` say who
+    and known to be readable, or ``None`` for the standard start.  ``white_player`` and ``black_player`` say who
     plays each side: a person, or the computer at a level (its name in the record is then
-    :func:`~cescacs_tui.session.seating.computer_name`, whatever was typed).
+    :func:`~cescacs_tui.session.players.computer_name`, whatever was typed).
     """
 
     white: str = ""
@@ -65,20 +64,20 @@ class NewGameOptions:
     castling: bool = True
     clock_starts: ClockStart = "first-move"
     pdtl: str | None = None
-    white_seat: Seat = HUMAN
-    black_seat: Seat = HUMAN
+    white_player: Player = HUMAN
+    black_player: Player = HUMAN
 
     @property
-    def seats(self) -> Seats:
-        return self.white_seat, self.black_seat
+    def players(self) -> Players:
+        return self.white_player, self.black_player
 
     def create_game(self, *, time_source: Callable[[], float] = time.monotonic) -> Game:
         """The new game; with ``clock_starts == "now"`` its clock is already running for the side to move."""
         game = Game.new(
             pdtl=self.pdtl,
             castling=self.castling,
-            white=_player_name(self.white, self.white_seat),
-            black=_player_name(self.black, self.black_seat),
+            white=_player_name(self.white, self.white_player),
+            black=_player_name(self.black, self.black_player),
             time_control=self.time_control,
             time_source=time_source,
         )
@@ -87,12 +86,12 @@ class NewGameOptions:
         return game
 
 
-def _player_name(typed: str, seat: Seat) -> str:
+def _player_name(typed: str, seat: Player) -> str:
     return computer_name(seat.level) if seat.level is not None else typed or "?"
 
 
 def seat_choices() -> list[tuple[Text, str]]:
-    """The seat list's entries: a person, then the computer at each level (values as :func:`parse_seat` reads)."""
+    """The seat list's entries: a person, then the computer at each level (values as :func:`parse_player` reads)."""
     computer = [
         (Text(_("Computer, level {level}").format(level=n)), f"computer:{n}") for n in range(1, len(LEVELS) + 1)
     ]
@@ -200,7 +199,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
                     compact=True,
                     max_length=MAX_NAME_LENGTH,  # as the settings: a name a record always holds
                 )
-                yield self._seat_list("white-seat", defaults.white_seat)
+                yield self._seat_list("white-seat", defaults.white_player)
             with Horizontal(classes="field -tight"):
                 yield Label(Text(_("Black")), classes="field-label")
                 yield Input(
@@ -210,7 +209,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
                     compact=True,
                     max_length=MAX_NAME_LENGTH,
                 )
-                yield self._seat_list("black-seat", defaults.black_seat)
+                yield self._seat_list("black-seat", defaults.black_player)
             with Horizontal(classes="field"):
                 yield Label(Text(_("Time control")), classes="field-label")
                 yield Select[str](
@@ -257,7 +256,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
             yield Label(Text(_("Enter starts \u00b7 Esc cancels \u00b7 Tab moves")), id="new-hint")
 
     @staticmethod
-    def _seat_list(widget_id: str, seat: Seat) -> Select[str]:
+    def _seat_list(widget_id: str, seat: Player) -> Select[str]:
         return Select[str](
             seat_choices(), value=str(seat), allow_blank=False, compact=True, id=widget_id, classes="seat"
         )
@@ -296,10 +295,10 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
         self.query_one("#clock-starts", RadioSet).disabled = not control.enabled
         return control
 
-    def _seat(self, widget_id: str) -> Seat:
+    def _seat(self, widget_id: str) -> Player:
         value = self.query_one(f"#{widget_id}", Select).value
         level = str(value).partition(":")[2]
-        return Seat(int(level)) if level.isdigit() else HUMAN
+        return Player(int(level)) if level.isdigit() else HUMAN
 
     def _show_seats(self) -> None:
         """The computer's name is its own: the name field of a side it plays is greyed."""
@@ -348,8 +347,8 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
             castling=castling,
             clock_starts=starts,
             pdtl=pdtl,
-            white_seat=self._seat("white-seat"),
-            black_seat=self._seat("black-seat"),
+            white_player=self._seat("white-seat"),
+            black_player=self._seat("black-seat"),
         )
 
     # --- actions -----------------------------------------------------------------------

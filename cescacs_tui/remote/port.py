@@ -1,13 +1,20 @@
-"""The session of a client of a remote game: the same commands as a local one, sent to the coordinator.
+"""A game held by a coordinator, reached from a client: the port that sends each command as a request.
 
-A :class:`RemoteGameSession` is a :class:`~cescacs_tui.session.GameSession`
-whose game is a copy: the coordinator's snapshots replace it, and its move
-commands, instead of playing, check what a local session checks (and that it
-is this player's turn, over a live link) and then *send* a request.  Nothing
-is played here; what the coordinator did comes back as the next snapshot.
-So the game screen, its keys and its dialogs work unchanged: only what the
-commands do differs.  Takeback, draw and new-game offers become questions
-asked of the other player, on their own screen.
+A :class:`RemoteGame` is the :class:`~cescacs_tui.session.GamePort` of a
+client's :class:`~cescacs_tui.session.GameSession`: the session's game is a
+copy, which the coordinator's snapshots replace (:meth:`RemoteGame.receive`),
+and each command, instead of playing, checks what a local game checks (and
+that it is this player's turn, over a live link) and then *sends* a request.
+Nothing is played here; what the coordinator did comes back as the next
+snapshot.  So the game screen, its keys and its dialogs work unchanged: only
+the port differs.  Takeback, draw and new-game offers become questions asked
+of the other player, on their own screen.
+
+>>> from cescacs_tui.session import GameSession
+>>> remote = RemoteGame(lambda request: True)
+>>> session = GameSession(port=remote)
+>>> session.play_text("E7-E13").text
+'not connected to the game (connecting…): nothing was sent'
 """
 
 from __future__ import annotations
@@ -22,12 +29,14 @@ from ..core.game import Game
 from ..core.pgn import read_pgn
 from ..core.pieces import Colour
 from ..i18n import N_, _
-from ..session import Confirm, Feedback, GameSession, Notice, Redraw, Tone
+from ..session import Confirm, Feedback, GamePort, Notice, Redraw, Tone
+from ..session.actions import ACTIONS, no_move_now
+from ..session.players import Players
 from ..session.terms import capitalised, side, side_label, termination
 from .protocol import ClockTimes, ProtocolError, Seat, SeatView, Snapshot
 from .words import ending_words, event_words, refusal_words
 
-__all__ = ["RemoteGameSession"]
+__all__ = ["RemoteGame"]
 
 _NOT_HERE: Final = {
     "redo": N_("redo is for a game at one board: ask for a takeback (u) instead"),
@@ -39,7 +48,7 @@ _NOT_HERE: Final = {
 _PLAYERS_ONLY: Final = frozenset({"takeback", "offer_draw", "claim_draw", "resign", "new_game"})
 
 
-class RemoteGameSession(GameSession):
+class RemoteGame(GamePort):
     """The game as the coordinator last described it, and this client's requests to it.
 
     ``send`` delivers one request to the coordinator and says whether it
@@ -47,7 +56,6 @@ class RemoteGameSession(GameSession):
     """
 
     def __init__(self, send: Callable[[Mapping[str, Any]], bool]) -> None:
-        super().__init__(Game.new())
         self.send = send
         self.seat: Seat | None = None
         """The seat the coordinator gave this client (``None`` until it has)."""
@@ -62,6 +70,11 @@ class RemoteGameSession(GameSession):
         """A move sent and not yet answered: no other is sent meanwhile."""
         self._asked: tuple[str, int] | None = None
         self._pgn = ""
+
+    @property
+    def game(self) -> Game:
+        """The copy of the coordinator's game, on the session's table."""
+        return self.session.game
 
     @property
     def colour(self) -> Colour | None:
@@ -143,10 +156,7 @@ class RemoteGameSession(GameSession):
         old = self.game
         if not old.is_live:
             game.go_to(old.cursor)
-        self.game = game
-        self.variations.clear()
-        self._picker = None
-        self.preview = ()
+        self.session.replace_game(game)
 
     def _mirror_clock(self, times: ClockTimes | None) -> None:
         """Run this copy's clock as the coordinator's runs: the display counts down between snapshots."""
@@ -207,8 +217,8 @@ class RemoteGameSession(GameSession):
     def blocked(self) -> str | None:
         """The local reasons first (a variation shown, an earlier move reviewed), then the remote ones."""
         game = self.game
-        if self.variations.top is not None or not game.is_live:
-            return super().blocked()
+        if self.session.variations.top is not None or not game.is_live:
+            return no_move_now(self.session)
         if game.is_over:
             return self._over(game)
         if (problem := self._player_problem()) is not None:
@@ -233,13 +243,13 @@ class RemoteGameSession(GameSession):
 
     def _over(self, game: Game) -> str:
         said = _("the game is over ({reason}): {key} asks for a new game")
-        return said.format(reason=termination(game), key=self.how("new_game"))
+        return said.format(reason=termination(game), key=self.session.how("new_game"))
 
     def refusal(self, action: str) -> str | None:
         if action in _NOT_HERE:
             return _(_NOT_HERE[action])
         if action not in _PLAYERS_ONLY:
-            return super().refusal(action)
+            return ACTIONS[action].refusal(self.session)
         if (problem := self._player_problem()) is not None:
             return problem
         me = self.colour
@@ -249,7 +259,9 @@ class RemoteGameSession(GameSession):
         )
         if action == "new_game":
             if not game.is_over:
-                return _("the game is not over: resign ({key}) or agree a draw first").format(key=self.how("resign"))
+                return _("the game is not over: resign ({key}) or agree a draw first").format(
+                    key=self.session.how("resign")
+                )
             return _("a request is waiting for an answer") if pending else None
         if game.is_over:
             return self._over(game)
@@ -263,10 +275,10 @@ class RemoteGameSession(GameSession):
                 said = _(
                     "a draw is offered after your own move: make it, then offer it: {key} (or type the move with (=))"
                 )
-                return said.format(key=self.how("offer_draw"))
+                return said.format(key=self.session.how("offer_draw"))
         elif action == "claim_draw" and game.position.turn != me:
             return _("a draw is claimed by the player to move, on their turn")
-        return super().refusal(action)
+        return ACTIONS[action].refusal(self.session)
 
     # --- the commands, as requests ------------------------------------------------------------------
 
@@ -284,7 +296,7 @@ class RemoteGameSession(GameSession):
             said = _("not connected to the game ({reason}): {move} was not sent")
             return Feedback.refused(said.format(reason=self.link_problem, move=text))
         self.sent_move = text
-        self.preview = ()
+        self.session.preview = ()
         return Feedback(_("{move} sent").format(move=text), Tone.PLAIN, Redraw.BOARD, done=True)
 
     def _request(self, action: str, said: str) -> Feedback:
@@ -294,6 +306,9 @@ class RemoteGameSession(GameSession):
             said = _("not connected to the game ({reason}): nothing was sent")
             return Feedback.refused(said.format(reason=self.link_problem))
         return Feedback(said, Tone.PLAIN)
+
+    def play_computer(self, move: Move) -> Feedback:
+        return Feedback.refused(_("the computer is not to move"))  # the coordinator's seats are people
 
     def takeback(self) -> Feedback:
         return self._request("takeback", _("takeback asked: {side} answers").format(side=self._opponent()))
@@ -308,7 +323,11 @@ class RemoteGameSession(GameSession):
         return self._request("claim_draw", _("draw claimed"))
 
     def request_new_game(self) -> Feedback:
+        """After a game, a new one is asked of the other player (the coordinator starts it when both agree)."""
         return self._request("new_game", _("new game asked: {side} answers").format(side=self._opponent()))
+
+    def start_game(self, game: Game, *, said: str | None = None, players: Players | None = None) -> Feedback:
+        return Feedback.refused(_(_NOT_HERE["open"]))  # only the coordinator puts a game on its table
 
     def resign(self) -> Feedback:
         """Resign (this player, on either turn), once confirmed; No is the safe answer."""

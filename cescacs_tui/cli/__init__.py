@@ -31,19 +31,19 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-from .core import CescacsError, Position, divide, perft
-from .core.errors import printable
-from .core.message import Message
-from .core.perft import MAX_PERFT_DEPTH
-from .i18n import LANGUAGES, N_, _, choose_language, ngettext, set_language
-from .remote.commands import REMOTE_SUBCOMMANDS, add_remote_subcommands
+from ..core import CescacsError, Position, divide, perft
+from ..core.message import Message
+from ..core.perft import MAX_PERFT_DEPTH
+from ..core.safe_text import printable
+from ..i18n import LANGUAGES, _, choose_language, ngettext, set_language
+from . import launch
+from .launch import CRASH_NOTE, launch_policy
+from .remote import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 if TYPE_CHECKING:
-    from .engine.computer import Seat
-    from .session.policy import LaunchKind, Policy
+    from ..session.players import Player
 
 EXIT_USAGE = 2
-CRASH_NOTE = N_("cescacs: the app stopped on an unexpected error (above); the game is saved up to its last move")
 
 
 class _HelpFormatter(argparse.HelpFormatter):
@@ -109,7 +109,7 @@ def _take_language(arguments: list[str]) -> tuple[str, list[str]]:
         flag = known.lang
         if flag is None:
             rest = arguments
-    from .data.settings import read_language
+    from ..data.settings import read_language
 
     return choose_language(flag, read_language(), os.environ), rest
 
@@ -118,7 +118,7 @@ def _position(pdtl: str | None, *, castling: bool = True) -> Position:
     """The start position, or ``pdtl``; what the tolerant reader accepted with a warning is said on stderr."""
     if pdtl is None:
         return Position.initial(castling=castling)
-    from .session.terms import say
+    from ..session.terms import say
 
     found: list[Message] = []
     position = Position.from_pdtl(pdtl, castling=castling, notes=found)
@@ -138,12 +138,12 @@ def _depth(text: str) -> int:
     return int(text)
 
 
-def _seat(text: str) -> Seat:
+def _player(text: str) -> Player:
     """A player from the command line: ``human``, ``computer`` or ``computer:N`` (N a level from 1 to 10)."""
-    from .engine.computer import parse_seat
+    from ..session.players import parse_player
 
     try:
-        return parse_seat(text)
+        return parse_player(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
             _("{text} is not a player: use human, computer or computer:N with N from 1 to 10").format(
@@ -195,19 +195,9 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _engine(args: argparse.Namespace) -> int:
-    from .engine.serve import serve  # imported here: the other commands do not need the engine
+    from ..engine.serve import serve  # imported here: the other commands do not need the engine
 
     return serve(sys.stdin.buffer, sys.stdout.buffer)
-
-
-def _interactive() -> bool:
-    """Whether the full-screen app can be drawn (else: the plain mode).
-
-    It can when both ends are a terminal, or when Textual was given a driver
-    of its own (``TEXTUAL_DRIVER``: textual-serve's web driver talks to the
-    browser over pipes).
-    """
-    return bool(os.environ.get("TEXTUAL_DRIVER")) or (sys.stdin.isatty() and sys.stdout.isatty())
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -216,45 +206,33 @@ def _play(args: argparse.Namespace) -> int:
             raise CescacsError(_("--games only lists the archive: it opens no game"))
         return _list_games()
     game = None if args.file is None else _resolve_game(args.file)
-    from .engine.computer import HUMAN
-    from .session.policy import LaunchKind
+    from ..session.players import HUMAN
+    from ..session.policy import LaunchKind
 
-    seats = (args.white or HUMAN, args.black or HUMAN)
+    players = (args.white or HUMAN, args.black or HUMAN)
     policy = launch_policy(LaunchKind.LOCAL)
-    if policy.visitor and (args.plain or not _interactive()):
+    if policy.visitor and (args.plain or not launch.interactive()):
         raise CescacsError(_("a visitor's game needs a terminal: the plain mode is for the owner of this machine"))
-    if args.plain or not _interactive():
-        from .plain import run_plain  # no Textual: the plain mode starts fast and never draws
+    if args.plain or not launch.interactive():
+        from ..plain import run_plain  # no Textual: the plain mode starts fast and never draws
 
         resume = True if args.resume else False if args.new else None
-        return run_plain(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, resume=resume, seats=seats)
+        return run_plain(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, resume=resume, players=players)
     if args.resume or args.new:
         raise CescacsError(_("--resume and --new are options of the plain mode: add --plain"))
-    from .app import run_app  # imported here: the subcommands must not pay for Textual
+    from ..app import run_app  # imported here: the subcommands must not pay for Textual
 
-    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, seats=seats, policy=policy)
+    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, players=players, policy=policy)
     if status:  # Textual has restored the terminal and printed the traceback
         print(_(CRASH_NOTE), file=sys.stderr)
     return status
-
-
-def launch_policy(owner: LaunchKind) -> Policy:
-    """What the person at the keyboard may do with this machine, decided once, now: a visitor's, as the server
-    that started this process described it (its data and settings folders hidden from them), else the owner's."""
-    from .data.storage import config_dir, data_dir
-    from .session.policy import Policy, PolicyError
-
-    try:
-        return Policy.from_environment(os.environ, owner, folders=(data_dir(), config_dir()))
-    except PolicyError as error:
-        raise CescacsError(str(error)) from None
 
 
 def _resolve_game(argument: str) -> str:
     """The record ``cescacs GAME`` opens: a file that exists, else a number or a name from ``cescacs --games``."""
     if Path(argument).exists():
         return argument
-    from .data.archive import find_archived, list_archive
+    from ..data.archive import find_archived, list_archive
 
     found = find_archived(argument)
     if found is not None:
@@ -271,8 +249,8 @@ def _resolve_game(argument: str) -> str:
 
 def _list_games() -> int:
     """``cescacs --games``: the archive, newest first, one numbered line per game."""
-    from .data.archive import archive_dir, list_archive
-    from .session.words import half_moves
+    from ..data.archive import archive_dir, list_archive
+    from ..session.words import half_moves
 
     folder = archive_dir()
     games = list_archive(folder)
@@ -337,7 +315,7 @@ def _play_parser() -> argparse.ArgumentParser:
         ("--black", _("who plays Black: human (the default), computer (level 3) or computer:N, N from 1 to 10")),
     )
     for flag, said in players:
-        parser.add_argument(flag, type=_seat, metavar="PLAYER", help=said)
+        parser.add_argument(flag, type=_player, metavar="PLAYER", help=said)
     parser.add_argument("--version", action=_VersionAction, nargs=0, help=_("show the version and exit"))
     _add_position_options(parser)
     _language_option(parser)
@@ -374,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except CescacsError as error:
-        from .session.terms import say
+        from ..session.terms import say
 
         print(_("cescacs: error: {reason}").format(reason=printable(say(error.explanation))), file=sys.stderr)
         return EXIT_USAGE
@@ -384,7 +362,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,18 +1,18 @@
-"""The game screen of a remote game: the normal screen, a line saying who is who, and the link to the coordinator.
+"""The app of a game held by a coordinator: the normal screen, a line saying who is who, and the link to it.
 
 :class:`RemoteGameScreen` is a :class:`~cescacs_tui.tui.game_screen.GameScreen`
-driven by a :class:`~cescacs_tui.remote.session.RemoteGameSession`: every key,
-dialog and panel is the local game's.  It adds the seats line (who plays
-White and Black, who is here, how many watch, the state of the link) and runs
-the :class:`~cescacs_tui.remote.client.Link` as a worker, turning what
-arrives into the session's feedback.  :class:`RemoteApp` is the ordinary app
-with this screen; :func:`run_join` starts it (the ``cescacs join`` command).
+whose session's port is a :class:`~cescacs_tui.remote.port.RemoteGame`: every
+key, dialog and panel is the local game's, and every command goes to the
+coordinator through the port.  It adds the seats line (who plays White and
+Black, who is here, how many watch, the state of the link) and runs the
+:class:`~cescacs_tui.remote.client.Link` as a worker, turning what arrives
+into the session's feedback.  :class:`RemoteApp` is the ordinary app with
+this screen; :func:`run_join` starts it (the ``cescacs join`` command).
 """
 
 from __future__ import annotations
 
 import gc
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -26,38 +26,39 @@ from ..core.game import Game
 from ..core.pieces import Colour
 from ..data.settings import Settings, settings_path
 from ..i18n import _, ngettext
+from ..remote.client import JoinRequest, Link, LinkStatus
+from ..remote.port import RemoteGame
+from ..remote.protocol import Seat
+from ..session import GameSession
 from ..session.opponent import Opponent
 from ..session.policy import Policy
 from ..session.terms import side_label
-from ..tui.game_screen import BoardOptions, GameScreen
-from ..tui.themes import known_themes
-from .client import JoinRequest, Link, LinkStatus
-from .protocol import Seat
-from .session import RemoteGameSession
+from .game_screen import BoardOptions, GameScreen
+from .themes import known_themes
 
 __all__ = ["RemoteApp", "RemoteGameScreen", "SeatsLine", "run_join", "seats_text"]
 
 
-def seats_text(session: RemoteGameSession, status: LinkStatus) -> Text:
+def seats_text(remote: RemoteGame, status: LinkStatus) -> Text:
     """``White: Ana (you) ●  Black: Bo ○ away  · 1 watching · connected``: names are plain text, never markup."""
     line = Text(no_wrap=True, overflow="ellipsis")
-    for colour, seat in ((Colour.WHITE, session.white), (Colour.BLACK, session.black)):
+    for colour, seat in ((Colour.WHITE, remote.white), (Colour.BLACK, remote.black)):
         line.append(f"{side_label(colour)}: ", style="bold")
         line.append(seat.name or (_("(free)") if not seat.held else "?"))
-        if session.colour == colour:
+        if remote.colour == colour:
             line.append(" " + _("(you)"), style="bold")
         if seat.held:
             here = "\u25cf " + _("here") if seat.connected else "\u25cb " + _("away")
             line.append(" " + here, style="green" if seat.connected else "yellow")
         line.append("   ")
-    if session.seat is Seat.WATCH:
+    if remote.seat is Seat.WATCH:
         line.append(_("You are watching") + "   ", style="bold")
-    if session.watchers:
-        line.append(ngettext("{count} watching", "{count} watching", session.watchers).format(count=session.watchers))
+    if remote.watchers:
+        line.append(ngettext("{count} watching", "{count} watching", remote.watchers).format(count=remote.watchers))
         line.append("   ")
     style = {LinkStatus.CONNECTED: "green", LinkStatus.CLOSED: "red"}.get(status, "yellow")
     if status is LinkStatus.CLOSED:
-        line.append(_("disconnected: {reason}").format(reason=session.link_problem), style=style)
+        line.append(_("disconnected: {reason}").format(reason=remote.link_problem), style=style)
     else:
         line.append(status.words, style=style)
     return line
@@ -76,7 +77,8 @@ class RemoteGameScreen(GameScreen):
 
     def __init__(
         self,
-        session: RemoteGameSession,
+        session: GameSession,
+        remote: RemoteGame,
         link: Link,
         *,
         options: BoardOptions | None = None,
@@ -85,7 +87,8 @@ class RemoteGameScreen(GameScreen):
         policy: Policy | None = None,
     ) -> None:
         super().__init__(session, options=options, opponent=opponent, policy=policy)
-        self.session: RemoteGameSession = session
+        self.remote = remote
+        """The session's port: the coordinator's game, and who sits where."""
         self.link = link
         self.banner = banner
 
@@ -105,20 +108,16 @@ class RemoteGameScreen(GameScreen):
         self.link.stop()
 
     def received(self, message: Mapping[str, Any]) -> None:
-        self.apply(self.session.receive(message))
+        self.apply(self.remote.receive(message))
         self.show_seats()
 
     def link_changed(self, status: LinkStatus, detail: str) -> None:
         connected = status is LinkStatus.CONNECTED
-        self.apply(self.session.link_changed(connected, "" if connected else detail))
+        self.apply(self.remote.link_changed(connected, "" if connected else detail))
         self.show_seats()
 
     def show_seats(self) -> None:
-        self.query_one(SeatsLine).update(seats_text(self.session, self.link.status))
-
-    def action_new_game(self) -> None:
-        """After a game, a new one is asked of the other player (the coordinator starts it when both agree)."""
-        self.apply(self.session.request_new_game())
+        self.query_one(SeatsLine).update(seats_text(self.remote, self.link.status))
 
 
 class RemoteApp(CescacsApp):
@@ -134,19 +133,23 @@ class RemoteApp(CescacsApp):
         banner: str | None = None,
         policy: Policy | None = None,
     ) -> None:
-        super().__init__(
-            Game.new(), settings=settings, settings_path=settings_path, wide_glyphs=wide_glyphs, policy=policy
-        )
         self.link = Link(request)
-        self.session = RemoteGameSession(self.link.send)
-        self.opponent = self.make_opponent()  # the hints and the analysis, on the remote game's copy
+        self.remote = RemoteGame(self.link.send)
+        super().__init__(
+            Game.new(),  # a copy, until the coordinator's first snapshot replaces it
+            port=self.remote,
+            settings=settings,
+            settings_path=settings_path,
+            wide_glyphs=wide_glyphs,
+            policy=policy,
+        )
         self.banner = banner
         self.sub_title = request.address
 
     def get_default_screen(self) -> RemoteGameScreen:
-        assert isinstance(self.session, RemoteGameSession)
         return RemoteGameScreen(
             self.session,
+            self.remote,
             self.link,
             options=self.board_options(),
             banner=self.banner,
@@ -165,9 +168,4 @@ def run_join(request: JoinRequest, *, banner: str | None = None, policy: Policy 
         request, settings=settings, settings_path=settings_path(), wide_glyphs=wide, banner=banner, policy=policy
     )
     app.run()
-    if app.return_code:  # Textual has restored the terminal and printed the traceback
-        from ..cli import CRASH_NOTE
-        from ..i18n import _
-
-        print(_(CRASH_NOTE), file=sys.stderr)
-    return app.return_code or 0  # 1 when the app died of an exception, as run_app
+    return app.return_code or 0  # 1 when the app died of an exception, as run_app (the command says so)

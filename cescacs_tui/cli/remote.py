@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from ..arguments import decimal, host_name, quoted, whole_number
 from ..i18n import _
+from . import launch
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -234,9 +236,7 @@ def _plain(args: argparse.Namespace) -> bool:
     Textual would start on a pipe (``ssh host cescacs join`` without ``-t``)
     and crash with a traceback; the plain mode works there.
     """
-    from .. import cli
-
-    return bool(args.plain) or not cli._interactive()
+    return bool(args.plain) or not launch.interactive()
 
 
 def _host(args: argparse.Namespace) -> int:
@@ -245,19 +245,19 @@ def _host(args: argparse.Namespace) -> int:
     import socket
 
     from ..data.storage import data_dir
+    from ..remote.client import JoinRequest, new_client_id
+    from ..remote.coordinator import Coordinator
+    from ..remote.log_pace import LogPace
+    from ..remote.protocol import Seat
+    from ..remote.store import open_store
+    from ..remote.tcp import HostThread, Limits, run_host
     from ..session.policy import LaunchKind, Policy
     from ..session.words import half_moves, situation
-    from .client import JoinRequest, new_client_id
-    from .coordinator import Coordinator
-    from .log_pace import LogPace
-    from .protocol import Seat
-    from .store import open_store
-    from .tcp import HostThread, Limits, run_host
 
     token = _token(args)
     new_game = _game_factory(args)
-    store = open_store(args.data_dir or data_dir() / "hosted")
-    coordinator = Coordinator.open(store, token=token, new_game=new_game)
+    directory = args.data_dir or data_dir() / "hosted"
+    coordinator = Coordinator.open(open_store(directory), token=token, new_game=new_game)
     limits = Limits(silence_seconds=args.silence, answer_seconds=min(2.0, args.silence / 3))
     wildcard = args.bind in ("0.0.0.0", "::", "")
     shown = socket.gethostname() if wildcard else args.bind
@@ -273,7 +273,7 @@ def _host(args: argparse.Namespace) -> int:
         else:
             state = _("new game")
         said = _("cescacs: hosting a game on {address} ({state}); its files are in {path}")
-        _say(said.format(address=f"{args.bind}:{port}", state=state, path=store.path.parent))
+        _say(said.format(address=f"{args.bind}:{port}", state=state, path=directory))
         for notice in coordinator.notices():
             _say(_("cescacs: {said}").format(said=notice))
         if args.bind not in LOOPBACK:
@@ -293,23 +293,22 @@ def _host(args: argparse.Namespace) -> int:
     request = JoinRequest(local, port, token, Seat(args.play), name, new_client_id())
     try:
         if _plain(args):
-            from .plain_client import run_plain_join
+            from ..plain.remote_client import run_plain_join
 
             coordinator.on_said = lambda said: None  # the plain player hears it all, in words, on the same output
             return run_plain_join(request)
-        from .screen import run_join
+        from ..tui.joined import run_join
 
-        return run_join(request, banner=join_command(port), policy=Policy(LaunchKind.JOINED))
+        return _crash_noted(run_join(request, banner=join_command(port), policy=Policy(LaunchKind.JOINED)))
     finally:
         thread.stop()
 
 
 def _join(args: argparse.Namespace) -> int:
-    from .. import cli
     from ..core.errors import CescacsError
+    from ..remote.client import JoinRequest, check_join, new_client_id, parse_address
+    from ..remote.protocol import Seat, clean_name
     from ..session.policy import LaunchKind
-    from .client import JoinRequest, check_join, new_client_id, parse_address
-    from .protocol import Seat, clean_name
 
     host, port = parse_address(args.address)
     token = args.token or os.environ.get("CESCACS_TOKEN")
@@ -318,17 +317,17 @@ def _join(args: argparse.Namespace) -> int:
     seat = None if args.seat == "any" else Seat(args.seat)
     name = clean_name(args.name or os.environ.get("CESCACS_NAME") or _user_name())
     request = JoinRequest(host, port, token, seat, name, os.environ.get("CESCACS_CLIENT") or new_client_id())
-    policy = cli.launch_policy(LaunchKind.JOINED)  # serve-ssh starts this command for its visitors
+    policy = launch.launch_policy(LaunchKind.JOINED)  # serve-ssh starts this command for its visitors
     if policy.visitor and _plain(args):
         raise CescacsError(_("a visitor's game needs a terminal: the plain mode is for the owner of this machine"))
     check_join(request)  # a wrong token or a taken seat: a clear error and status 2, before the screen opens
     if _plain(args):
-        from .plain_client import run_plain_join
+        from ..plain.remote_client import run_plain_join
 
         return run_plain_join(request)
-    from .screen import run_join
+    from ..tui.joined import run_join
 
-    return run_join(request, policy=policy)
+    return _crash_noted(run_join(request, policy=policy))
 
 
 def _serve_ssh(args: argparse.Namespace) -> int:
@@ -337,10 +336,10 @@ def _serve_ssh(args: argparse.Namespace) -> int:
 
     from ..core.errors import CescacsError
     from ..data.storage import data_dir
-    from .log_pace import PacedLogFilter
+    from ..remote.log_pace import PacedLogFilter
 
     try:
-        from .ssh_server import ServerOptions, serve_ssh
+        from ..remote.ssh_server import ServerOptions, serve_ssh
     except ImportError:
         raise CescacsError(_("serve-ssh needs asyncssh: pip install 'cescacs-tui[ssh]'")) from None
     if not args.host_key.is_file():
@@ -384,6 +383,14 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     except ValueError as error:  # asyncssh: a key file it cannot read
         raise CescacsError(str(error)) from None
     return 0
+
+
+def _crash_noted(status: int) -> int:
+    """The joined app's exit status, said as ``cescacs`` says it when the app died (Textual has restored the
+    terminal and printed the traceback)."""
+    if status:
+        print(_(launch.CRASH_NOTE), file=sys.stderr)
+    return status
 
 
 def _say(line: str) -> None:

@@ -1,8 +1,9 @@
 """``cescacs join --plain`` (and ``host --play --plain``): a hosted game played in plain lines, for a screen reader.
 
-The plain front end (:class:`~cescacs_tui.plain.PlainGame`) on a
-:class:`~cescacs_tui.remote.session.RemoteGameSession`: every command,
-question and announcement is the plain mode's, so the opponent's move is said
+The plain front end (:class:`~cescacs_tui.plain.PlainGame`) on a session
+whose game is held by a coordinator (its port a
+:class:`~cescacs_tui.remote.port.RemoteGame`): every command, question and
+announcement is the plain mode's, so the opponent's move is said
 as the player's own is ("Black Pawn I23 to I19. White to move.").  What makes
 it a client is that things happen while the player may be typing: the
 opponent's moves and requests, the link dropping and coming back.  So it runs
@@ -30,13 +31,13 @@ from typing import Any, Final, TextIO
 
 from ..core.pieces import Colour
 from ..i18n import N_, _
-from ..plain import PlainGame
-from ..plain.output import LineWriter
-from ..session import Feedback, Question, Tone
+from ..remote.client import FINAL, JoinRequest, Link, LinkStatus
+from ..remote.port import RemoteGame
+from ..remote.protocol import Seat
+from ..session import Feedback, GameSession, Question, Tone
 from ..session.terms import side_label
-from .client import FINAL, JoinRequest, Link, LinkStatus
-from .protocol import Seat
-from .session import RemoteGameSession
+from .front_end import PlainGame
+from .output import LineWriter
 
 __all__ = ["PlainClient", "RemotePlainGame", "run_plain_join", "seats_words"]
 
@@ -52,17 +53,17 @@ _WHO: Final = "who"
 _WHO_HELP: Final = N_("who: who plays each side and who is here (in a game played from two places)")
 
 
-def seats_words(session: RemoteGameSession) -> str:
+def seats_words(remote: RemoteGame) -> str:
     """Who plays and who is here, in a sentence: "White: Ana (you), here. Black: Bo, away. 1 watching."
 
     Names are the coordinator's, cleaned by the protocol, and written through
     the plain mode's line writer like everything else: never interpreted.
     """
     parts = []
-    for colour, seat in ((Colour.WHITE, session.white), (Colour.BLACK, session.black)):
+    for colour, seat in ((Colour.WHITE, remote.white), (Colour.BLACK, remote.black)):
         # Translators: a seat nobody has taken yet ("Black: free.")
         name = seat.name or ("?" if seat.held else _("free"))
-        if session.colour == colour:
+        if remote.colour == colour:
             name = _("{name} (you)").format(name=name)
         if seat.held:
             # Translators: whether a seated player's link is up ("White: Ana, here.") or down ("..., away.")
@@ -70,26 +71,27 @@ def seats_words(session: RemoteGameSession) -> str:
             parts.append(_("{side}: {name}, {state}.").format(side=side_label(colour), name=name, state=state))
         else:
             parts.append(_("{side}: {name}.").format(side=side_label(colour), name=name))
-    if session.seat is Seat.WATCH:
+    if remote.seat is Seat.WATCH:
         parts.append(_("You are watching."))
-    if session.watchers:
-        parts.append(_("{count} watching.").format(count=session.watchers))
+    if remote.watchers:
+        parts.append(_("{count} watching.").format(count=remote.watchers))
     return " ".join(parts)
 
 
 class RemotePlainGame(PlainGame):
-    """The plain front end on a remote session: ``new`` asks the other player, ``open`` is refused, ``who`` answers.
+    """The plain front end on a game held by a coordinator: ``who`` answers who is here, ``new`` takes no clock.
 
-    The plain mode's own ``new`` and ``open`` would put a game of this
-    terminal on the table; in a game held by a coordinator, a new game is a
-    request and a record cannot be opened into it.
+    Every command goes through the session's port as in a local game: ``new``
+    asks the other player, ``open`` is refused (the port says why).
     """
 
-    session: RemoteGameSession
+    def __init__(self, remote: RemoteGame, session: GameSession, write: Write) -> None:
+        super().__init__(session, write)
+        self.remote = remote
 
     def handle(self, line: str) -> None:
         if line.strip().lower() == _WHO:  # a question about the game, even while another question waits
-            self.write(seats_words(self.session))
+            self.write(seats_words(self.remote))
             return
         super().handle(line)
 
@@ -103,18 +105,13 @@ class RemotePlainGame(PlainGame):
             self.write(_(_WHO_HELP))
 
     def player_names(self) -> tuple[str, ...]:
-        return tuple(seat.name for seat in (self.session.white, self.session.black) if seat.name)
+        return tuple(seat.name for seat in (self.remote.white, self.remote.black) if seat.name)
 
     def do_new(self, argument: str) -> None:
         if argument:
             self.write(_("In a game played from two places, the host chooses the clock: type new alone."))
             return
-        self.show(self.session.request_new_game())
-
-    def do_open(self, argument: str) -> None:
-        reason = self.session.refusal("open")
-        assert reason is not None  # never allowed remotely
-        self.show(Feedback.refused(reason))
+        super().do_new(argument)
 
 
 class PlainClient:
@@ -132,7 +129,8 @@ class PlainClient:
     def __init__(self, write: Write, send: Callable[[Mapping[str, Any]], bool], address: str) -> None:
         self.write = write
         self.address = address
-        self.session = RemoteGameSession(send)
+        self.remote = RemoteGame(send)
+        self.session = GameSession(port=self.remote)
         self.plain: RemotePlainGame | None = None
         """The front end, from the first description of the game on."""
         self.status = LinkStatus.CONNECTING
@@ -157,12 +155,12 @@ class PlainClient:
         """One message of the coordinator."""
         if message.get("type") == "error" and message.get("fatal") is True and message.get("code") in FINAL:
             return  # the link closes for good next, and says why once
-        feedback = self.session.receive(message)
+        feedback = self.remote.receive(message)
         plain = self.plain
         if plain is None:
             if message.get("type") == "welcome":
                 self._welcome = feedback
-            elif self.session.snapshot is not None:
+            elif self.remote.snapshot is not None:
                 self._greet(feedback)
             elif feedback.tone is Tone.ERROR and feedback.text:
                 self.write(feedback.text)
@@ -179,10 +177,10 @@ class PlainClient:
 
     def _greet(self, feedback: Feedback) -> None:
         """The first description of the game: the plain mode's greeting, where the game stands, who is who."""
-        self.plain = plain = RemotePlainGame(self.session, self.write)
+        self.plain = plain = RemotePlainGame(self.remote, self.session, self.write)
         if self._welcome is not None:
             plain.show(self._welcome)
-        self.write(seats_words(self.session))
+        self.write(seats_words(self.remote))
         plain.start()
         self.write(_("Type who to hear who plays and who is here."))
         plain.show(feedback)
@@ -195,7 +193,7 @@ class PlainClient:
         """The link came up, dropped or closed: said once per change (a link retrying says nothing new)."""
         previous, self.status = self.status, status
         connected = status is LinkStatus.CONNECTED
-        self.session.link_changed(connected, "" if connected else detail)
+        self.remote.link_changed(connected, "" if connected else detail)
         if status is previous:
             return
         if connected:
@@ -227,7 +225,7 @@ class PlainClient:
 
     def _opponent_asks(self) -> bool:
         """Whether the opponent's offer or request addressed to this player still stands."""
-        snapshot, me = self.session.snapshot, self.session.colour
+        snapshot, me = self.remote.snapshot, self.remote.colour
         if snapshot is None or me is None:
             return False
         request = snapshot.request
@@ -247,7 +245,7 @@ class PlainClient:
         """Say goodbye: nothing is lost here, the coordinator holds the game (``why``: how the session ended)."""
         self._left = True
         game = self.session.game
-        if game.nodes and not game.is_over and self.session.seat not in (None, Seat.WATCH):
+        if game.nodes and not game.is_over and self.remote.seat not in (None, Seat.WATCH):
             self.write(_("{why}Goodbye. The game goes on at the host: join it again to come back.").format(why=why))
         else:
             self.write(_("{why}Goodbye.").format(why=why))
@@ -336,10 +334,10 @@ async def _settle(client: PlainClient) -> None:
     even described: its lines are played once it is, and the last move is
     confirmed, rather than the session ending with nothing done.
     """
-    session = client.session
+    remote = client.remote
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(SETTLE_SECONDS):
-            while client.running and (client.plain is None or (session.sent_move is not None and session.connected)):
+            while client.running and (client.plain is None or (remote.sent_move is not None and remote.connected)):
                 await asyncio.sleep(0.05)
 
 
