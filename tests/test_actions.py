@@ -8,12 +8,12 @@ import pytest
 from textual.binding import Binding
 from textual.widgets import Footer
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game
 from cescacs_tui.session import ACTIONS, GameSession, Scope
 from cescacs_tui.session.actions import keys_label
-from cescacs_tui.tui.game_screen import GameScreen
-from cescacs_tui.tui.help import help_text
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.dialogs.help import help_text
+from cescacs_tui.tui.screens.game import GameScreen
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, annotated, play
 

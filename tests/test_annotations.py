@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import Colour, read_pgn
 from cescacs_tui.core.game import Game, Node
-from cescacs_tui.tui.annotations import AnnotationPanel, annotation_text, move_label
-from cescacs_tui.tui.move_list import NOTE_MARK, MoveList
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.widgets.annotations import AnnotationPanel, annotation_text, move_label
+from cescacs_tui.tui.widgets.move_list import NOTE_MARK, MoveList
 from tests.helpers.app import panels_ready
 from tests.helpers.games import FOOLS_MATE, annotated
 

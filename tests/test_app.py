@@ -12,13 +12,13 @@ from textual.geometry import Region
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import HEX_NAMES, Position, parse_hex
 from cescacs_tui.core.game import Game
-from cescacs_tui.tui.board import HexBoard
-from cescacs_tui.tui.dialogs import ChoiceDialog, ConfirmDialog, TextDialog
-from cescacs_tui.tui.move_entry import MoveEntry
-from cescacs_tui.tui.panels import MoveList
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.dialogs.questions import ChoiceDialog, ConfirmDialog, TextDialog
+from cescacs_tui.tui.widgets.board import HexBoard
+from cescacs_tui.tui.widgets.move_entry import MoveEntry
+from cescacs_tui.tui.widgets.panels import MoveList
 from tests.helpers.app import answer, click_hex, cursor_pick, message
 from tests.helpers.games import FOOLS_MATE
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import BLACK, WHITE, Ending
 from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Game
-from cescacs_tui.tui.clock_panel import ClockPanel
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.widgets.clock_panel import ClockPanel
 from tests.helpers.app import message
 from tests.helpers.clock import FakeTime
 

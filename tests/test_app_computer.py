@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pieces import BLACK, WHITE
@@ -17,9 +16,10 @@ from cescacs_tui.data.settings import Settings
 from cescacs_tui.engine.search import Limits
 from cescacs_tui.session import GameSession
 from cescacs_tui.session.players import HUMAN, TWO_PEOPLE, Player, computer_name
-from cescacs_tui.tui.engine_panels import AnalysisPanel, ThinkingLine
-from cescacs_tui.tui.game_screen import GameScreen
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.screens.game import GameScreen
 from cescacs_tui.tui.themes import BoardHostApp
+from cescacs_tui.tui.widgets.engine_panels import AnalysisPanel, ThinkingLine
 from tests.helpers import waiting
 from tests.helpers.app import message
 from tests.helpers.reference import load_jsonl

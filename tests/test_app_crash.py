@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import BLACK, WHITE
 from cescacs_tui.core.game import Game
 from cescacs_tui.data.autosave import load_autosave
-from cescacs_tui.tui.dialogs import ConfirmDialog
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.dialogs.questions import ConfirmDialog
 from tests.helpers.app import answer
 
 PLAYER = textwrap.dedent(
     """
     import asyncio, sys
     from pathlib import Path
-    from cescacs_tui.app import CescacsApp
+    from cescacs_tui.tui.app import CescacsApp
     from cescacs_tui.core.clock import TimeControl
     from cescacs_tui.core.game import Game
     from cescacs_tui.data.autosave_store import AutosaveStore

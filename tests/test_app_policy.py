@@ -14,7 +14,6 @@ from typing import Any
 import pyperclip
 import pytest
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.engine_slots import EngineSlots
@@ -23,10 +22,11 @@ from cescacs_tui.engine.client import DEFAULT_COMMAND
 from cescacs_tui.remote.client import JoinRequest
 from cescacs_tui.session import Feedback, GameSession
 from cescacs_tui.session.policy import LaunchKind, Policy
-from cescacs_tui.tui.file_dialog import PathDialog
-from cescacs_tui.tui.game_screen import GameScreen
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.dialogs.files import PathDialog
+from cescacs_tui.tui.dialogs.paste import PasteDialog
 from cescacs_tui.tui.joined import RemoteApp
-from cescacs_tui.tui.paste_dialog import PasteDialog
+from cescacs_tui.tui.screens.game import GameScreen
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, play
 

@@ -8,11 +8,11 @@ import pyperclip
 import pytest
 from textual.command import CommandList
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn, write_pgn
-from cescacs_tui.tui.dialogs import TextDialog
-from cescacs_tui.tui.file_dialog import PathDialog
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.dialogs.files import PathDialog
+from cescacs_tui.tui.dialogs.questions import TextDialog
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, play
 from tests.helpers.waiting import until

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import BLACK, WHITE, parse_hex
 from cescacs_tui.data.settings import Settings
-from cescacs_tui.tui.new_game import NewGameDialog
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.dialogs.new_game import NewGameDialog
 from cescacs_tui.tui.themes import known_themes
 
 

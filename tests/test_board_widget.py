@@ -13,9 +13,9 @@ from textual.widgets import Footer, Input
 from cescacs_tui.core import Position, parse_hex
 from cescacs_tui.core.geometry import HEX_COLOUR, HEX_NAMES, HEXES, LINE, ORTHOGONAL_NEIGHBOURS
 from cescacs_tui.core.pieces import FAN_GLYPHS, KING
-from cescacs_tui.tui.board import BoardView, HexBoard, demo_app
 from cescacs_tui.tui.board_layout import START_HEX, TILE_FILLS
 from cescacs_tui.tui.themes import BoardHostApp
+from cescacs_tui.tui.widgets.board import BoardView, HexBoard, demo_app
 
 INITIAL = Position.initial().board_codes
 SMALL, LARGE, HUGE = (80, 24), (120, 40), (160, 50)
@@ -496,7 +496,7 @@ async def test_every_line_number_can_be_read_from_the_drawn_labels(size):
 
 async def test_the_apps_layout_message_names_the_layout_drawn_next():
     """``L`` cycles the layouts; the message said "auto (compact now)" from a compact board in a roomy terminal."""
-    from cescacs_tui.app import CescacsApp
+    from cescacs_tui.tui.app import CescacsApp
     from tests.helpers.app import message
 
     app = CescacsApp()

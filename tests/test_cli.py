@@ -10,11 +10,11 @@ from importlib.metadata import version
 
 import pytest
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.cli import main
 from cescacs_tui.core import INITIAL_PDTL, Position
 from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.slots import AutosaveSlot
+from cescacs_tui.tui.app import CescacsApp
 
 FIRST_MOVES = 68  # RULES.md 14.1
 PERFT_2 = 4612

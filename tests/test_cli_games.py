@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.cli import main
 from cescacs_tui.core.game import Game
 from cescacs_tui.data.archive import archive_game
+from cescacs_tui.tui.app import CescacsApp
 from tests.helpers.games import FOOLS_MATE, play
 
 ROOT = Path(__file__).parent.parent

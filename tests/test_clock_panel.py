@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from cescacs_tui.core.clock import ChessClock, ClockKind, TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pieces import BLACK, WHITE, Colour
-from cescacs_tui.tui.clock_panel import (
+from cescacs_tui.tui.widgets.clock_panel import (
     FAST_REFRESH,
     SLOW_REFRESH,
     ClockPanel,

@@ -1,4 +1,4 @@
-"""Questions that cannot be answered by accident (tui/dialogs.py): keys that came too soon asked again, safe
+"""Questions that cannot be answered by accident (tui/dialogs/questions.py): keys that came too soon asked again, safe
 defaults, safe text.  The dialogs' clock is injected and each key says when it arrived: no test depends on
 the machine's speed."""
 
@@ -12,10 +12,10 @@ from textual._time import get_time
 from textual.app import App
 from textual.widgets import Button, Label
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game
 from cescacs_tui.data.autosave import read_autosave, save_autosave
-from cescacs_tui.tui.dialogs import SETTLE_SECONDS, ChoiceDialog, ConfirmDialog, DeliberateDialog
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.dialogs.questions import SETTLE_SECONDS, ChoiceDialog, ConfirmDialog, DeliberateDialog
 from tests.helpers.app import answer
 from tests.helpers.clock import FakeTime
 from tests.helpers.waiting import until

@@ -16,7 +16,7 @@ from textual import constants, events
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 
-from cescacs_tui.app import CescacsApp
+from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.driver import CescacsDriver, InvalidTerminalInput, TerminalInput, driver_class
 
 

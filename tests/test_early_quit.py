@@ -16,10 +16,10 @@ from collections.abc import Callable
 
 import pytest
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.clock import ClockKind, TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.data.autosave import SavedGame
+from cescacs_tui.tui.app import CescacsApp
 from tests.helpers.games import play
 from tests.helpers.terminal import POSIX_ONLY, Terminal, terminal_environment
 

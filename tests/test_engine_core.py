@@ -94,18 +94,3 @@ def test_piece_hexes_are_the_live_sets_of_each_side():
     assert len(white) == 27 and not white & position.piece_hexes(1)
     position.push(position.parse_move("F8-F10"))
     assert white == {h for h, piece in position.pieces(0)}  # the same set, kept up to date
-
-
-def test_the_engine_package_imports_no_user_interface_and_no_app_layer():
-    """The engine is UI-free like the core: it may use the core, never data, session or a front end."""
-    from tests.test_layers import FRONT_ENDS, PACKAGE, UI_LIBRARIES, imported_modules, module_name
-
-    banned = (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.data")
-    sources = sorted((PACKAGE / "engine").rglob("*.py"))
-    assert {"search.py", "client.py", "protocol.py"} <= {p.name for p in sources}
-
-    def bad(module: str) -> bool:
-        return module.split(".")[0] in UI_LIBRARIES or module.startswith(banned)
-
-    offenders = {module_name(p): sorted(filter(bad, imported_modules(p))) for p in sources}
-    assert {name: found for name, found in offenders.items() if found} == {}

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.cli import main
 from cescacs_tui.core.game import Game, Node
 from cescacs_tui.data import autosave
 from cescacs_tui.data.autosave import AutosaveWriteError, load_autosave, read_autosave, save_autosave
+from cescacs_tui.tui.app import CescacsApp
 from tests.helpers.app import message
 from tests.helpers.games import play
 
@@ -275,7 +275,7 @@ async def test_a_failing_autosave_stays_in_the_status_panel_until_a_save_succeed
     started: Callable[[], CescacsApp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The message line is replaced by the next move's; the warning must not be, or the player believes it saved."""
-    from cescacs_tui.tui.panels import StatusPanel
+    from cescacs_tui.tui.widgets.panels import StatusPanel
 
     real_replace = os.replace
 

@@ -16,7 +16,7 @@ from cescacs_tui.core.game import Game
 from cescacs_tui.data.settings import Settings, read_language
 from cescacs_tui.session import GameSession
 from cescacs_tui.session.words import announce_last_move, situation
-from cescacs_tui.tui.panels import status_text
+from cescacs_tui.tui.widgets.panels import status_text
 from scripts import catalogs
 from tests.helpers.games import FOOLS_MATE, play
 from tests.helpers.terminal import POSIX_ONLY, Terminal, terminal_environment
@@ -236,7 +236,7 @@ def test_a_pdtl_error_is_said_in_the_language_and_stays_english_as_a_string(
 ) -> None:
     from cescacs_tui.core import PDTLError, Position
     from cescacs_tui.session.terms import say
-    from cescacs_tui.tui.new_game import check_pdtl
+    from cescacs_tui.tui.dialogs.new_game import check_pdtl
 
     with pytest.raises(PDTLError) as caught:
         Position.from_pdtl(text)
@@ -458,8 +458,8 @@ def test_records_stay_english_whatever_the_language(speak: object) -> None:
 async def test_switching_language_in_the_app_redraws_the_footer_and_panels_and_is_saved(
     speak: object, tmp_path: Path
 ) -> None:
-    from cescacs_tui.app import CescacsApp
-    from cescacs_tui.tui.panels import StatusPanel
+    from cescacs_tui.tui.app import CescacsApp
+    from cescacs_tui.tui.widgets.panels import StatusPanel
     from tests.helpers.app import panels_ready
 
     settings_file = tmp_path / "settings.toml"
@@ -574,7 +574,7 @@ SCREENS = {"start": _start, "help": _open_help, "new-game": _open_new_game}
 @pytest.mark.parametrize("language", ["en", "ca", "es"])
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_each_screen_fits_80x24_in_each_language(speak: object, screen: str, language: str, snap_compare: Any) -> None:
-    from cescacs_tui.app import CescacsApp
+    from cescacs_tui.tui.app import CescacsApp
     from scripts.screenshots import TRUE_COLOUR
     from scripts.screenshots import terminal_environment as colours
 
@@ -587,7 +587,7 @@ def test_each_screen_fits_80x24_in_each_language(speak: object, screen: str, lan
 # --- no user-facing text left untranslated ----------------------------------------------------------------
 
 CHECKED = [
-    "cescacs_tui/tui", "cescacs_tui/session", "cescacs_tui/app.py", "cescacs_tui/cli", "cescacs_tui/plain",
+    "cescacs_tui/tui", "cescacs_tui/session", "cescacs_tui/tui/app.py", "cescacs_tui/cli", "cescacs_tui/plain",
     "cescacs_tui/remote", "cescacs_tui/web",
 ]  # fmt: skip
 """Where every text a player reads must go through ``_()``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from cescacs_tui.core.game import Game
-from cescacs_tui.tui.panels import HEX_TONES, material_rows, material_table
+from cescacs_tui.tui.widgets.panels import HEX_TONES, material_rows, material_table
 from scripts.screenshots import middlegame
 
 

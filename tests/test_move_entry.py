@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.data.settings import Settings
-from cescacs_tui.tui.move_entry import MoveInput
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.widgets.move_entry import MoveInput
 from tests.helpers.app import message
 
 NAMES = {"/": "slash", ":": "colon", "-": "minus", "\r": "enter", "\x1b": "escape", "\x7f": "backspace"}

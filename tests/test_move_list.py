@@ -12,8 +12,8 @@ from textual.strip import Strip
 from textual.widgets import Input
 
 from cescacs_tui.core.game import Game
-from cescacs_tui.tui.move_list import MARKER, MoveList
 from cescacs_tui.tui.themes import register_themes
+from cescacs_tui.tui.widgets.move_list import MARKER, MoveList
 from tests.helpers.app import answer
 from tests.helpers.games import FOOLS_MATE
 
@@ -356,9 +356,9 @@ async def test_a_longer_game_shown_later_scrolls_to_its_current_move() -> None:
 
 
 async def test_the_app_shows_the_current_move_after_resume_and_open(tmp_path) -> None:
-    from cescacs_tui.app import CescacsApp
     from cescacs_tui.core.pgn import write_pgn
     from cescacs_tui.data.autosave import SavedGame
+    from cescacs_tui.tui.app import CescacsApp
     from scripts.screenshots import middlegame
 
     app = CescacsApp(Game.new(), resume=SavedGame(game=middlegame(), saved_at="2026-01-01T00:00:00+00:00"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cescacs_tui.app import CescacsApp
+from cescacs_tui.tui.app import CescacsApp
 
 
 async def test_a_narrow_screen_stacks_the_side_panel_under_the_whole_board() -> None:

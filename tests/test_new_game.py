@@ -11,7 +11,7 @@ from cescacs_tui.core import INITIAL_PDTL, PDTLError, Position
 from cescacs_tui.core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from cescacs_tui.core.pieces import BLACK, WHITE
 from cescacs_tui.session.players import HUMAN, Player
-from cescacs_tui.tui.new_game import NewGameDialog, NewGameOptions
+from cescacs_tui.tui.dialogs.new_game import NewGameDialog, NewGameOptions
 
 _MISSING = object()
 

@@ -16,9 +16,9 @@ from collections.abc import Callable
 import pyperclip
 import pytest
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
+from cescacs_tui.tui.app import CescacsApp
 from tests.helpers.games import annotated
 
 KEYS = (

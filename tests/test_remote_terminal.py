@@ -177,7 +177,7 @@ def test_a_joined_app_that_crashes_restores_the_terminal_says_so_and_exits_1(
     environment: dict[str, str], host: HostProcess
 ) -> None:
     """As the local app does (run_join returned 0 whatever happened)."""
-    crash = "from cescacs_tui.tui.game_screen import GameScreen\nGameScreen.action_flip = lambda self: 1 / 0\n"
+    crash = "from cescacs_tui.tui.screens.game import GameScreen\nGameScreen.action_flip = lambda self: 1 / 0\n"
     program = (sys.executable, "-c", crash + CRASHING_MAIN)
     crash_by_flipping(Terminal(environment, [*host.join_args, "--as", "watch"], program=program), "You are watching")
 

@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.text import Text
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.cli import main
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.core.safe_text import REPLACEMENT, is_safe, safe_text
+from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.safe_display import safe_rich
 from tests.helpers.app import message
 from tests.helpers.crafted import RECORD

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.cli import main
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
@@ -20,6 +19,7 @@ from cescacs_tui.data.autosave import read_autosave, save_autosave
 from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.slots import AutosaveSlot, slot_path
 from cescacs_tui.session import Confirm, GameSession
+from cescacs_tui.tui.app import CescacsApp
 
 
 @pytest.fixture

@@ -21,8 +21,8 @@ ON_DEMAND = (
     "json",  # the autosave
     "tomli_w",  # saving a changed setting
     "cescacs_tui.tui.clipboard",
-    "cescacs_tui.tui.file_dialog",
-    "cescacs_tui.tui.new_game",
+    "cescacs_tui.tui.dialogs.files",
+    "cescacs_tui.tui.dialogs.new_game",
     "cescacs_tui.engine.client",  # the computer: its client, search and evaluation tables
     "cescacs_tui.engine.search",
 )
@@ -32,7 +32,7 @@ ON_DEMAND = (
 def test_starting_the_app_imports_none_of_the_on_demand_modules(tmp_path):
     code = (
         "import sys, asyncio\n"
-        "from cescacs_tui.app import CescacsApp\n"
+        "from cescacs_tui.tui.app import CescacsApp\n"
         "async def start():\n"
         "    app = CescacsApp()\n"
         "    async with app.run_test() as pilot:\n"

@@ -59,7 +59,7 @@ def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_off
     again = Terminal(environment)
     try:
         again.wait_for("An unfinished game was found (3 half-moves")
-        again.settle(1.0)  # a question is answered once it has been seen (tui/dialogs.py)
+        again.settle(1.0)  # a question is answered once it has been seen (tui/dialogs/questions.py)
         again.type("y")
         again.wait_for("JF6-C15")  # the move list shows the resumed game
     finally:

@@ -28,7 +28,7 @@ from tests.helpers.terminal import (
 pytestmark = POSIX_ONLY
 
 SEEN = 1.0
-"""Seconds to let a dialog be seen before answering it (it ignores answers given before: tui/dialogs.py)."""
+"""Seconds to let a dialog be seen before answering it (it ignores answers given before: tui/dialogs/questions.py)."""
 
 RUN_CESCACS = "from cescacs_tui.cli import main\nraise SystemExit(main())\n"
 """The cescacs command, after a test's own set-up code."""
@@ -152,7 +152,7 @@ def test_a_broken_escape_sequence_leaves_nothing_in_the_move_box(terminal, tmp_p
 
 CRASHES = {
     "in a key's action": (
-        "from cescacs_tui.tui.game_screen import GameScreen\nGameScreen.action_flip = lambda self: 1 / 0\n"
+        "from cescacs_tui.tui.screens.game import GameScreen\nGameScreen.action_flip = lambda self: 1 / 0\n"
     ),
     "in the input thread": (
         "from textual import _xterm_parser as parser\n"

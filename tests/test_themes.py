@@ -21,8 +21,6 @@ from textual.widgets import Footer, Input
 from cescacs_tui.core import Position, parse_hex
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.geometry import HEX_COLOUR, HEXES
-from cescacs_tui.tui.board import BoardView, HexBoard
-from cescacs_tui.tui.panels import MaterialPanel, MoveList, StatusPanel
 from cescacs_tui.tui.themes import (
     ANSI_BOARD,
     BOARD_VARIABLES,
@@ -40,6 +38,8 @@ from cescacs_tui.tui.themes import (
     register_themes,
     relative_luminance,
 )
+from cescacs_tui.tui.widgets.board import BoardView, HexBoard
+from cescacs_tui.tui.widgets.panels import MaterialPanel, MoveList, StatusPanel
 
 INITIAL = Position.initial().board_codes
 OCCUPIED = frozenset(h for h in HEXES if INITIAL[h])

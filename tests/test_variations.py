@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Static
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core.game import Game, GameError
 from cescacs_tui.session.variations import VariationStack
-from cescacs_tui.tui.annotations import AnnotationPanel
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.widgets.annotations import AnnotationPanel
 from tests.helpers.games import FOOLS_MATE, annotated
 
 I5_I9 = 8

@@ -10,16 +10,15 @@ import pyperclip
 import pytest
 from textual import events
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import CescacsError, PDTLError, PGNError
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.data.records import record_file_name
-from cescacs_tui.session.policy import VISITOR_VARIABLE, LaunchKind, Policy
+from cescacs_tui.session.policy import CHOOSE_FILE_URL, VISITOR_VARIABLE, LaunchKind, Policy
+from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.browser_records import deliver_record, record_from_text
-from cescacs_tui.tui.file_dialog import PathDialog
-from cescacs_tui.tui.paste_dialog import PasteDialog
-from cescacs_tui.web.mode import CHOOSE_FILE_URL
+from cescacs_tui.tui.dialogs.files import PathDialog
+from cescacs_tui.tui.dialogs.paste import PasteDialog
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, play
 

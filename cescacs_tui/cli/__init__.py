@@ -220,7 +220,7 @@ def _play(args: argparse.Namespace) -> int:
         return run_plain(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, resume=resume, players=players)
     if args.resume or args.new:
         raise CescacsError(_("--resume and --new are options of the plain mode: add --plain"))
-    from ..app import run_app  # imported here: the subcommands must not pay for Textual
+    from ..tui.app import run_app  # imported here: the subcommands must not pay for Textual
 
     status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, players=players, policy=policy)
     if status:  # Textual has restored the terminal and printed the traceback

@@ -65,7 +65,7 @@ class Settings:
 
     ``theme`` is a theme name: :data:`~cescacs_tui.data.choices.DEFAULT_THEME`
     or one the front end offers (see :meth:`load`); ``piece_set`` and ``board_layout``
-    are the :class:`~cescacs_tui.tui.board.HexBoard` options; ``auto_flip``
+    are the :class:`~cescacs_tui.tui.widgets.board.HexBoard` options; ``auto_flip``
     turns the board towards the side to move after each move; ``vim_keys``
     adds the board's vim-style cursor keys (hjkl, yubn), which then take
     those letters from the app's keys while the board has the focus.  ``white`` and

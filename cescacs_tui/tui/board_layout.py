@@ -1,7 +1,7 @@
 """Pure logic of the on-screen board: where each hex is drawn, how the cursor moves, what a cell says.
 
 Nothing here imports Textual, so the geometry and the cell texts are unit-tested
-without running an app, and :mod:`cescacs_tui.tui.board` is left with painting
+without running an app, and :mod:`cescacs_tui.tui.widgets.board` is left with painting
 and input only.
 
 Layout.  The 169 hexes are drawn as a "brick wall": column ``c`` (``P``..``Z``)

@@ -38,10 +38,9 @@ from ..data.settings import SETTINGS_NAME, read_language
 from ..i18n import NC_, _, locale_environment, translation
 from ..i18n import language as process_language
 from ..remote.log_pace import PacedLogFilter
-from ..session.policy import LaunchKind, Policy
+from ..session.policy import CHOOSE_FILE_URL, LaunchKind, Policy
 from .browsers import AUTH_COOKIE, BROWSER_COOKIE, Browser, browser_from_cookie, forget_browsers, new_browser_id
 from .languages import browser_language
-from .mode import CHOOSE_FILE_URL
 from .sessions import FULL, IDLE, SessionTable
 from .site import Site
 

@@ -25,32 +25,32 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from ..core import HEX_NAMES, Colour
-from ..i18n import LANGUAGES, _, language, set_language
-from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
-from ..session.actions import keys_label
-from ..session.highlights import last_move_hexes
-from ..session.opponent import Analysis, Asked, Opponent
-from ..session.policy import Need, Policy, Route
-from ..session.terms import piece_words, say
-from .annotations import AnnotationPanel
-from .board import HexBoard
-from .board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
-from .clock_panel import ClockPanel
-from .dialogs import ChoiceDialog, ConfirmDialog, TextDialog, question_above
-from .engine_panels import AnalysisPanel, ThinkingLine
-from .help import help_text
-from .lazy_line import LazyLine, MountLater
-from .message_line import MessageLine
-from .move_entry import MoveEntry, focus_move_box
+from ...core import HEX_NAMES, Colour
+from ...i18n import LANGUAGES, _, language, set_language
+from ...session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
+from ...session.actions import keys_label
+from ...session.highlights import last_move_hexes
+from ...session.opponent import Analysis, Asked, Opponent
+from ...session.policy import Need, Policy, Route
+from ...session.terms import piece_words, say
+from ..board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
+from ..dialogs.help import help_text
+from ..dialogs.questions import ChoiceDialog, ConfirmDialog, TextDialog, question_above
+from ..translated import TranslatedBindings, retranslate
+from ..view import board_view
+from ..widgets.annotations import AnnotationPanel
+from ..widgets.board import HexBoard
+from ..widgets.clock_panel import ClockPanel
+from ..widgets.engine_panels import AnalysisPanel, ThinkingLine
+from ..widgets.lazy_line import LazyLine, MountLater
+from ..widgets.message_line import MessageLine
+from ..widgets.move_entry import MoveEntry, focus_move_box
+from ..widgets.panels import MaterialPanel, MoveList, StatusPanel
+from ..widgets.side_panel import SidePanel
 from .narrow_layout import BREAKPOINTS, NARROW_CSS
-from .panels import MaterialPanel, MoveList, StatusPanel
-from .side_panel import SidePanel
-from .translated import TranslatedBindings, retranslate
-from .view import board_view
 
 if TYPE_CHECKING:
-    from ..data.records import OpenedRecord  # the records module (and the PGN code) load when a record is opened
+    from ...data.records import OpenedRecord  # the records module (and the PGN code) load when a record is opened
 
 _P = TypeVar("_P", bound=Widget)
 
@@ -60,7 +60,7 @@ CLOCK_SAVE_SECONDS = 10.0
 
 PRIORITY_ACTIONS = frozenset({"focus_input"})
 """Actions whose keys run while Textual routes them, before the keys after them: the move box's ``/`` and ``:``
-move the focus so that the rest of a burst (``/E7-E13⏎`` in one read) follows it (see :mod:`.move_entry`)."""
+move the focus so that the rest of a burst (``/E7-E13⏎`` in one read) follows it (:mod:`..widgets.move_entry`)."""
 
 
 def table_bindings() -> list[BindingType]:
@@ -429,7 +429,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.app.push_screen(TextDialog(_("C'escacs — keys and move notation"), help_text()))
 
     async def action_focus_input(self) -> None:
-        """``/`` or ``:``: the move box has the focus before the next key is routed (see :mod:`.move_entry`)."""
+        """``/`` or ``:``: the move box has the focus before the next key is routed (:mod:`..widgets.move_entry`)."""
         await focus_move_box(self)
 
     def action_flip(self) -> None:
@@ -474,7 +474,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.apply(Feedback(said, redraw=Redraw.GAME))
 
     def action_next_theme(self) -> None:
-        from .themes import THEMES
+        from ..themes import THEMES
 
         names = list(THEMES)
         current = names.index(self.app.theme) if self.app.theme in names else -1
@@ -508,7 +508,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._copy(self.session.position_text(), _("Position copied"))
 
     def _copy(self, text: str, what: str) -> None:
-        from .clipboard import copy_text
+        from ..clipboard import copy_text
 
         system = self.policy.decide(Need.CLIPBOARD).route is Route.TERMINAL_AND_SYSTEM
         self.apply(Feedback(copy_text(self.app, text, system=system).describe(what)))
@@ -526,7 +526,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         visitor's terminal by OSC 52 (never to a file of the server)."""
         route = self.policy.decide(Need.RECORD_OUT).route
         if route is Route.DOWNLOAD:
-            from .browser_records import deliver_record
+            from ..browser_records import deliver_record
 
             name = self.session.suggested_file_name()
             self.apply(Feedback(deliver_record(self.app, self.session.record_text(), name), Tone.INFO))
@@ -539,7 +539,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
             )
             self.apply(Feedback(said.format(view=self.session.how("view_record")), Tone.INFO))
             return
-        from .file_dialog import PathDialog
+        from ..dialogs.files import PathDialog
 
         initial = Path.cwd() / self.session.suggested_file_name()
 
@@ -554,14 +554,14 @@ class GameScreen(TranslatedBindings, Screen[None]):
         the server."""
         route = self.policy.decide(Need.RECORD_IN).route
         if route in (Route.PASTE, Route.PASTE_OR_UPLOAD):
-            from .browser_records import ask_for_record
+            from ..browser_records import ask_for_record
 
             def show(record: OpenedRecord) -> None:
                 self.apply(self.session.show_record(*record, _("the record"), pasted=True))
 
             ask_for_record(self.app, show, upload=route is Route.PASTE_OR_UPLOAD)
             return
-        from .file_dialog import PathDialog
+        from ..dialogs.files import PathDialog
 
         def chosen(path: Path | None) -> None:
             if path is not None:

@@ -36,9 +36,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Label
 
-from ..core.safe_text import safe_text
-from ..i18n import N_, _
-from .dialogs import question_above
+from ...core.safe_text import safe_text
+from ...i18n import N_, _
+from ..dialogs.questions import question_above
 
 PLACEHOLDER = N_("CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)")
 

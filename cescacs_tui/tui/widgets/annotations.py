@@ -19,10 +19,10 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..core.game import Game, Node
-from ..i18n import _
-from ..session.words import move_label
-from .safe_display import safe_rich
+from ...core.game import Game, Node
+from ...i18n import _
+from ...session.words import move_label
+from ..safe_display import safe_rich
 
 COMMENT_STYLE = "italic"
 HINT_STYLE = "dim"

@@ -1,7 +1,7 @@
 """The C'escacs terminal app: themes, settings and start-up around one game screen.
 
 The game itself is a :class:`~cescacs_tui.session.GameSession` (UI-free) shown
-by a :class:`~cescacs_tui.tui.game_screen.GameScreen`; this module only
+by a :class:`~cescacs_tui.tui.screens.game.GameScreen`; this module only
 chooses what to start with, keeps the player's settings and themes, and saves
 the game when the process is told to stop.
 """
@@ -21,26 +21,26 @@ from textual.driver import Driver
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from .core.game import Game
-from .core.message import Message
-from .core.safe_text import safe_text
-from .data.autosave import SavedGame
-from .data.autosave_store import AutosaveStore
-from .data.settings import Settings, settings_path
-from .data.slots import open_autosave
-from .data.store import GameStore
-from .i18n import _
-from .session import Feedback, GamePort, GameSession
-from .session.opponent import Opponent
-from .session.players import TWO_PEOPLE, Players, player_names
-from .session.policy import Policy
-from .session.terms import say
-from .session.words import tolerated
-from .tui.board import HexBoard
-from .tui.dialogs import DeliberateDialog
-from .tui.driver import InvalidTerminalInput, driver_class
-from .tui.game_screen import BoardOptions, GameScreen
-from .tui.themes import BoardHostApp, known_themes, register_themes
+from ..core.game import Game
+from ..core.message import Message
+from ..core.safe_text import safe_text
+from ..data.autosave import SavedGame
+from ..data.autosave_store import AutosaveStore
+from ..data.settings import Settings, settings_path
+from ..data.slots import open_autosave
+from ..data.store import GameStore
+from ..i18n import _
+from ..session import Feedback, GamePort, GameSession
+from ..session.opponent import Opponent
+from ..session.players import TWO_PEOPLE, Players, player_names
+from ..session.policy import Policy
+from ..session.terms import say
+from ..session.words import tolerated
+from .dialogs.questions import DeliberateDialog
+from .driver import InvalidTerminalInput, driver_class
+from .screens.game import BoardOptions, GameScreen
+from .themes import BoardHostApp, known_themes, register_themes
+from .widgets.board import HexBoard
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 """Signals that end the app after saving the game (SIGHUP: the terminal or the SSH link closed)."""
@@ -258,7 +258,7 @@ class CescacsApp(BoardHostApp[None]):
     @on(GameScreen.NewGameWanted)
     def ask_for_a_new_game(self) -> None:
         """Ask for the players, the clock and the options (the settings' defaults), then start."""
-        from .tui.new_game import NewGameDialog, NewGameOptions
+        from .dialogs.new_game import NewGameDialog, NewGameOptions
 
         settings = self.settings
         white_player, black_player = self.session.players  # the opponents of the game on the table, again
@@ -299,8 +299,8 @@ def measured_wide_glyphs(settings: Settings) -> frozenset[str]:
     """
     if settings.piece_set == "letters":
         return frozenset()
-    from .tui.board_layout import RISKY_GLYPHS
-    from .tui.glyph_width import wide_glyphs
+    from .board_layout import RISKY_GLYPHS
+    from .glyph_width import wide_glyphs
 
     return wide_glyphs(RISKY_GLYPHS)
 
@@ -327,7 +327,7 @@ def run_app(
     resume = start.saved
     game: Game | None = None
     if pgn_file is not None:
-        from .data.records import open_pgn_file
+        from ..data.records import open_pgn_file
 
         game = open_pgn_file(pgn_file).game  # replays the first game only: a file of thousands opens at once
         game.go_to(game.ply)

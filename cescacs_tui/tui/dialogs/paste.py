@@ -18,10 +18,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, TextArea
 
-from ..core.errors import CescacsError
-from ..i18n import N_, _
-from ..session.terms import say
-from .translated import TranslatedBindings
+from ...core.errors import CescacsError
+from ...i18n import N_, _
+from ...session.terms import say
+from ..translated import TranslatedBindings
 
 T = TypeVar("T")
 

@@ -11,7 +11,7 @@ hexes whose content changed; a new size, orientation, layout or piece set
 drops every row (they are part of the cache key), and so does a CSS or theme
 change (``notify_style_update``).
 
-Run ``python -m cescacs_tui.tui.board`` for a demo on the start position.
+Run ``python -m cescacs_tui.tui.widgets.board`` for a demo on the start position.
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ from cescacs_tui.tui.board_layout import (
 )
 from cescacs_tui.tui.themes import BoardHostApp
 
-from ..i18n import N_, _
-from .translated import TranslatedBindings
+from ...i18n import N_, _
+from ..translated import TranslatedBindings
 
 __all__ = ["BoardMessage", "BoardView", "HexBoard", "HexMessage", "demo_app"]
 
@@ -639,7 +639,7 @@ class HexBoard(TranslatedBindings, Widget, can_focus=True):
 
 
 def demo_app() -> App[None]:
-    """The ``python -m cescacs_tui.tui.board`` demo: hot-seat play on the start position.
+    """The ``python -m cescacs_tui.tui.widgets.board`` demo: hot-seat play on the start position.
 
     Select a piece of the side to move, then one of its targets; Escape drops
     the selection; f flips, p cycles the piece sets, l the layouts.  The rules

@@ -15,15 +15,15 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ..core import Colour, Piece, PieceType
-from ..core.game import Game
-from ..core.geometry import HEX_NAMES
-from ..core.pieces import LETTERS
-from ..i18n import N_, _
-from ..session.terms import capitalised, check_name, piece_words, side, side_label, termination
-from ..session.words import claim_rule
+from ...core import Colour, Piece, PieceType
+from ...core.game import Game
+from ...core.geometry import HEX_NAMES
+from ...core.pieces import LETTERS
+from ...i18n import N_, _
+from ...session.terms import capitalised, check_name, piece_words, side, side_label, termination
+from ...session.words import claim_rule
+from ..safe_display import safe_rich
 from .move_list import MoveList
-from .safe_display import safe_rich
 
 __all__ = ["HEX_TONES", "MaterialPanel", "MoveList", "StatusPanel", "material_rows", "material_table", "status_text"]
 

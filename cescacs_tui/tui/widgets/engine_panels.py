@@ -11,9 +11,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from ..i18n import _
-from ..session.opponent import Analysis
-from .safe_display import safe_rich
+from ...i18n import _
+from ...session.opponent import Analysis
+from ..safe_display import safe_rich
 
 __all__ = ["AnalysisPanel", "ThinkingLine"]
 

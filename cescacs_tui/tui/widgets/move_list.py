@@ -25,10 +25,10 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..core import Colour
-from ..core.game import Game
-from ..i18n import N_, _
-from .translated import TranslatedBindings
+from ...core import Colour
+from ...core.game import Game
+from ...i18n import N_, _
+from ..translated import TranslatedBindings
 
 __all__ = ["MoveList"]
 

@@ -21,10 +21,10 @@ from textual.widgets import DirectoryTree, Input, Label
 from textual.widgets.directory_tree import DirEntry
 from textual.widgets.tree import TreeNode
 
-from ..core.safe_text import safe_text
-from ..i18n import N_, _
-from .safe_display import safe_rich
-from .translated import TranslatedBindings
+from ...core.safe_text import safe_text
+from ...i18n import N_, _
+from ..safe_display import safe_rich
+from ..translated import TranslatedBindings
 
 
 class PathDialog(TranslatedBindings, ModalScreen[Path | None]):

@@ -6,8 +6,8 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
-from ..core.safe_text import safe_text
-from ..session import Tone
+from ...core.safe_text import safe_text
+from ...session import Tone
 
 
 class MessageLine(Static):

@@ -24,11 +24,11 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ..core.clock import ChessClock, format_clock
-from ..core.pieces import Colour
-from ..core.safe_text import safe_text
-from ..i18n import _
-from ..session.terms import side_label
+from ...core.clock import ChessClock, format_clock
+from ...core.pieces import Colour
+from ...core.safe_text import safe_text
+from ...i18n import _
+from ...session.terms import side_label
 
 _SIDES = (Colour.WHITE, Colour.BLACK)
 _DISC = {Colour.WHITE: "\u25cb", Colour.BLACK: "\u25cf"}

@@ -26,16 +26,16 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Select, Static
 
-from ..core import CescacsError, Position
-from ..core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
-from ..core.game import Game
-from ..core.safe_text import safe_text
-from ..data.settings import MAX_NAME_LENGTH
-from ..engine.levels import LEVELS
-from ..i18n import N_, _
-from ..session.players import HUMAN, Player, Players, computer_name
-from ..session.terms import say
-from .translated import TranslatedBindings
+from ...core import CescacsError, Position
+from ...core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
+from ...core.game import Game
+from ...core.safe_text import safe_text
+from ...data.settings import MAX_NAME_LENGTH
+from ...engine.levels import LEVELS
+from ...i18n import N_, _
+from ...session.players import HUMAN, Player, Players, computer_name
+from ...session.terms import say
+from ..translated import TranslatedBindings
 
 ClockStart = Literal["first-move", "now"]
 """When the clocks start: ``"first-move"``, when the first move is played (the first mover's

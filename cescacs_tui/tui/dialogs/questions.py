@@ -28,10 +28,10 @@ from textual.widget import Widget
 from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.safe_text import safe_text
-from ..i18n import N_, _
-from .safe_display import safe_rich
-from .translated import TranslatedBindings
+from ...core.safe_text import safe_text
+from ...i18n import N_, _
+from ..safe_display import safe_rich
+from ..translated import TranslatedBindings
 
 Answer = TypeVar("Answer")
 Value = TypeVar("Value")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from rich.text import Text
 from textual.binding import Binding
 
-from ..i18n import N_, _
-from ..session import ACTIONS
-from ..session.actions import keys_label
-from .board import HexBoard
-from .move_list import MoveList
+from ...i18n import N_, _
+from ...session import ACTIONS
+from ...session.actions import keys_label
+from ..widgets.board import HexBoard
+from ..widgets.move_list import MoveList
 
 
 def ctl_an_guide() -> str:
