@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
 import socket
 import sys
 import threading
@@ -31,6 +30,7 @@ from typing import Final
 from .coordinator import Coordinator, Member
 from .log_pace import LogPace
 from .protocol import MAX_REQUEST_BYTES, Hello, LineBuffer, ProtocolError, RateLimiter, encode, parse_request
+from .serving import until_stopped
 
 __all__ = [
     "LIMITS",
@@ -356,14 +356,8 @@ async def run_host(
 ) -> None:
     """Serve until ``stop`` is set (or SIGINT, SIGTERM, SIGHUP when ``stop`` is not given), then save and close."""
     served = await serve_tcp(coordinator, host, port, limits=limits)
-    loop = asyncio.get_running_loop()
-    if stop is None:
-        stop = asyncio.Event()
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            loop.add_signal_handler(signum, stop.set)
-    ready(served.port)
     try:
-        await stop.wait()
+        await until_stopped(lambda: ready(served.port), stop)
     finally:
         await served.close()
 
