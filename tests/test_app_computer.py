@@ -15,7 +15,7 @@ from cescacs_tui.core.pieces import BLACK, WHITE
 from cescacs_tui.data.settings import Settings
 from cescacs_tui.engine.search import Limits
 from cescacs_tui.session import GameSession
-from cescacs_tui.session.players import HUMAN, TWO_PEOPLE, Player, computer_name
+from cescacs_tui.session.players import HUMAN, TWO_PEOPLE, Contender, computer_name
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.screens.game import GameScreen
 from cescacs_tui.tui.themes import BoardHostApp
@@ -34,7 +34,7 @@ async def until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None
     await pilot.pause()
 
 
-def computer_app(game: Game, players: tuple[Player, Player], limits: Limits) -> CescacsApp:
+def computer_app(game: Game, players: tuple[Contender, Contender], limits: Limits) -> CescacsApp:
     app = CescacsApp(game, players=players)
     app.opponent.options = {"Seed": 1}
     app.opponent.limits = limits
@@ -51,7 +51,7 @@ async def test_a_game_against_the_computer_to_its_end_with_hint_analysis_takebac
     game = Game.new(pdtl=MATE_IN_TWO, white=computer_name(10), time_control=TimeControl.from_tag("300+2"))
     assert game.clock is not None
     game.clock.start(WHITE)
-    app = computer_app(game, (Player(10), HUMAN), Limits(nodes=3000))
+    app = computer_app(game, (Contender(10), HUMAN), Limits(nodes=3000))
     async with app.run_test(size=(110, 36)) as pilot:
         await until(pilot, lambda: game.ply == 1, "the computer's first move")
         assert message(app).startswith("White played ")
@@ -93,7 +93,7 @@ async def test_a_game_against_the_computer_to_its_end_with_hint_analysis_takebac
 
 async def test_a_takeback_while_the_computer_thinks_stops_it_and_its_answer_never_reaches_the_board() -> None:
     game = Game.new(black=computer_name(10))
-    app = computer_app(game, (HUMAN, Player(10)), Limits(infinite=True))  # it thinks until stopped
+    app = computer_app(game, (HUMAN, Contender(10)), Limits(infinite=True))  # it thinks until stopped
     async with app.run_test(size=(110, 36)) as pilot:
         await pilot.press("slash", *"e7-e13", "enter")
         await until(pilot, lambda: app.screen.query_one(ThinkingLine).display, "the thinking line")
@@ -111,7 +111,7 @@ async def test_a_takeback_while_the_computer_thinks_stops_it_and_its_answer_neve
 
 async def test_an_engine_setting_that_cannot_play_is_said_in_the_app_and_people_play_on() -> None:
     settings = Settings(engine=f"{sys.executable} -c \"print('garbage, not an engine')\"")
-    app = CescacsApp(Game.new(), players=(Player(3), HUMAN), settings=settings)
+    app = CescacsApp(Game.new(), players=(Contender(3), HUMAN), settings=settings)
     app.opponent.timeout = PATIENCE
     async with app.run_test(size=(110, 36)) as pilot:
         await until(pilot, lambda: "the computer cannot play" in message(app), "the engine's failure")

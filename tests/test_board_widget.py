@@ -15,7 +15,7 @@ from cescacs_tui.core.geometry import HEX_COLOUR, HEX_NAMES, HEXES, LINE, ORTHOG
 from cescacs_tui.core.pieces import FAN_GLYPHS, KING
 from cescacs_tui.tui.board_layout import START_HEX, TILE_FILLS
 from cescacs_tui.tui.themes import BoardHostApp
-from cescacs_tui.tui.widgets.board import BoardView, HexBoard, demo_app
+from cescacs_tui.tui.widgets.board import BoardView, HexBoard
 
 INITIAL = Position.initial().board_codes
 SMALL, LARGE, HUGE = (80, 24), (120, 40), (160, 50)
@@ -278,23 +278,6 @@ def label_style(board: HexBoard) -> Style:
     style = next(s.style for s in board.render_line(0) if s.text == "P")
     assert style is not None
     return style
-
-
-async def test_demo_app_plays_a_move():
-    app = demo_app()
-    async with app.run_test(size=SMALL) as pilot:
-        board = app.query_one(HexBoard)
-        await click_hex(pilot, board, parse_hex("E7"))
-        await pilot.pause()
-        assert board.view.selected == parse_hex("E7")
-        assert set(board.view.targets) == {parse_hex(n) for n in ("D8", "E9", "E11", "E13")}
-        await click_hex(pilot, board, parse_hex("E13"))
-        await pilot.pause()
-        assert board.view.last_move == (parse_hex("E7"), parse_hex("E13"))
-        assert cell(board, "E13") == "[P]" and board.view.selected is None  # the click left the cursor there
-        await pilot.press("f")
-        await pilot.pause()
-        assert board.flipped and board.hex_region(parse_hex("F0")).y == 1
 
 
 # --- Playing among the targets ------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from textual.widgets import Input, Static
 from cescacs_tui.core import INITIAL_PDTL, PDTLError, Position
 from cescacs_tui.core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from cescacs_tui.core.pieces import BLACK, WHITE
-from cescacs_tui.session.players import HUMAN, Player
+from cescacs_tui.session.players import HUMAN, Contender
 from cescacs_tui.tui.dialogs.new_game import NewGameDialog, NewGameOptions
 
 _MISSING = object()
@@ -91,13 +91,13 @@ async def test_the_computer_chosen_for_a_side_with_its_level() -> None:
         await pilot.click("#start")
         await pilot.pause()
     assert isinstance(app.result, NewGameOptions)
-    assert app.result.players == (HUMAN, Player(3))
+    assert app.result.players == (HUMAN, Contender(3))
     game = app.result.create_game()
     assert (game.tags["White"], game.tags["Black"]) == ("?", "cescacs-tui level 3")
 
 
 async def test_a_computer_default_starts_on_its_seat_list() -> None:
-    app = DialogApp(NewGameOptions("Ada", white_player=Player(10)))
+    app = DialogApp(NewGameOptions("Ada", white_player=Contender(10)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert focused_id(app) == "white-seat"  # the name field is greyed: the focus cannot start there

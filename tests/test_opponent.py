@@ -17,7 +17,7 @@ from cescacs_tui.engine.client import EngineInfo
 from cescacs_tui.engine.search import Limits
 from cescacs_tui.session import GameSession, Tone
 from cescacs_tui.session.opponent import Analysis, Opponent, score_words
-from cescacs_tui.session.players import HUMAN, TWO_PEOPLE, Player
+from cescacs_tui.session.players import HUMAN, TWO_PEOPLE, Contender
 from tests.helpers.waiting import PATIENCE, until
 
 FAST = Limits(nodes=300)
@@ -32,7 +32,7 @@ async def test_the_computer_plays_its_turn_like_a_person_and_repeats_itself_with
     moves = []
     for _ in range(2):
         session = GameSession()
-        session.players = (Player(5), HUMAN)
+        session.players = (Contender(5), HUMAN)
         opponent = opponent_for(session)
         try:
             played = await opponent.play_turn()
@@ -50,7 +50,7 @@ async def test_the_clock_runs_for_the_computer_and_switches_to_the_person_after_
     assert game.clock is not None
     game.clock.start(game.position.turn)
     session = GameSession(game)
-    session.players = (Player(2), HUMAN)
+    session.players = (Contender(2), HUMAN)
     opponent = opponent_for(session, limits=None)  # by the clock, as in a real game
     try:
         assert (await opponent.play_turn()).done
@@ -62,7 +62,7 @@ async def test_the_clock_runs_for_the_computer_and_switches_to_the_person_after_
 
 async def test_an_answer_about_a_position_taken_back_is_dropped() -> None:
     session = GameSession()
-    session.players = (HUMAN, Player(10))
+    session.players = (HUMAN, Contender(10))
     session.play_text("E7-E13")
     infos: list[EngineInfo] = []
     opponent = opponent_for(session, limits=Limits(infinite=True))  # it thinks until told to stop
@@ -85,7 +85,7 @@ async def test_an_answer_about_a_position_taken_back_is_dropped() -> None:
 
 async def test_cancelling_the_computers_turn_stops_the_engines_search() -> None:
     session = GameSession()
-    session.players = (Player(10), HUMAN)
+    session.players = (Contender(10), HUMAN)
     infos: list[EngineInfo] = []
     opponent = opponent_for(session, limits=Limits(infinite=True))
     try:
@@ -112,7 +112,7 @@ async def test_a_hint_previews_the_best_move_with_its_score_and_plays_nothing() 
         assert len(session.preview) >= 2 and session.game.ply == 0
         session.play_text("E7-E13")
         assert session.preview == ()
-        session.players = (HUMAN, Player(3))
+        session.players = (HUMAN, Contender(3))
         assert (await opponent.hint()).text == (
             "the computer is thinking: wait for its move, or take yours back with u"
         )
@@ -153,7 +153,7 @@ async def test_the_analysis_follows_the_position_shown_and_stops() -> None:
 )
 async def test_an_engine_that_cannot_play_says_why_and_people_play_on(command: list[str], expected: str) -> None:
     session = GameSession()
-    session.players = (Player(3), HUMAN)
+    session.players = (Contender(3), HUMAN)
     opponent = Opponent(session, command, timeout=0.5)
     try:
         said = await opponent.play_turn()
@@ -204,7 +204,7 @@ async def test_on_a_server_the_computers_turn_waits_for_a_place_then_plays(tmp_p
     places = EngineSlots(tmp_path, 1)
     places.prepare()
     session = GameSession()
-    session.players = (Player(3), HUMAN)
+    session.players = (Contender(3), HUMAN)
     opponent = opponent_for(session, places=places)
     held = places.take()
     assert held is not None

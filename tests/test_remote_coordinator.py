@@ -12,7 +12,7 @@ from cescacs_tui.core.pgn import read_pgn, write_pgn
 from cescacs_tui.core.pieces import Colour
 from cescacs_tui.data.autosave import read_autosave
 from cescacs_tui.remote.coordinator import Coordinator
-from cescacs_tui.remote.protocol import Hello, ProtocolError
+from cescacs_tui.remote.protocol import Hello, LineRefused
 from cescacs_tui.remote.store import RoomBusy, open_store
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE
@@ -81,9 +81,9 @@ def test_a_probing_hello_is_told_its_seat_or_why_not_and_changes_nothing() -> No
     assert peer.lines == [{"type": "welcome", "protocol": 1, "seat": "black", "name": "Bo"}] and peer.is_closed
     assert game.members == [] and not game.seats.view(Colour.BLACK).held and game.seq == 0
     seat(game, "black", client="ana")
-    with pytest.raises(ProtocolError, match="Black is taken"):
+    with pytest.raises(LineRefused, match="Black is taken"):
         game.join(RecordingPeer(), Hello(**{**asked.__dict__, "probe": True}))
-    with pytest.raises(ProtocolError, match="wrong token"):
+    with pytest.raises(LineRefused, match="wrong token"):
         game.join(RecordingPeer(), Hello(1, "wrong-token-000000000", None, "x", "y", probe=True))
 
 

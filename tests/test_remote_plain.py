@@ -32,7 +32,7 @@ from cescacs_tui.plain.output import LineWriter
 from cescacs_tui.plain.remote_client import PlainClient
 from cescacs_tui.remote.client import LinkStatus
 from cescacs_tui.remote.coordinator import Coordinator, Member
-from cescacs_tui.remote.protocol import ProtocolError, SeatView, Snapshot, encode, parse_request
+from cescacs_tui.remote.protocol import LineRefused, SeatView, Snapshot, encode, parse_request
 from cescacs_tui.session.words import describe_move
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, HostProcess, LineClient, hello, hosted_moves, move, request, seat
@@ -61,14 +61,14 @@ class PlainWire:
     def send(self, line: bytes) -> None:  # the coordinator's side
         self.inbox.append(line)
 
-    def close(self, error: ProtocolError | None = None) -> None:
+    def close(self, error: LineRefused | None = None) -> None:
         if error is not None:
             self.inbox.append(encode(error.message()))
 
     def _send(self, message: Mapping[str, Any]) -> bool:  # the client's side
         try:
             self.coordinator.handle(self.member, parse_request(json.dumps(message).encode()))
-        except ProtocolError as error:
+        except LineRefused as error:
             self.inbox.append(encode(error.message()))
         return True
 

@@ -15,9 +15,9 @@ from cescacs_tui.remote.protocol import (
     ClockTimes,
     Hello,
     LineBuffer,
+    LineRefused,
     MoveRequest,
     Plain,
-    ProtocolError,
     RateLimiter,
     Seat,
     SeatView,
@@ -29,8 +29,8 @@ from cescacs_tui.remote.protocol import (
 from tests.helpers.clock import FakeTime
 
 
-def refused(line: bytes) -> ProtocolError:
-    with pytest.raises(ProtocolError) as caught:
+def refused(line: bytes) -> LineRefused:
+    with pytest.raises(LineRefused) as caught:
         parse_request(line)
     return caught.value
 
@@ -152,11 +152,11 @@ def test_a_snapshot_survives_the_round_trip_and_a_bad_one_is_refused() -> None:
     message = json.loads(encode(snapshot.to_json()))
     assert Snapshot.from_json(message) == snapshot
     for field, value in (("seq", "4"), ("pgn", None), ("seats", []), ("draw_offer", "red"), ("watchers", 1.5)):
-        with pytest.raises(ProtocolError):
+        with pytest.raises(LineRefused):
             Snapshot.from_json({**message, field: value})
-    with pytest.raises(ProtocolError):
+    with pytest.raises(LineRefused):
         Snapshot.from_json({**message, "clock": {**message["clock"], "white": -1}})
-    with pytest.raises(ProtocolError):
+    with pytest.raises(LineRefused):
         Snapshot.from_json({**message, "request": {"kind": "takeback", "by": "white", "plies": 9}})
     hostile_seats = {"white": {"name": "\x1bX"}}
     hostile = Snapshot.from_json({**message, "said": "\x1b[2J\x1b]0;pwned\x07gone", "seats": hostile_seats})
@@ -211,7 +211,7 @@ def test_every_error_code_the_code_can_send_is_documented() -> None:
 
     root = Path(__file__).parent.parent
     source = "".join(path.read_text(encoding="utf-8") for path in (root / "cescacs_tui" / "remote").glob("*.py"))
-    codes = set(re.findall(r'ProtocolError\(\s*"(\w+)"', source))
+    codes = set(re.findall(r'LineRefused\(\s*"(\w+)"', source))
     assert {"auth", "not_your_turn", "too_long", "flood", "closing", "internal"} <= codes
     document = (root / "docs" / "remote-protocol.md").read_text(encoding="utf-8")
     assert sorted(code for code in codes - {"bad_update"} if f"`{code}`" not in document) == []

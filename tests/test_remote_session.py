@@ -12,7 +12,7 @@ from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.core.pieces import Colour
 from cescacs_tui.remote.coordinator import Coordinator, Member
 from cescacs_tui.remote.port import RemoteGame
-from cescacs_tui.remote.protocol import ProtocolError, parse_request
+from cescacs_tui.remote.protocol import LineRefused, parse_request
 from cescacs_tui.session import Confirm, Feedback, GameSession, Tone
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.remote import TOKEN, hello
@@ -36,7 +36,7 @@ class Wire:
     def send(self, line: bytes) -> None:
         self.feedback.append(self.remote.receive(json.loads(line)))
 
-    def close(self, error: ProtocolError | None = None) -> None:
+    def close(self, error: LineRefused | None = None) -> None:
         self.remote.link_changed(False, "closed")
 
     # the session's side: what it sends the coordinator
@@ -44,7 +44,7 @@ class Wire:
         self.sent.append(dict(message))
         try:
             self.coordinator.handle(self.member, parse_request(json.dumps(message).encode()))
-        except ProtocolError as error:
+        except LineRefused as error:
             self.send(json.dumps(error.message()).encode() + b"\n")
         return True
 

@@ -13,7 +13,7 @@ import pytest
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import write_pgn
 from cescacs_tui.remote.coordinator import Coordinator
-from cescacs_tui.remote.protocol import MAX_REQUEST_BYTES, ProtocolError, parse_request
+from cescacs_tui.remote.protocol import MAX_REQUEST_BYTES, LineRefused, parse_request
 from cescacs_tui.remote.store import open_store
 from cescacs_tui.remote.tcp import HostThread, Limits
 from tests.helpers.hostile import hostile_lines
@@ -177,7 +177,7 @@ def send_in_bursts(client: LineClient, lines: list[bytes], size: int = 30) -> No
 def malformed(line: bytes) -> bool:
     try:
         parse_request(line)
-    except ProtocolError:
+    except LineRefused:
         return True
     return False
 

@@ -24,7 +24,7 @@ from cescacs_tui.session.players import (
     HUMAN,
     LEVEL_COUNT,
     TWO_PEOPLE,
-    Player,
+    Contender,
     computer_name,
     human_side,
     parse_player,
@@ -34,7 +34,7 @@ from cescacs_tui.session.players import (
 )
 from tests.helpers.games import FOOLS_MATE
 
-COMPUTER_BLACK = (HUMAN, Player(3))
+COMPUTER_BLACK = (HUMAN, Contender(3))
 
 
 def against_computer(*moves: str) -> GameSession:
@@ -126,7 +126,7 @@ def test_the_computers_move_keeps_the_review_where_the_player_left_it() -> None:
 
 def test_the_computer_plays_only_its_own_turn_and_its_moves_end_games() -> None:
     session = GameSession()
-    session.players = (Player(1), Player(1))  # two computers: every turn is the computer's
+    session.players = (Contender(1), Contender(1))  # two computers: every turn is the computer's
     for ply, text in enumerate(FOOLS_MATE):
         assert session.computer_to_move
         played = session.play_computer(session.game.position.parse_move(text))
@@ -170,12 +170,12 @@ def test_seats_that_cannot_be_read_back_are_two_people(kept: object) -> None:
 
 
 def test_the_record_names_the_computer() -> None:
-    white, black = player_names((Player(7), HUMAN), "Ada", "Grace")
+    white, black = player_names((Contender(7), HUMAN), "Ada", "Grace")
     assert (white, black) == ("cescacs-tui level 7", "Grace")
     record = write_pgn(Game.new(white=white, black=black))
     assert '[White "cescacs-tui level 7"]' in record and '[Black "Grace"]' in record
-    assert human_side((Player(7), HUMAN)) == BLACK and human_side(TWO_PEOPLE) is None
-    assert human_side((Player(1), Player(2))) is None
+    assert human_side((Contender(7), HUMAN)) == BLACK and human_side(TWO_PEOPLE) is None
+    assert human_side((Contender(1), Contender(2))) is None
 
 
 @pytest.mark.slow
@@ -184,9 +184,9 @@ def test_a_session_and_the_plain_mode_load_no_search_and_no_engine_client_until_
         "import sys\n"
         "import cescacs_tui.plain.run\n"
         "from cescacs_tui.session import GameSession\n"
-        "from cescacs_tui.session.players import Player, HUMAN\n"
+        "from cescacs_tui.session.players import Contender, HUMAN\n"
         "session = GameSession()\n"
-        "session.players = (HUMAN, Player(3))\n"
+        "session.players = (HUMAN, Contender(3))\n"
         "session.play_text('E7-E13'); session.takeback()\n"
         "print(sorted(m for m in sys.modules if m.startswith('cescacs_tui.engine.')))\n"
     )
@@ -200,9 +200,14 @@ def test_the_seats_know_as_many_levels_as_the_engine() -> None:
 
 @pytest.mark.parametrize(
     ("text", "player"),
-    [("human", HUMAN), ("Computer", Player(DEFAULT_LEVEL)), ("computer:1", Player(1)), (" COMPUTER:10 ", Player(10))],
+    [
+        ("human", HUMAN),
+        ("Computer", Contender(DEFAULT_LEVEL)),
+        ("computer:1", Contender(1)),
+        (" COMPUTER:10 ", Contender(10)),
+    ],
 )
-def test_parse_player(text: str, player: Player) -> None:
+def test_parse_player(text: str, player: Contender) -> None:
     assert parse_player(text) == player
     assert parse_player(str(player)) == player
 
@@ -220,10 +225,10 @@ def test_takeback_against_the_computer_goes_back_to_the_persons_last_move() -> N
         game.play_text(text)
     moves = game.moves
     people = (HUMAN, HUMAN)
-    white_plays_the_computer = (HUMAN, Player(5))
-    black_plays_the_computer = (Player(5), HUMAN)
+    white_plays_the_computer = (HUMAN, Contender(5))
+    black_plays_the_computer = (Contender(5), HUMAN)
     assert takeback_plies(moves, WHITE, people) == 1
-    assert takeback_plies(moves, WHITE, (Player(1), Player(2))) == 1
+    assert takeback_plies(moves, WHITE, (Contender(1), Contender(2))) == 1
     assert takeback_plies(moves, WHITE, white_plays_the_computer) == 2  # the reply and White's move
     assert takeback_plies(moves[:3], WHITE, white_plays_the_computer) == 1  # while the computer thinks
     assert takeback_plies(moves, WHITE, black_plays_the_computer) == 1  # Black just moved

@@ -41,7 +41,7 @@ from .launch import CRASH_NOTE, launch_policy
 from .remote import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 if TYPE_CHECKING:
-    from ..session.players import Player
+    from ..session.players import Contender
 
 EXIT_USAGE = 2
 
@@ -138,7 +138,7 @@ def _depth(text: str) -> int:
     return int(text)
 
 
-def _player(text: str) -> Player:
+def _player(text: str) -> Contender:
     """A player from the command line: ``human``, ``computer`` or ``computer:N`` (N a level from 1 to 10)."""
     from ..session.players import parse_player
 

@@ -39,10 +39,10 @@ from .protocol import (
     Event,
     EventKind,
     Hello,
+    LineRefused,
     MoveRequest,
     PendingRequest,
     Plain,
-    ProtocolError,
     Request,
     Seat,
     Snapshot,
@@ -66,7 +66,7 @@ class Peer(Protocol):
     def send(self, line: bytes) -> None:
         """Queue one line for the client; a client that does not read is dropped by the transport."""
 
-    def close(self, error: ProtocolError | None = None) -> None:
+    def close(self, error: LineRefused | None = None) -> None:
         """Say ``error`` (if any) and end the connection."""
 
 
@@ -185,17 +185,17 @@ class Coordinator:
     # --- connections ---------------------------------------------------------------------------
 
     def join(self, peer: Peer, hello: Hello) -> Member | None:
-        """Admit a connection that said hello, or raise a fatal :class:`ProtocolError` saying why not.
+        """Admit a connection that said hello, or raise a fatal :class:`LineRefused` saying why not.
 
         A probing hello is only answered (the seat it would get) and the
         connection closed: ``None``, and nothing changes.
         """
         if hello.protocol != PROTOCOL_VERSION:
-            raise ProtocolError("version", f"this coordinator speaks protocol {PROTOCOL_VERSION}", fatal=True)
+            raise LineRefused("version", f"this coordinator speaks protocol {PROTOCOL_VERSION}", fatal=True)
         if not hmac.compare_digest(hello.token.encode(), self.token.encode()):
-            raise ProtocolError("auth", "wrong token: ask the host for the join command", fatal=True)
+            raise LineRefused("auth", "wrong token: ask the host for the join command", fatal=True)
         if len(self.members) >= self.max_members:
-            raise ProtocolError("full", f"this game already has {self.max_members} connections", fatal=True)
+            raise LineRefused("full", f"this game already has {self.max_members} connections", fatal=True)
         client = hello.client or secrets.token_hex(16)
         if hello.probe:
             seat = self.seats.choose(client, hello.seat)
@@ -206,7 +206,7 @@ class Coordinator:
         colour = seat.colour
         if colour is not None:
             for old in [m for m in self.members if m.seat is seat]:  # the same player, back before their old link died
-                self._drop(old, ProtocolError("replaced", "your seat was taken over by a newer connection", fatal=True))
+                self._drop(old, LineRefused("replaced", "your seat was taken over by a newer connection", fatal=True))
             self.seats.arrive(colour, hello.name)
             name = self.seats.name(colour)
             if name and self.game.tags.get(colour.title, "?") in ("?", ""):
@@ -234,7 +234,7 @@ class Coordinator:
         """
         try:
             return self.join(peer, hello)
-        except ProtocolError as refused:
+        except LineRefused as refused:
             holder = self._link_of(hello.seat) if refused.code == "seat_taken" and not self.seats.keyed else None
             if holder is None or await holder.answers(answer_seconds):
                 raise
@@ -246,7 +246,7 @@ class Coordinator:
                 return None
             colour = holder.seat.colour
             assert colour is not None
-            silent = ProtocolError("replaced", "your seat was taken over: this link had gone silent", fatal=True)
+            silent = LineRefused("replaced", "your seat was taken over: this link had gone silent", fatal=True)
             self._drop(holder, silent)
             self.seats.leave(colour)
         return self.join(peer, hello)
@@ -270,7 +270,7 @@ class Coordinator:
         else:
             self._broadcast()
 
-    def _drop(self, member: Member, error: ProtocolError) -> None:
+    def _drop(self, member: Member, error: LineRefused) -> None:
         member.peer.close(error)
         member.alive = False
         self.members.remove(member)
@@ -282,21 +282,21 @@ class Coordinator:
                 timer.cancel()
         self.session.close()  # saved, and the autosave free for the next coordinator
         for member in list(self.members):
-            self._drop(member, ProtocolError("closing", "the coordinator is closing; the game is saved", fatal=True))
+            self._drop(member, LineRefused("closing", "the coordinator is closing; the game is saved", fatal=True))
 
     # --- requests -----------------------------------------------------------------------------
 
     def handle(self, member: Member, request: Request) -> None:
-        """Act on one request of ``member``; a :class:`ProtocolError` refuses it (the game is untouched)."""
+        """Act on one request of ``member``; a :class:`LineRefused` refuses it (the game is untouched)."""
         if isinstance(request, Plain) and request.type in ("ping", "pong"):
             if request.type == "ping":
                 member.peer.send(encode({"type": "pong"}))
             return  # a pong answers the coordinator's ping: the transport has heard the client
         if isinstance(request, Hello):
-            raise ProtocolError("hello_again", "this connection has already said hello")
+            raise LineRefused("hello_again", "this connection has already said hello")
         colour = member.seat.colour
         if colour is None:
-            raise ProtocolError("not_a_player", "you are watching: only the players can do that")
+            raise LineRefused("not_a_player", "you are watching: only the players can do that")
         if isinstance(request, MoveRequest):
             self._move(colour, request)
         elif isinstance(request, Answer):
@@ -316,21 +316,21 @@ class Coordinator:
         game = self.game
         self._refuse_if_over()
         if game.position.turn != colour:
-            raise ProtocolError("not_your_turn", f"it is {game.position.turn.title}'s turn")
+            raise LineRefused("not_your_turn", f"it is {game.position.turn.title}'s turn")
         if request.ply != game.ply:
-            raise ProtocolError(
+            raise LineRefused(
                 "stale", f"the game changed before your move arrived (it has {game.ply} half-moves now): not played"
             )
         legal = {str(move): move for move in game.position.legal_moves()}
         move = legal.get(request.move)
         if move is None:
-            raise ProtocolError("illegal_move", f"{request.move[:32]} is not a legal move (canonical form) here")
+            raise LineRefused("illegal_move", f"{request.move[:32]} is not a legal move (canonical form) here")
         if self._draw_question is not None and game.draw_offered_by == colour.opponent:
             self._draw_question.answer(False)  # moving on instead of answering declines the offer
         self._draw_question = None
         feedback = self.session.play(move, offer_draw=request.draw)
         if not feedback.done:
-            raise ProtocolError("refused", feedback.text or "the move was not played")
+            raise LineRefused("refused", feedback.text or "the move was not played")
         if isinstance(feedback.question, Confirm):
             self._draw_question = feedback.question
         self.request = None  # a move instead of an answer declines a takeback or new-game request
@@ -341,9 +341,9 @@ class Coordinator:
         game = self.game
         self._refuse_if_over()
         if not game.nodes or game.nodes[-1].colour != colour:
-            raise ProtocolError("not_your_offer", "a draw is offered after your own move: make it, then offer")
+            raise LineRefused("not_your_offer", "a draw is offered after your own move: make it, then offer")
         if (reason := self.session.refusal("offer_draw")) is not None:
-            raise ProtocolError("refused", reason)
+            raise LineRefused("refused", reason)
         feedback = self.session.offer_draw()
         self._draw_question = feedback.question if isinstance(feedback.question, Confirm) else None
         self._broadcast(Event(EventKind.OFFERS_DRAW, colour))
@@ -351,9 +351,9 @@ class Coordinator:
     def _claim_draw(self, colour: Colour) -> None:
         self._refuse_if_over()
         if self.game.position.turn != colour:
-            raise ProtocolError("not_your_turn", "a draw is claimed by the player to move")
+            raise LineRefused("not_your_turn", "a draw is claimed by the player to move")
         if (reason := self.session.refusal("claim_draw")) is not None:
-            raise ProtocolError("refused", reason)
+            raise LineRefused("refused", reason)
         self.session.claim_draw()
         self._finish_requests()
         self._broadcast(Event(EventKind.CLAIMS_DRAW, colour), ending=True)
@@ -362,7 +362,7 @@ class Coordinator:
         self._refuse_if_over()
         feedback = self.table.resign_side(colour)
         if not self.game.is_over:
-            raise ProtocolError("refused", feedback.text or "not resigned")
+            raise LineRefused("refused", feedback.text or "not resigned")
         self._finish_requests()
         self._broadcast(Event(EventKind.RESIGNS, colour), ending=True)
 
@@ -371,7 +371,7 @@ class Coordinator:
         self._refuse_if_over()
         self._refuse_if_pending()
         if not any(node.colour == colour for node in game.nodes):
-            raise ProtocolError("nothing", "you have no move to take back")
+            raise LineRefused("nothing", "you have no move to take back")
         plies = 1 if game.nodes[-1].colour == colour else 2
         self.request = PendingRequest("takeback", colour, plies)
         self._request_ply = game.ply
@@ -380,7 +380,7 @@ class Coordinator:
 
     def _ask_new_game(self, colour: Colour) -> None:
         if not self.game.is_over:
-            raise ProtocolError("game_on", "the game is not over: resign or agree a draw first")
+            raise LineRefused("game_on", "the game is not over: resign or agree a draw first")
         self._refuse_if_pending()
         self.request = PendingRequest("new_game", colour)
         self._broadcast(Event(EventKind.ASKS_NEW_GAME, colour))
@@ -389,7 +389,7 @@ class Coordinator:
         if answer.to == "draw":
             question = self._draw_question
             if question is None or self.game.draw_offered_by != colour.opponent:
-                raise ProtocolError("no_request", "there is no draw offer for you to answer")
+                raise LineRefused("no_request", "there is no draw offer for you to answer")
             self._draw_question = None
             question.answer(answer.accept)
             kind = EventKind.ACCEPTS_DRAW if answer.accept else EventKind.DECLINES_DRAW
@@ -397,14 +397,14 @@ class Coordinator:
             return
         request = self.request
         if request is None or request.kind != answer.to or request.by != colour.opponent:
-            raise ProtocolError("no_request", f"there is no {answer.to.replace('_', '-')} request for you to answer")
+            raise LineRefused("no_request", f"there is no {answer.to.replace('_', '-')} request for you to answer")
         self.request = None
         if not answer.accept:
             declined = EventKind.DECLINES_TAKEBACK if request.kind == "takeback" else EventKind.DECLINES_NEW_GAME
             self._broadcast(Event(declined, colour))
         elif request.kind == "takeback":
             if self.game.ply != self._request_ply:  # a move clears the request: never take back blind anyway
-                raise ProtocolError("stale", "the game changed since the takeback was asked")
+                raise LineRefused("stale", "the game changed since the takeback was asked")
             taken = [self.session.takeback() for _ in range(request.plies)]
             self._draw_question = None
             self._broadcast(Event(EventKind.TOOK_BACK, colour, count=len(taken)))
@@ -422,11 +422,11 @@ class Coordinator:
 
     def _refuse_if_over(self) -> None:
         if self.game.is_over:
-            raise ProtocolError("game_over", f"the game is over ({self.game.termination})")
+            raise LineRefused("game_over", f"the game is over ({self.game.termination})")
 
     def _refuse_if_pending(self) -> None:
         if self.request is not None or self.game.draw_offered_by is not None:
-            raise ProtocolError("pending", "a request is waiting for an answer")
+            raise LineRefused("pending", "a request is waiting for an answer")
 
     def _finish_requests(self) -> None:
         self.request = None

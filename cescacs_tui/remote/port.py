@@ -33,7 +33,7 @@ from ..session import Confirm, Feedback, GamePort, Notice, Redraw, Tone
 from ..session.actions import ACTIONS, no_move_now
 from ..session.players import Players
 from ..session.terms import capitalised, side, side_label, termination
-from .protocol import ClockTimes, ProtocolError, Seat, SeatView, Snapshot
+from .protocol import ClockTimes, LineRefused, Seat, SeatView, Snapshot
 from .words import ending_words, event_words, refusal_words
 
 __all__ = ["RemoteGame"]
@@ -101,7 +101,7 @@ class RemoteGame(GamePort):
             if kind == "welcome":
                 seat = message.get("seat")
                 if seat not in tuple(Seat):
-                    raise ProtocolError("bad_field", "welcome without a seat")
+                    raise LineRefused("bad_field", "welcome without a seat")
                 self.seat = Seat(str(seat))
                 self.snapshot = None  # a (re)started coordinator counts its updates afresh
                 return Feedback(self._seat_words(), Tone.INFO, Redraw.PANELS)
@@ -111,7 +111,7 @@ class RemoteGame(GamePort):
                 self.sent_move = None
                 reason = message.get("reason")
                 return Feedback.refused(refusal_words(str(message.get("code")), str(reason)[:200] if reason else ""))
-        except ProtocolError as error:
+        except LineRefused as error:
             said = _("the coordinator sent something this client cannot read: {reason}")
             return Feedback.refused(said.format(reason=error.reason))
         return Feedback()  # pong, and types of later protocol versions

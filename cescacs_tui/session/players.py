@@ -25,7 +25,7 @@ __all__ = [
     "LEVEL_COUNT",
     "PLAYERS_OPTION",
     "TWO_PEOPLE",
-    "Player",
+    "Contender",
     "Players",
     "computer_name",
     "human_side",
@@ -43,8 +43,12 @@ DEFAULT_LEVEL: Final = 3
 
 
 @dataclass(frozen=True)
-class Player:
-    """Who plays one side: a person (``level is None``) or the computer at ``level`` (1-10)."""
+class Contender:
+    """Who plays one side: a person (``level is None``) or the computer at ``level`` (1-10).
+
+    Not a :class:`~cescacs_tui.engine.players.Player` (what plays a side in an engine match) nor a
+    remote :class:`~cescacs_tui.remote.protocol.Seat` (which side a connection holds, or watching).
+    """
 
     level: int | None = None
 
@@ -56,9 +60,9 @@ class Player:
         return "human" if self.level is None else f"computer:{self.level}"
 
 
-HUMAN: Final = Player()
+HUMAN: Final = Contender()
 
-Players = tuple[Player, Player]
+Players = tuple[Contender, Contender]
 """White's player, then Black's."""
 
 TWO_PEOPLE: Final[Players] = (HUMAN, HUMAN)
@@ -66,7 +70,7 @@ PLAYERS_OPTION: Final = "players"
 """The key of the players in the session's options (a remote coordinator's ``"seats"`` are its clients')."""
 
 
-def parse_player(text: str) -> Player:
+def parse_player(text: str) -> Contender:
     """``human``, ``computer`` (level :data:`DEFAULT_LEVEL`) or ``computer:N`` with N from 1 to 10.
 
     Case and surrounding spaces do not matter; anything else is a
@@ -77,9 +81,9 @@ def parse_player(text: str) -> Player:
         return HUMAN
     if word == "computer":
         if not colon:
-            return Player(DEFAULT_LEVEL)
+            return Contender(DEFAULT_LEVEL)
         if rest.isascii() and rest.isdigit() and 1 <= int(rest) <= LEVEL_COUNT:  # not '٣': ASCII digits only
-            return Player(int(rest))
+            return Contender(int(rest))
     shown = text if len(text) <= 40 and text.isprintable() else repr(text[:40])
     raise ValueError(f"{shown!s} is not a player: use 'human', 'computer' or 'computer:N' with N from 1 to 10")
 

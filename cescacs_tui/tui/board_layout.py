@@ -54,7 +54,6 @@ from ..i18n import _
 LayoutMode = Literal["full", "compact", "large"]
 CursorMove = Literal["up", "down", "left", "right", "up_left", "up_right", "down_left", "down_right", "top", "bottom"]
 
-LAYOUT_MODES: Final[tuple[LayoutMode, ...]] = get_args(LayoutMode)
 CURSOR_MOVES: Final[tuple[CursorMove, ...]] = get_args(CursorMove)
 
 START_HEX: Final = parse_hex("F14")

@@ -33,7 +33,7 @@ from ...core.safe_text import safe_text
 from ...data.settings import MAX_NAME_LENGTH
 from ...engine.levels import LEVELS
 from ...i18n import N_, _
-from ...session.players import HUMAN, Player, Players, computer_name
+from ...session.players import HUMAN, Contender, Players, computer_name
 from ...session.terms import say
 from ..translated import TranslatedBindings
 
@@ -64,8 +64,8 @@ class NewGameOptions:
     castling: bool = True
     clock_starts: ClockStart = "first-move"
     pdtl: str | None = None
-    white_player: Player = HUMAN
-    black_player: Player = HUMAN
+    white_player: Contender = HUMAN
+    black_player: Contender = HUMAN
 
     @property
     def players(self) -> Players:
@@ -86,7 +86,7 @@ class NewGameOptions:
         return game
 
 
-def _player_name(typed: str, seat: Player) -> str:
+def _player_name(typed: str, seat: Contender) -> str:
     return computer_name(seat.level) if seat.level is not None else typed or "?"
 
 
@@ -256,7 +256,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
             yield Label(Text(_("Enter starts \u00b7 Esc cancels \u00b7 Tab moves")), id="new-hint")
 
     @staticmethod
-    def _seat_list(widget_id: str, seat: Player) -> Select[str]:
+    def _seat_list(widget_id: str, seat: Contender) -> Select[str]:
         return Select[str](
             seat_choices(), value=str(seat), allow_blank=False, compact=True, id=widget_id, classes="seat"
         )
@@ -295,10 +295,10 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
         self.query_one("#clock-starts", RadioSet).disabled = not control.enabled
         return control
 
-    def _seat(self, widget_id: str) -> Player:
+    def _seat(self, widget_id: str) -> Contender:
         value = self.query_one(f"#{widget_id}", Select).value
         level = str(value).partition(":")[2]
-        return Player(int(level)) if level.isdigit() else HUMAN
+        return Contender(int(level)) if level.isdigit() else HUMAN
 
     def _show_seats(self) -> None:
         """The computer's name is its own: the name field of a side it plays is greyed."""

@@ -10,8 +10,6 @@ row.  A ``show()`` or a cursor move drops and refreshes only the rows of the
 hexes whose content changed; a new size, orientation, layout or piece set
 drops every row (they are part of the cache key), and so does a CSS or theme
 change (``notify_style_update``).
-
-Run ``python -m cescacs_tui.tui.widgets.board`` for a demo on the start position.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ from typing import ClassVar, NamedTuple
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.color import Color
 from textual.geometry import Region, Size
@@ -59,12 +56,11 @@ from cescacs_tui.tui.board_layout import (
     reading_order,
     view_marks,
 )
-from cescacs_tui.tui.themes import BoardHostApp
 
-from ...i18n import N_, _
+from ...i18n import N_
 from ..translated import TranslatedBindings
 
-__all__ = ["BoardMessage", "BoardView", "HexBoard", "HexMessage", "demo_app"]
+__all__ = ["BoardMessage", "BoardView", "HexBoard", "HexMessage"]
 
 _TILES = ("hexboard--tile-white", "hexboard--tile-black", "hexboard--tile-colour")
 """Tile component classes, indexed like ``HEX_COLOUR`` (0 white, 1 black, 2 colour)."""
@@ -636,79 +632,3 @@ class HexBoard(TranslatedBindings, Widget, can_focus=True):
         stale, self._stale_cursor = self._stale_cursor, ()
         if stale:
             self._refresh_hexes(stale)
-
-
-def demo_app() -> App[None]:
-    """The ``python -m cescacs_tui.tui.widgets.board`` demo: hot-seat play on the start position.
-
-    Select a piece of the side to move, then one of its targets; Escape drops
-    the selection; f flips, p cycles the piece sets, l the layouts.  The rules
-    come from :class:`~cescacs_tui.core.Position`, as they will in the real app.
-    """
-    from textual.widgets import Footer, Static
-
-    from cescacs_tui.core import Position
-
-    class BoardDemo(BoardHostApp[None]):
-        BINDINGS: ClassVar[list[BindingType]] = [
-            Binding("f", "flip", N_("Flip")),
-            Binding("p", "pieces", N_("Pieces")),
-            Binding("l", "layout", N_("Layout")),
-        ]
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.position = Position.initial()
-            self.selected: int | None = None
-
-        def compose(self) -> ComposeResult:
-            yield HexBoard(self._view())
-            yield Static(id="status")
-            yield Footer()
-
-        def _view(self) -> BoardView:
-            codes = self.position.board_codes
-            moves = [m for m in self.position.legal_moves() if m.origin == self.selected]
-            targets = {m.target: "capture" if codes[m.target] else "move" for m in moves}
-            last = self.position.peek()
-            check = self.position.king(self.position.turn) if self.position.is_check() else None
-            last_move = () if last is None else (last.origin, last.target)
-            return BoardView(codes, self.selected, targets, last_move, check)
-
-        def on_hex_board_hex_selected(self, event: HexBoard.HexSelected) -> None:
-            board = self.query_one(HexBoard)
-            if self.selected is not None and event.hex in board.view.targets:
-                chosen = (self.selected, event.hex)
-                self.position.push(next(m for m in self.position.legal_moves() if (m.origin, m.target) == chosen))
-                self.selected = None
-            else:
-                piece = self.position.piece_at(event.hex)
-                self.selected = event.hex if piece and piece.colour is self.position.turn else None
-            board.show(self._view())
-
-        def on_hex_board_cancelled(self) -> None:
-            self.selected = None
-            self.query_one(HexBoard).show(self._view())
-
-        def on_hex_board_cursor_moved(self, event: HexBoard.CursorMoved) -> None:
-            self.query_one("#status", Static).update(
-                f"{HEX_NAMES[event.hex]}  " + _("{side} to move").format(side=self.position.turn.title)
-            )
-
-        def action_flip(self) -> None:
-            board = self.query_one(HexBoard)
-            board.flipped = not board.flipped
-
-        def action_pieces(self) -> None:
-            board = self.query_one(HexBoard)
-            board.piece_set = PIECE_SETS[(PIECE_SETS.index(board.piece_set) + 1) % len(PIECE_SETS)]
-
-        def action_layout(self) -> None:
-            board = self.query_one(HexBoard)
-            board.layout_mode = LAYOUT_CHOICES[(LAYOUT_CHOICES.index(board.layout_mode) + 1) % len(LAYOUT_CHOICES)]
-
-    return BoardDemo()
-
-
-if __name__ == "__main__":
-    demo_app().run()
