@@ -7,6 +7,8 @@ from pathlib import Path
 from cescacs_tui.core import BLACK, WHITE, parse_hex
 from cescacs_tui.data.settings import Settings
 from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.board_layout import cursor_step
+from cescacs_tui.tui.dialogs.help import help_text
 from cescacs_tui.tui.dialogs.new_game import NewGameDialog
 from cescacs_tui.tui.themes import known_themes
 
@@ -97,3 +99,32 @@ async def test_resizing_the_terminal_re_lays_out_the_board_live() -> None:
         await pilot.resize_terminal(160, 50)
         await pilot.pause()
         assert app.board.mode == "large"  # from 160x50 the large hexes fit
+
+
+async def test_the_players_keys_rebind_actions_and_board_keys_and_every_word_that_names_them() -> None:
+    settings = Settings(keys={"takeback": "z", "board.up": "w", "no_such_action": "x"})
+    app = CescacsApp(settings=settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter")
+        app.board.focus()
+        await pilot.pause()
+        await pilot.press("u")
+        assert app.game.ply == 1  # u is no longer the takeback
+        assert app.screen.active_bindings["z"].binding.id == "takeback"  # the footer shows z
+        await pilot.press("z")
+        assert app.game.ply == 0
+        start = app.board.cursor
+        await pilot.press("w")
+        assert app.board.cursor == cursor_step(start, "up", {})
+        assert app.session.how("takeback") == "z"
+        assert "z" in str(help_text(app.game_screen.keys)).split("Takeback")[0].splitlines()[-1]
+        shown = [n.message for n in app._notifications]
+        assert "[keys] 'no_such_action': no action or board key has that name; ignored" in shown
+        app.game_screen.action_vim_keys()  # the vim keys come under the player's own: l moves, k does not
+        await pilot.pause()
+        before = app.board.cursor
+        await pilot.press("k")
+        assert app.board.cursor == before
+        await pilot.press("l")
+        assert app.board.cursor == cursor_step(before, "right", {})
+        assert app.settings.vim_keys

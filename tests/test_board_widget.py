@@ -14,6 +14,7 @@ from cescacs_tui.core import Position, parse_hex
 from cescacs_tui.core.geometry import HEX_COLOUR, HEX_NAMES, HEXES, LINE, ORTHOGONAL_NEIGHBOURS
 from cescacs_tui.core.pieces import FAN_GLYPHS, KING
 from cescacs_tui.tui.board_layout import START_HEX, TILE_FILLS
+from cescacs_tui.tui.keymap import vim_keymap
 from cescacs_tui.tui.themes import BoardHostApp
 from cescacs_tui.tui.widgets.board import BoardView, HexBoard
 
@@ -352,18 +353,23 @@ async def test_direction_keys_jump_among_the_targets_while_a_piece_is_selected()
         assert HEX_NAMES[board.cursor] == "E11"
 
 
-async def test_vim_keys_only_when_switched_on():
+async def test_the_vim_keys_are_a_keymap_over_the_boards_binding_ids():
     app = BoardApp()
     async with app.run_test(size=SMALL) as pilot:
         board = app.board
         await pilot.press("k", "l")
         assert board.cursor == START_HEX
-        board.vim_keys = True
+        app.set_keymap(vim_keymap())
         path = [("k", "F16"), ("l", "G15"), ("h", "F16"), ("j", "F14"), ("y", "E15"), ("n", "F14")]
-        path += [("u", "G15"), ("b", "F14")]
+        path += [("u", "G15"), ("b", "F14"), ("up", "F16"), ("q", "E17")]  # the usual keys still move
         for key, name in path:
             await pilot.press(key)
             assert HEX_NAMES[board.cursor] == name, key
+        app.set_keymap({"board.up": "w"})  # any binding with an id takes the keys a keymap gives it
+        await pilot.press("k", "up")
+        assert HEX_NAMES[board.cursor] == "E17"
+        await pilot.press("w")
+        assert HEX_NAMES[board.cursor] == "E19"
 
 
 async def test_each_side_keeps_its_own_cursor():

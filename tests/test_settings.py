@@ -28,6 +28,7 @@ CHOSEN = Settings(
     black='Bob "the Rook" O\'Hara',
     time_control="900+10",
     castling=False,
+    keys={"takeback": "z", "board.up_left": "q,7"},
 )
 
 
@@ -73,6 +74,7 @@ def test_the_file_is_plain_toml_with_one_key_per_setting(tmp_path: Path):
         "castling",
         "language",
         "engine",
+        "keys",
     ]
 
 
@@ -330,3 +332,29 @@ def test_a_lone_surrogate_in_a_name_never_stops_a_save(tmp_path: Path) -> None:
     Settings(white="Jos\udce9", black="Ann").save(path)
     loaded = Settings.load(path)
     assert loaded.problems == [] and loaded.white == "Jos\ufffd" and loaded.black == "Ann"
+
+
+def test_the_keys_are_a_table_of_binding_ids_and_key_names(tmp_path: Path):
+    path = CHOSEN.save(tmp_path / SETTINGS_NAME)
+    assert '[keys]\ntakeback = "z"\n"board.up_left" = "q,7"' in path.read_text(encoding="utf-8")
+    assert Settings.from_dict({"keys": {"hint": " ctrl+h , H "}}).keys == {"hint": "ctrl+h , H"}
+
+
+@pytest.mark.parametrize(
+    ("keys", "reason"),
+    [
+        ("z", "the keys must be a table of at most 200 names and keys"),
+        ({f"a{i}": "z" for i in range(201)}, "the keys must be a table of at most 200 names and keys"),
+        ({"Take back": "z"}, "'Take back' is not the name of an action or a board key"),
+        ({"takeback": 7}, "takeback: the keys must be key names in quotes, separated by commas"),
+        ({"takeback": ""}, "takeback: the keys must be key names in quotes"),
+        ({"takeback": "z,,y"}, "takeback: the keys must be key names in quotes"),
+        ({"takeback": "z\x1b[2J"}, "takeback: the keys must be key names in quotes"),
+        ({"takeback": "a" * 33}, "takeback: the keys must be key names in quotes"),
+    ],
+)
+def test_bad_keys_are_refused_whole_with_a_reason(keys: object, reason: str):
+    settings = Settings.from_dict({"keys": keys, "auto_flip": True})
+    assert settings.keys == {} and settings.auto_flip is True
+    [problem] = settings.problems
+    assert reason in str(problem) and "using a table" in str(problem)

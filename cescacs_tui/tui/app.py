@@ -38,6 +38,7 @@ from ..session.terms import say
 from ..session.words import tolerated
 from .dialogs.questions import DeliberateDialog
 from .driver import InvalidTerminalInput, driver_class
+from .keymap import keymap_problems
 from .screens.game import BoardOptions, GameScreen
 from .themes import BoardHostApp, known_themes, register_themes
 from .widgets.board import HexBoard
@@ -129,12 +130,17 @@ class CescacsApp(BoardHostApp[None]):
         """How the player's settings (and this terminal) want the board."""
         settings = self.settings
         return BoardOptions(
-            settings.piece_set, settings.board_layout, settings.auto_flip, settings.vim_keys, self._wide_glyphs
+            settings.piece_set,
+            settings.board_layout,
+            settings.auto_flip,
+            settings.vim_keys,
+            self._wide_glyphs,
+            settings.keys,
         )
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        for problem in self.settings.problems:
+        for problem in [*self.settings.problems, *keymap_problems(self.settings.keys)]:
             self.notify(say(problem), title=_("Settings"), severity="warning", timeout=10, markup=False)
         for notice in self.start_notices:
             self.notify(say(notice), title=_("Saved games"), severity="warning", timeout=12, markup=False)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 from textual.binding import Binding
 
 from ...i18n import N_, _
 from ...session import ACTIONS
-from ...session.actions import keys_label
+from ...session.actions import NO_KEYMAP, keys_label, keys_of
 from ..widgets.board import HexBoard
 from ..widgets.move_list import MoveList
 
@@ -42,12 +44,12 @@ On the board: · a move (1-9 its number key), × a capture, [ ] the cursor,
 """)
 
 
-def _binding_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
-    """One row per binding; the bindings of one group share a row (the board's 1 to 9)."""
+def _binding_rows(bindings: list[Binding], keymap: Mapping[str, str]) -> list[tuple[str, str]]:
+    """One row per binding, with the keymap's keys; the bindings of one group share a row (the board's 1 to 9)."""
     rows: list[tuple[str, str]] = []
     groups: dict[int, int] = {}  # group id -> its row
     for binding in bindings:
-        keys = keys_label(binding.key)
+        keys = keys_label(keymap.get(binding.id, binding.key) if binding.id else binding.key)
         if binding.group is None:
             rows.append((keys, _(binding.description) if binding.description else binding.action))
         elif id(binding.group) in groups:
@@ -59,13 +61,14 @@ def _binding_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
     return rows
 
 
-def help_text() -> Text:
-    """The help page: board keys, move-list keys, then every game action, then the notation guide."""
+def help_text(keymap: Mapping[str, str] = NO_KEYMAP) -> Text:
+    """The help page: board keys, move-list keys, then every game action (the keys ``keymap`` gives), then the
+    notation guide."""
     text = Text()
     sections = (
-        (_("On the board"), _binding_rows([b for b in HexBoard.BINDINGS if isinstance(b, Binding)])),
-        (_("In the move list"), _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)])),
-        (_("Game"), [(keys_label(a.keys), _(a.label)) for a in ACTIONS.values() if a.keys]),
+        (_("On the board"), _binding_rows([b for b in HexBoard.BINDINGS if isinstance(b, Binding)], keymap)),
+        (_("In the move list"), _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)], keymap)),
+        (_("Game"), [(keys_label(keys), _(a.label)) for a in ACTIONS.values() if (keys := keys_of(a.name, keymap))]),
     )
     for title, rows in sections:
         text.append(f"{title}\n", style="bold underline")

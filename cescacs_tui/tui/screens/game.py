@@ -10,8 +10,9 @@ session's action table (:data:`~cescacs_tui.session.ACTIONS`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
@@ -28,7 +29,7 @@ from textual.widgets import Footer
 from ...core import HEX_NAMES, Colour
 from ...i18n import LANGUAGES, _, language, set_language
 from ...session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
-from ...session.actions import keys_label
+from ...session.actions import keys_label, keys_of, press
 from ...session.highlights import last_move_hexes
 from ...session.opponent import Analysis, Asked, Opponent
 from ...session.policy import Need, Policy, Route
@@ -36,6 +37,7 @@ from ...session.terms import piece_words, say
 from ..board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
 from ..dialogs.help import help_text
 from ..dialogs.questions import ChoiceDialog, ConfirmDialog, TextDialog, question_above
+from ..keymap import keymap
 from ..translated import TranslatedBindings, retranslate
 from ..view import board_view
 from ..widgets.annotations import AnnotationPanel
@@ -88,7 +90,8 @@ class BoardOptions:
     """How the board looks and turns: the player's settings the screen applies.
 
     ``wide_glyphs`` are the FAN glyphs this terminal was measured to draw
-    wider than a cell (the board shows letters for them).
+    wider than a cell (the board shows letters for them); ``keys`` are the
+    player's own keys (:mod:`~cescacs_tui.tui.keymap`), ``vim_keys`` adds the vim keys under them.
     """
 
     piece_set: PieceSet = "letters"
@@ -96,6 +99,7 @@ class BoardOptions:
     auto_flip: bool = False
     vim_keys: bool = False
     wide_glyphs: frozenset[str] = frozenset()
+    keys: Mapping[str, str] = field(default_factory=dict)
 
 
 class GameScreen(TranslatedBindings, Screen[None]):
@@ -137,6 +141,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.policy = policy or Policy()
         """What the person at the keyboard may do with this machine (the launch decided it: the owner by default)."""
         self.options = options or BoardOptions()
+        self.keys: Mapping[str, str] = {}
+        """The keymap in use (:meth:`apply_keys`): binding ids to keys."""
         self.start = start
         self.opponent = opponent or Opponent(session)
         """The engine: the computer's moves, hints, the analysis (started the first time one is wanted)."""
@@ -175,7 +181,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def on_mount(self) -> None:
         game = self.session.game
         board = self.board
-        board.vim_keys = self.options.vim_keys
+        self.apply_keys()
         board.wide_glyphs = self.options.wide_glyphs
         board.cursor = game.position.king(game.position.turn)
         self.set_focus(board)  # now: Widget.focus would run after queued keys, taking the focus back from a "/"
@@ -418,7 +424,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def table_commands(self) -> Iterable[SystemCommand]:
         """The command palette's entries: every action of the table, with its keys."""
         for action in ACTIONS.values():
-            keys = f" ({keys_label(action.keys)})" if action.keys else ""
+            keys = f" ({keys_label(shown)})" if (shown := keys_of(action.name, self.keys)) else ""
             yield SystemCommand(
                 _(action.title), _(action.help) + keys, lambda name=action.name: self.action_perform(name)
             )
@@ -426,7 +432,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
     # --- actions: the screen's own ---------------------------------------------------------
 
     def action_help(self) -> None:
-        self.app.push_screen(TextDialog(_("C'escacs — keys and move notation"), help_text()))
+        self.app.push_screen(TextDialog(_("C'escacs — keys and move notation"), help_text(self.keys)))
 
     async def action_focus_input(self) -> None:
         """``/`` or ``:``: the move box has the focus before the next key is routed (:mod:`..widgets.move_entry`)."""
@@ -454,8 +460,15 @@ class GameScreen(TranslatedBindings, Screen[None]):
             Feedback(_("board layout: {choice} ({mode} now)").format(choice=self.options.layout, mode=board.mode))
         )
 
+    def apply_keys(self) -> None:
+        """The player's keys (and the vim keys when on) on the app's bindings and in every word that names a key."""
+        self.keys = keymap(vim_keys=self.options.vim_keys, keys=self.options.keys)
+        self.app.set_keymap(self.keys)
+        self.session.how = partial(press, keymap=self.keys)
+
     def action_vim_keys(self) -> None:
-        self.options.vim_keys = self.board.vim_keys = not self.options.vim_keys
+        self.options.vim_keys = not self.options.vim_keys
+        self.apply_keys()
         self.post_message(self.OptionsChanged(self.options))
         if self.options.vim_keys:
             said = _("vim keys on: h j k l and y u b n move the cursor on the board")

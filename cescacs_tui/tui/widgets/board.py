@@ -144,19 +144,20 @@ class _Palette:
 _DIGITS = "123456789"
 
 _NUMBERED = Binding.Group(N_("Play the numbered target (a piece selected)"), compact=True)
-_VIM = Binding.Group(N_("Vim keys, when on: ← ↓ ↑ → ↖ ↗ ↙ ↘"), compact=True)
 
-_VIM_KEYS: tuple[tuple[str, CursorMove], ...] = (
-    ("h", "left"),
-    ("j", "down"),
-    ("k", "up"),
-    ("l", "right"),
-    ("y", "up_left"),
-    ("u", "up_right"),
-    ("b", "down_left"),
-    ("n", "down_right"),
+_CURSOR_KEYS: tuple[tuple[str, CursorMove, str], ...] = (
+    ("up", "up", N_("Up")),
+    ("down", "down", N_("Down")),
+    ("left", "left", N_("Left")),
+    ("right", "right", N_("Right")),
+    ("q", "up_left", N_("Up-left")),
+    ("e", "up_right", N_("Up-right")),
+    ("a", "down_left", N_("Down-left")),
+    ("d", "down_right", N_("Down-right")),
+    ("home", "top", N_("Top of column")),
+    ("end", "bottom", N_("Bottom of column")),
 )
-"""The optional vim-style keys (``vim_keys``): hjkl, and yubn for the four oblique steps."""
+"""The cursor's keys: each a binding ``board.<move>`` (``board.up_left``...)."""
 
 
 class BoardMessage(Message):
@@ -188,11 +189,12 @@ class HexBoard(TranslatedBindings, Widget, can_focus=True):
 
     Keys (in screen terms, also when flipped): arrows move along the column
     (up/down) or to the neighbour on the same row (left/right); ``q`` ``e``
-    ``a`` ``d`` step up-left, up-right, down-left, down-right (with
-    ``vim_keys``, also ``h`` ``j`` ``k`` ``l`` and ``y`` ``u`` ``b`` ``n``); Home/End
+    ``a`` ``d`` step up-left, up-right, down-left, down-right; Home/End
     jump to the column's ends; Enter/Space post :class:`HexSelected` for the
     cursor hex and Escape posts :class:`Cancelled`.  A click on a hex moves
-    the cursor there and posts :class:`HexSelected`.
+    the cursor there and posts :class:`HexSelected`.  Every key but the
+    digits is a binding with an id (``board.up``...), which an app's keymap
+    rebinds (:mod:`cescacs_tui.tui.keymap`: the vim keys are one such map).
 
     While the view has targets (a piece is selected), the cursor plays among
     them: Tab / Shift+Tab go to the next / previous target in reading order,
@@ -256,29 +258,21 @@ class HexBoard(TranslatedBindings, Widget, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space", "select", N_("Select")),
-        Binding("escape", "cancel", N_("Cancel"), show=False),
-        Binding("up", "move('up')", N_("Up"), show=False),
-        Binding("down", "move('down')", N_("Down"), show=False),
-        Binding("left", "move('left')", N_("Left"), show=False),
-        Binding("right", "move('right')", N_("Right"), show=False),
-        Binding("q", "move('up_left')", N_("Up-left"), show=False),
-        Binding("e", "move('up_right')", N_("Up-right"), show=False),
-        Binding("a", "move('down_left')", N_("Down-left"), show=False),
-        Binding("d", "move('down_right')", N_("Down-right"), show=False),
-        Binding("home", "move('top')", N_("Top of column"), show=False),
-        Binding("end", "move('bottom')", N_("Bottom of column"), show=False),
-        Binding("tab", "cycle_target(1)", N_("Next target (a piece selected)"), show=False),
-        Binding("shift+tab", "cycle_target(-1)", N_("Previous target"), show=False),
+        Binding("enter,space", "select", N_("Select"), id="board.select"),
+        Binding("escape", "cancel", N_("Cancel"), show=False, id="board.cancel"),
+        *(
+            Binding(key, f"move('{move}')", description, show=False, id=f"board.{move}")
+            for key, move, description in _CURSOR_KEYS
+        ),
+        Binding("tab", "cycle_target(1)", N_("Next target (a piece selected)"), show=False, id="board.next_target"),
+        Binding("shift+tab", "cycle_target(-1)", N_("Previous target"), show=False, id="board.previous_target"),
         *(Binding(digit, f"pick_target({digit})", f"Target {digit}", show=False, group=_NUMBERED) for digit in _DIGITS),
-        *(Binding(key, f"vim_move('{move}')", f"Vim {move}", show=False, group=_VIM) for key, move in _VIM_KEYS),
     ]
 
     cursor: reactive[int] = reactive(START_HEX, repaint=False, init=False)
     flipped: reactive[bool] = reactive(False)
     piece_set: reactive[PieceSet] = reactive("letters")
     layout_mode: reactive[LayoutChoice] = reactive("auto", layout=True)
-    vim_keys: reactive[bool] = reactive(False, repaint=False)
     wide_glyphs: reactive[frozenset[str]] = reactive(frozenset())
 
     class HexSelected(HexMessage):
@@ -577,23 +571,18 @@ class HexBoard(TranslatedBindings, Widget, can_focus=True):
     # --- Input ----------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Tab and the digits play among targets only when there are some; vim keys only when asked for.
+        """Tab and the digits play among targets only when there are some.
 
-        Otherwise the key goes on to the app (Tab moves the focus; ``u`` takes back).
+        Otherwise the key goes on to the app (Tab moves the focus).
         """
         if action in ("cycle_target", "pick_target"):
             return bool(self._view.targets)
-        if action == "vim_move":
-            return self.vim_keys
         return True
 
     def action_move(self, direction: CursorMove) -> None:
         if direction not in CURSOR_MOVES:
             raise ValueError(f"unknown cursor move {direction!r}")
         self.cursor = cursor_step(self.cursor, direction, self._view.targets, flipped=self.flipped)
-
-    def action_vim_move(self, direction: CursorMove) -> None:
-        self.action_move(direction)
 
     def action_cycle_target(self, step: int) -> None:
         self.cursor = cycle_target(self.target_order, self.cursor, step, flipped=self.flipped)
