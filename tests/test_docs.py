@@ -103,6 +103,28 @@ def test_every_page_of_docs_is_reached_from_the_readme() -> None:
         assert f"docs/{page.name}" in linked, page.name
 
 
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+PATH_SPAN = re.compile(r"`((?:[a-z_]+/)+(?:[a-z_]+\.(?:py|md|po))?)`")
+"""A file or a folder of the repository named in a code span: ``session/actions.py``, ``tui/``."""
+
+
+def test_the_architecture_page_names_files_and_packages_that_exist() -> None:
+    named = set(PATH_SPAN.findall(ARCHITECTURE.read_text(encoding="utf-8")))
+    assert {"core/", "session/actions.py", "tests/test_layers.py"} <= named
+    missing = [
+        path for path in sorted(named) if not any((base / path).exists() for base in (ROOT, ROOT / "cescacs_tui"))
+    ]
+    assert missing == []
+
+
+def test_the_architecture_page_draws_the_layers_the_contract_test_holds() -> None:
+    from tests.test_layers import CONTRACT
+
+    page = ARCHITECTURE.read_text(encoding="utf-8")
+    packages = {unit for unit in CONTRACT if (ROOT / "cescacs_tui" / unit).is_dir()}
+    assert {row for row in re.findall(r"^\| `([a-z_]+)/` \|", page, re.M)} == packages
+
+
 def _run_example(marker: str) -> tuple[list[str], dict[str, object]]:
     code = next(block for block in re.findall(r"```python\n(.*?)\n```", LIBRARY, re.S) if marker in block)
     out = io.StringIO()
