@@ -13,7 +13,6 @@ import pytest
 from cescacs_tui.core.clock import (
     NO_CLOCK,
     PRESETS,
-    ChessClock,
     ClockError,
     ClockKind,
     ClockState,
@@ -23,19 +22,7 @@ from cescacs_tui.core.clock import (
 from cescacs_tui.core.errors import CescacsError
 from cescacs_tui.core.pgn_clock import format_clk, parse_clk
 from cescacs_tui.core.pieces import BLACK, WHITE
-from tests.helpers.clock import FakeTime
-
-SUDDEN_5 = TimeControl(ClockKind.SUDDEN_DEATH, 300)
-FISCHER_10_5 = TimeControl(ClockKind.FISCHER, 600, increment=5)
-BRONSTEIN_5_5 = TimeControl(ClockKind.BRONSTEIN, 300, delay=5)
-DELAY_5_5 = TimeControl(ClockKind.SIMPLE_DELAY, 300, delay=5)
-PER_MOVE_30 = TimeControl(ClockKind.PER_MOVE, 30)
-
-
-def make(control: TimeControl) -> tuple[ChessClock, FakeTime]:
-    fake = FakeTime()
-    return ChessClock(control, time_source=fake), fake
-
+from tests.helpers.clock import BRONSTEIN_5_5, DELAY_5_5, FISCHER_10_5, PER_MOVE_30, SUDDEN_5, fake_clock
 
 # --- TimeControl and its tag -------------------------------------------------------------------
 
@@ -146,7 +133,7 @@ def test_clock_error_is_a_cescacs_value_error() -> None:
 
 
 def test_before_start_nothing_runs_and_press_is_refused() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     fake.advance(50)
     assert clock.running is None
     assert clock.remaining(WHITE) == clock.remaining(BLACK) == 300
@@ -156,7 +143,7 @@ def test_before_start_nothing_runs_and_press_is_refused() -> None:
 
 
 def test_sudden_death_counts_down_the_side_to_move_only() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(10)
     assert clock.running is WHITE
@@ -170,7 +157,7 @@ def test_sudden_death_counts_down_the_side_to_move_only() -> None:
 
 
 def test_remaining_comes_from_the_time_source_not_from_calls() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     start = fake.now
     for _ in range(1000):
@@ -181,7 +168,7 @@ def test_remaining_comes_from_the_time_source_not_from_calls() -> None:
 
 
 def test_flag_falls_exactly_at_zero() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(299.5)
     assert clock.check_flag() is None
@@ -195,7 +182,7 @@ def test_flag_falls_exactly_at_zero() -> None:
 
 
 def test_remaining_never_goes_below_zero() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(400)
     assert clock.remaining(WHITE) == 0
@@ -203,7 +190,7 @@ def test_remaining_never_goes_below_zero() -> None:
 
 
 def test_check_flag_keeps_reporting_the_fallen_flag() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(BLACK)
     fake.advance(300)
     assert clock.check_flag() is BLACK
@@ -213,7 +200,7 @@ def test_check_flag_keeps_reporting_the_fallen_flag() -> None:
 
 
 def test_a_move_made_after_the_flag_fell_is_refused() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(300)
     with pytest.raises(ClockError, match="White's flag has already fallen"):
@@ -226,7 +213,7 @@ def test_a_move_made_after_the_flag_fell_is_refused() -> None:
 
 
 def test_start_while_running_switches_sides_without_credit() -> None:
-    clock, fake = make(FISCHER_10_5)
+    clock, fake = fake_clock(FISCHER_10_5)
     clock.start(WHITE)
     fake.advance(10)
     clock.start(BLACK)
@@ -235,7 +222,7 @@ def test_start_while_running_switches_sides_without_credit() -> None:
 
 
 def test_seconds_until_flag_tracks_the_running_side() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(100)
     assert clock.seconds_until_flag() == 200
@@ -247,7 +234,7 @@ def test_seconds_until_flag_tracks_the_running_side() -> None:
 
 
 def test_fischer_adds_the_increment_after_the_first_move_too() -> None:
-    clock, fake = make(FISCHER_10_5)
+    clock, fake = fake_clock(FISCHER_10_5)
     clock.start(WHITE)
     fake.advance(10)
     assert clock.press() == 595
@@ -256,13 +243,13 @@ def test_fischer_adds_the_increment_after_the_first_move_too() -> None:
 
 
 def test_fischer_increments_accumulate_even_for_instant_moves() -> None:
-    clock, _ = make(FISCHER_10_5)
+    clock, _ = fake_clock(FISCHER_10_5)
     clock.start(WHITE)
     assert [clock.press() for _ in range(4)] == [605, 605, 610, 610]
 
 
 def test_bronstein_gives_back_the_time_used_up_to_the_delay() -> None:
-    clock, fake = make(BRONSTEIN_5_5)
+    clock, fake = fake_clock(BRONSTEIN_5_5)
     clock.start(WHITE)
     fake.advance(3)
     assert clock.press() == 300  # 3 s used, 3 s back
@@ -272,7 +259,7 @@ def test_bronstein_gives_back_the_time_used_up_to_the_delay() -> None:
 
 
 def test_bronstein_refund_counts_the_whole_move_across_a_pause() -> None:
-    clock, fake = make(BRONSTEIN_5_5)
+    clock, fake = fake_clock(BRONSTEIN_5_5)
     clock.start(WHITE)
     fake.advance(2)
     clock.pause()
@@ -283,7 +270,7 @@ def test_bronstein_refund_counts_the_whole_move_across_a_pause() -> None:
 
 
 def test_simple_delay_costs_nothing_within_the_delay() -> None:
-    clock, fake = make(DELAY_5_5)
+    clock, fake = fake_clock(DELAY_5_5)
     clock.start(WHITE)
     fake.advance(3)
     assert clock.remaining(WHITE) == 300
@@ -294,7 +281,7 @@ def test_simple_delay_costs_nothing_within_the_delay() -> None:
 
 
 def test_simple_delay_starts_afresh_each_turn_and_adds_nothing() -> None:
-    clock, fake = make(DELAY_5_5)
+    clock, fake = fake_clock(DELAY_5_5)
     clock.start(WHITE)
     fake.advance(2)
     assert clock.press() == 300  # the unused delay is not banked
@@ -306,7 +293,7 @@ def test_simple_delay_starts_afresh_each_turn_and_adds_nothing() -> None:
 
 
 def test_simple_delay_flag_falls_when_delay_and_time_are_both_used_up() -> None:
-    clock, fake = make(TimeControl(ClockKind.SIMPLE_DELAY, 10, delay=5))
+    clock, fake = fake_clock(TimeControl(ClockKind.SIMPLE_DELAY, 10, delay=5))
     clock.start(WHITE)
     fake.advance(14.5)
     assert clock.check_flag() is None
@@ -316,7 +303,7 @@ def test_simple_delay_flag_falls_when_delay_and_time_are_both_used_up() -> None:
 
 
 def test_simple_delay_pause_keeps_the_unused_delay() -> None:
-    clock, fake = make(DELAY_5_5)
+    clock, fake = fake_clock(DELAY_5_5)
     clock.start(WHITE)
     fake.advance(2)
     clock.pause()
@@ -329,7 +316,7 @@ def test_simple_delay_pause_keeps_the_unused_delay() -> None:
 
 
 def test_per_move_time_resets_every_turn() -> None:
-    clock, fake = make(PER_MOVE_30)
+    clock, fake = fake_clock(PER_MOVE_30)
     clock.start(WHITE)
     fake.advance(20)
     assert clock.press() == 10  # the time that was left for this move
@@ -342,7 +329,7 @@ def test_per_move_time_resets_every_turn() -> None:
 
 
 def test_per_move_flag_falls_when_one_move_takes_too_long() -> None:
-    clock, fake = make(PER_MOVE_30)
+    clock, fake = fake_clock(PER_MOVE_30)
     clock.start(WHITE)
     fake.advance(29)
     clock.press()
@@ -351,7 +338,7 @@ def test_per_move_flag_falls_when_one_move_takes_too_long() -> None:
 
 
 def test_per_move_start_begins_a_full_turn_even_after_set_remaining() -> None:
-    clock, fake = make(PER_MOVE_30)
+    clock, fake = fake_clock(PER_MOVE_30)
     clock.set_remaining(4, 12)
     clock.start(BLACK)
     fake.advance(10)
@@ -359,7 +346,7 @@ def test_per_move_start_begins_a_full_turn_even_after_set_remaining() -> None:
 
 
 def test_no_clock_never_runs_out() -> None:
-    clock, fake = make(NO_CLOCK)
+    clock, fake = fake_clock(NO_CLOCK)
     clock.start(WHITE)
     fake.advance(1e9)
     assert clock.remaining(WHITE) == math.inf
@@ -377,7 +364,7 @@ def test_no_clock_never_runs_out() -> None:
 
 
 def test_pause_freezes_and_resume_continues_from_the_frozen_time() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(10)
     clock.pause()
@@ -398,7 +385,7 @@ def test_pause_freezes_and_resume_continues_from_the_frozen_time() -> None:
 
 
 def test_pause_and_resume_do_nothing_when_they_do_not_apply() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.pause()
     assert not clock.paused
     clock.start(WHITE)
@@ -414,7 +401,7 @@ def test_pause_and_resume_do_nothing_when_they_do_not_apply() -> None:
 
 
 def test_pause_cannot_rescue_a_side_whose_flag_fell() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(301)
     clock.pause()
@@ -423,7 +410,7 @@ def test_pause_cannot_rescue_a_side_whose_flag_fell() -> None:
 
 
 def test_stop_freezes_both_clocks() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(10)
     clock.press()
@@ -438,7 +425,7 @@ def test_stop_freezes_both_clocks() -> None:
 
 
 def test_set_remaining_before_start_resumes_a_saved_game() -> None:
-    clock, fake = make(FISCHER_10_5)
+    clock, fake = fake_clock(FISCHER_10_5)
     clock.set_remaining(123.5, 456)
     clock.start(BLACK)
     fake.advance(6)
@@ -447,7 +434,7 @@ def test_set_remaining_before_start_resumes_a_saved_game() -> None:
 
 
 def test_set_remaining_while_running_counts_down_from_the_new_time() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(50)
     clock.set_remaining(100, 200)
@@ -456,7 +443,7 @@ def test_set_remaining_while_running_counts_down_from_the_new_time() -> None:
 
 
 def test_set_remaining_mid_move_restarts_the_bronstein_count() -> None:
-    clock, fake = make(BRONSTEIN_5_5)
+    clock, fake = fake_clock(BRONSTEIN_5_5)
     clock.start(WHITE)
     fake.advance(2)
     clock.set_remaining(100, 200)
@@ -466,7 +453,7 @@ def test_set_remaining_mid_move_restarts_the_bronstein_count() -> None:
 
 @pytest.mark.parametrize("bad", [-1.0, math.nan, math.inf, 1e308])
 def test_set_remaining_rejects_impossible_times(bad: float) -> None:
-    clock, _ = make(SUDDEN_5)
+    clock, _ = fake_clock(SUDDEN_5)
     with pytest.raises(ClockError, match="number of seconds from 0 to 3600000000"):
         clock.set_remaining(60, bad)
     assert clock.remaining(BLACK) == 300
@@ -476,7 +463,7 @@ def test_set_remaining_rejects_impossible_times(bad: float) -> None:
 
 
 def test_takeback_restores_both_times_and_restarts_the_mover() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(10)
     before_white_move = clock.snapshot()
@@ -492,7 +479,7 @@ def test_takeback_restores_both_times_and_restarts_the_mover() -> None:
 
 
 def test_takeback_of_two_moves_restores_the_earlier_snapshot() -> None:
-    clock, fake = make(FISCHER_10_5)
+    clock, fake = fake_clock(FISCHER_10_5)
     clock.start(WHITE)
     fake.advance(10)
     first = clock.snapshot()
@@ -506,7 +493,7 @@ def test_takeback_of_two_moves_restores_the_earlier_snapshot() -> None:
 
 
 def test_takeback_keeps_the_bronstein_refund_of_the_whole_move() -> None:
-    clock, fake = make(BRONSTEIN_5_5)
+    clock, fake = fake_clock(BRONSTEIN_5_5)
     clock.set_remaining(300, 250)
     clock.start(WHITE)
     fake.advance(2)
@@ -520,7 +507,7 @@ def test_takeback_keeps_the_bronstein_refund_of_the_whole_move() -> None:
 
 
 def test_takeback_restores_the_unused_simple_delay() -> None:
-    clock, fake = make(DELAY_5_5)
+    clock, fake = fake_clock(DELAY_5_5)
     clock.start(WHITE)
     fake.advance(3)
     state = clock.snapshot()
@@ -535,7 +522,7 @@ def test_takeback_restores_the_unused_simple_delay() -> None:
 
 
 def test_restore_while_paused_stays_paused_until_resumed() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(10)
     state = clock.snapshot()
@@ -554,7 +541,7 @@ def test_restore_while_paused_stays_paused_until_resumed() -> None:
 
 
 def test_restore_reopens_a_stopped_game_but_not_an_unstarted_one() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     before_start = clock.snapshot()
     assert before_start == ClockState((300, 300), None, 300, 0, None)
     clock.start(WHITE)
@@ -572,7 +559,7 @@ def test_restore_reopens_a_stopped_game_but_not_an_unstarted_one() -> None:
 
 
 def test_takeback_after_a_flag_fall_clears_the_flag() -> None:
-    clock, fake = make(SUDDEN_5)
+    clock, fake = fake_clock(SUDDEN_5)
     clock.start(WHITE)
     fake.advance(100)
     clock.press()
@@ -618,13 +605,13 @@ def test_format_clock(seconds: float, text: str) -> None:
 
 
 def test_a_recorded_clk_resumes_the_game_where_it_stood() -> None:
-    clock, fake = make(FISCHER_10_5)
+    clock, fake = fake_clock(FISCHER_10_5)
     clock.start(WHITE)
     fake.advance(34)
     white_clk = format_clk(clock.press())
     fake.advance(1.5)
     black_clk = format_clk(clock.press())
-    resumed, _ = make(FISCHER_10_5)
+    resumed, _ = fake_clock(FISCHER_10_5)
     white, black = parse_clk(f"[%clk {white_clk}]"), parse_clk(f"[%clk {black_clk}]")
     assert white is not None
     assert black is not None

@@ -10,7 +10,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
-from cescacs_tui.core.clock import ChessClock, ClockKind, TimeControl
+from cescacs_tui.core.clock import ChessClock
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pieces import BLACK, WHITE, Colour
 from cescacs_tui.tui.widgets.clock_panel import (
@@ -20,11 +20,8 @@ from cescacs_tui.tui.widgets.clock_panel import (
     next_redraw,
     warning_thresholds,
 )
-from tests.helpers.clock import FakeTime
+from tests.helpers.clock import DELAY_5_5, SUDDEN_5, FakeTime, fake_clock
 from tests.helpers.waiting import until
-
-BLITZ_5 = TimeControl(ClockKind.SUDDEN_DEATH, 300)
-DELAY_5_5 = TimeControl(ClockKind.SIMPLE_DELAY, 300, delay=5)
 
 
 class PanelApp(App[None]):
@@ -62,8 +59,7 @@ def rows(app: PanelApp) -> list[str]:
 
 
 async def test_shows_both_clocks_and_the_running_time() -> None:
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, time = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -86,8 +82,7 @@ async def test_shows_both_clocks_and_the_running_time() -> None:
 
 async def test_layout_two_rows_in_the_narrow_side_panel() -> None:
     """Black on top, White below (like the board), one row each, inside 28 cells; flipped swaps them."""
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, _ = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -105,8 +100,7 @@ async def test_layout_two_rows_in_the_narrow_side_panel() -> None:
 
 
 async def test_long_and_markup_like_names_are_cut_not_interpreted() -> None:
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, _ = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -120,8 +114,7 @@ async def test_long_and_markup_like_names_are_cut_not_interpreted() -> None:
 
 
 async def test_tenths_under_ten_seconds() -> None:
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, time = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -135,8 +128,7 @@ async def test_tenths_under_ten_seconds() -> None:
 
 
 async def test_running_marker_moves_after_press() -> None:
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, time = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -158,8 +150,7 @@ async def test_running_marker_moves_after_press() -> None:
 
 async def test_running_row_is_bold_and_reversed() -> None:
     """The running side is marked by more than colour."""
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, _ = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -173,8 +164,7 @@ async def test_running_row_is_bold_and_reversed() -> None:
 
 
 async def test_paused_is_shown() -> None:
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, time = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -199,8 +189,7 @@ async def test_paused_is_shown() -> None:
     [(200, None), (271, "-warning"), (289, "-warning"), (290.5, "-error")],
 )
 async def test_warning_and_error_styles_when_low(elapsed: float, expected: str | None) -> None:
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, time = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -223,7 +212,7 @@ def test_warning_thresholds() -> None:
 
 async def test_flag_fell_posted_exactly_once() -> None:
     time = FakeTime()
-    game = Game.new(time_control=BLITZ_5, time_source=time)
+    game = Game.new(time_control=SUDDEN_5, time_source=time)
     clock = game.clock
     assert clock is not None
     app = PanelApp()
@@ -254,8 +243,7 @@ async def test_flag_fell_posted_exactly_once() -> None:
 
 
 async def test_flag_reported_again_only_after_the_clock_runs_again() -> None:
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, time = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -278,8 +266,7 @@ async def test_flag_reported_again_only_after_the_clock_runs_again() -> None:
 
 
 async def test_refreshes_itself_while_running() -> None:
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, time = fake_clock(SUDDEN_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -305,8 +292,7 @@ def test_next_redraw_is_aligned_and_capped() -> None:
 
 
 async def test_simple_delay_keeps_the_time_and_flag_waits_for_it() -> None:
-    time = FakeTime()
-    clock = ChessClock(DELAY_5_5, time_source=time)
+    clock, time = fake_clock(DELAY_5_5)
     app = PanelApp()
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.panel
@@ -328,7 +314,7 @@ async def test_no_clock_hidden_or_shown() -> None:
         app.panel.show_clock(None)
         await pilot.pause()
         assert not app.panel.display
-        app.panel.show_clock(ChessClock(BLITZ_5, time_source=FakeTime()))
+        app.panel.show_clock(ChessClock(SUDDEN_5, time_source=FakeTime()))
         await pilot.pause()
         assert app.panel.display
     app = PanelApp(hide_without_clock=False)
@@ -341,8 +327,7 @@ async def test_no_clock_hidden_or_shown() -> None:
 
 
 async def test_clock_shown_before_mount_refreshes_once_mounted() -> None:
-    time = FakeTime()
-    clock = ChessClock(BLITZ_5, time_source=time)
+    clock, time = fake_clock(SUDDEN_5)
     clock.start(BLACK)
     panel = ClockPanel()
     panel.show_clock(clock)

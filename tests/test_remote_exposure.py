@@ -52,11 +52,8 @@ def idle_crowd(port: int, count: int) -> list[socket.socket]:
 @pytest.fixture
 def quick_host(environment: dict[str, str]) -> Iterator[HostProcess]:
     """A host that drops a client silent for 3 s (pinged after 1 s; a seat's silent link answers within 1 s)."""
-    hosted = HostProcess(environment, ["--silence", "3"])
-    try:
+    with HostProcess(environment, ["--silence", "3"]) as hosted:
         yield hosted
-    finally:
-        hosted.stop()
 
 
 def test_200_idle_connections_from_one_address_never_keep_a_player_out(

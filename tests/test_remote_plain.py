@@ -20,7 +20,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -217,15 +217,6 @@ def test_the_link_dropping_and_coming_back_is_said_once_each_and_a_final_refusal
 
 
 # --- for real: processes, sockets, a pipe, a pseudo-terminal -------------------------------------------
-
-
-@pytest.fixture
-def host(environment: dict[str, str]) -> Iterator[HostProcess]:
-    hosted = HostProcess(environment)
-    try:
-        yield hosted
-    finally:
-        hosted.stop()
 
 
 class PipedPlayer:

@@ -13,7 +13,6 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,15 +26,6 @@ from tests.helpers.remote import TOKEN, HostProcess, archived, hosted_moves
 from tests.helpers.terminal import CRASHING_MAIN, PATIENCE, POSIX_ONLY, Terminal, crash_by_flipping
 
 pytestmark = POSIX_ONLY
-
-
-@pytest.fixture
-def host(environment: dict[str, str]) -> Iterator[HostProcess]:
-    hosted = HostProcess(environment)
-    try:
-        yield hosted
-    finally:
-        hosted.stop()
 
 
 def join(environment: dict[str, str], host: HostProcess, seat: str, name: str) -> Terminal:

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from cescacs_tui.core.errors import CescacsError
 from cescacs_tui.data.autosave import read_autosave
@@ -189,13 +189,23 @@ class CommandProcess:
         self.output += self.process.stdout.read()
         return code
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
 
 class HostProcess(CommandProcess):
     """``cescacs host`` on a free port of 127.0.0.1, its join command parsed."""
 
     def __init__(self, env: dict[str, str], args: Sequence[str] = ()) -> None:
         super().__init__(env, ["host", "--port", "0", "--token", TOKEN, *args])
-        words = ["cescacs", "join", *self.line_after(b": cescacs join ").split()]  # "Join with:", in any language
+        try:
+            words = ["cescacs", "join", *self.line_after(b": cescacs join ").split()]  # "Join with:", in any language
+        except BaseException:
+            self.stop()  # a host that never said how to join is not left running
+            raise
         self.join_args = words[1:]
         self.port = int(self.join_args[1].rpartition(":")[2])
 
@@ -205,7 +215,11 @@ class ServerProcess(CommandProcess):
 
     def __init__(self, env: dict[str, str], args: Sequence[str], *, cwd: Path | None = None) -> None:
         super().__init__(env, args, cwd=cwd)
-        self.port = int(self.line_after(b"over SSH on 127.0.0.1:").split()[0])
+        try:
+            self.port = int(self.line_after(b"over SSH on 127.0.0.1:").split()[0])
+        except BaseException:
+            self.stop()
+            raise
 
 
 def hosted_moves(data: Path) -> list[str]:
