@@ -26,7 +26,7 @@ def test_every_action_is_named_once_and_every_key_is_bound_once() -> None:
 
 
 @pytest.mark.parametrize("action", list(ACTIONS.values()), ids=list(ACTIONS))
-def test_every_action_has_something_that_does_it(action) -> None:  # type: ignore[no-untyped-def]
+def test_every_action_has_something_that_does_it(action) -> None:
     if action.scope is Scope.SESSION:
         assert callable(getattr(GameSession, action.name))
     else:

@@ -6,8 +6,9 @@ import pytest
 
 from cescacs_tui.core import Colour, read_pgn
 from cescacs_tui.core.game import Game, Node
+from cescacs_tui.session.words import move_label
 from cescacs_tui.tui.app import CescacsApp
-from cescacs_tui.tui.widgets.annotations import AnnotationPanel, annotation_text, move_label
+from cescacs_tui.tui.widgets.annotations import AnnotationPanel, annotation_text
 from cescacs_tui.tui.widgets.move_list import NOTE_MARK, MoveList
 from tests.helpers.app import panels_ready
 from tests.helpers.games import FOOLS_MATE, annotated

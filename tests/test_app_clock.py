@@ -19,7 +19,7 @@ def face(app: CescacsApp, colour: int) -> str:
     return app.query_one(ClockPanel).face(WHITE if colour == 0 else BLACK).plain
 
 
-async def type_move(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+async def type_move(pilot, text: str) -> None:
     await pilot.pause()  # the side panel with the move box is mounted after the first paint
     await pilot.press("slash", *text, "enter", "escape")
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from cescacs_tui.core.clock import ClockKind, TimeControl
-from cescacs_tui.core.game import Ending, Game
+from cescacs_tui.core.game import Game
+from cescacs_tui.core.outcome import Ending
 from cescacs_tui.core.pgn import read_pgn, write_pgn
 from cescacs_tui.data import archive
 from cescacs_tui.data.archive import (

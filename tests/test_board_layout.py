@@ -15,6 +15,8 @@ from cescacs_tui.tui.board_layout import (
     START_HEX,
     TILE_FILLS,
     BoardView,
+    CursorMove,
+    LayoutMode,
     Mark,
     cell_blank_text,
     cell_lower_text,
@@ -31,9 +33,9 @@ from cescacs_tui.tui.board_layout import (
     view_marks,
 )
 
-MODES = ("compact", "full", "large")
+MODES: tuple[LayoutMode, ...] = ("compact", "full", "large")
 VARIANTS = [(mode, flipped) for mode in MODES for flipped in (False, True)]
-ARROWS = ("up", "down", "left", "right")
+ARROWS: tuple[CursorMove, ...] = ("up", "down", "left", "right")
 
 
 @pytest.fixture(params=VARIANTS, ids=[f"{m}-{'flipped' if f else 'white'}" for m, f in VARIANTS])
@@ -43,7 +45,7 @@ def layout(request):
 
 def owner_grid(layout):
     """Per content cell, the hex drawn there (checking no cell is drawn twice)."""
-    grid = {}
+    grid: dict[tuple[int, int], int] = {}
     for h, rect in enumerate(layout.cells):
         for y in range(rect.y, rect.y + rect.height):
             for x in range(rect.x, rect.x + rect.width):
@@ -112,7 +114,8 @@ def test_flipped_is_a_half_turn():
     for mode in MODES:
         white, black = layout_for(mode, False), layout_for(mode, True)
         for h in HEXES:
-            assert black.cells[h] == white.cells[hex_at(14 - COLUMN[h], 28 - LINE[h])]
+            turned = hex_at(14 - COLUMN[h], 28 - LINE[h])
+            assert turned is not None and black.cells[h] == white.cells[turned]
 
 
 def test_labels_are_off_the_hexes_and_each_other(layout):
@@ -203,7 +206,7 @@ def test_choose_mode():
     assert choose_mode("full", 10, 10) == "compact"
     assert choose_mode("compact", 10, 10) == "compact"  # the smallest, even where nothing fits
     with pytest.raises(ValueError):
-        choose_mode("huge", 80, 24)
+        choose_mode("huge", 80, 24)  # type: ignore[arg-type]  # refused at run time
     with pytest.raises(ValueError):
         layout_for("huge")
 
@@ -241,14 +244,15 @@ def test_left_right_keep_the_screen_row(flipped):
     kept = 0
     for h in HEXES:
         here = compact.cells[h]
-        for key, dx in (("left", -3), ("right", 3)):
+        sideways: tuple[tuple[CursorMove, int], ...] = (("left", -3), ("right", 3))
+        for key, dx in sideways:
             target = move_cursor(h, key, flipped=flipped)
             same_row = compact.hex_at(here.x + dx, here.y)
             if same_row is not None:
                 kept += 1
                 assert target == same_row
                 assert full.cells[target].y in (full.cells[h].y - 1, full.cells[h].y + 1)  # rows overlap
-                back = "left" if key == "right" else "right"
+                back: CursorMove = "left" if key == "right" else "right"
                 assert move_cursor(target, back, flipped=flipped) == h
             elif (
                 compact.hex_at(here.x + dx, here.y - 1) is not None
@@ -264,7 +268,7 @@ def test_left_right_keep_the_screen_row(flipped):
 def test_moves_are_in_screen_terms(flipped):
     full = layout_for("full", flipped)
     f14 = full.cells[START_HEX]
-    expected = {
+    expected: dict[CursorMove, tuple[int, int]] = {
         "up": (0, -2),
         "down": (0, 2),
         "up_left": (-5, -1),
@@ -290,7 +294,7 @@ def test_cursor_stays_at_the_edge_and_jumps_to_column_ends():
     assert move_cursor(parse_hex("Z7"), "left", flipped=True) == parse_hex("Z7")  # Z is at the left when flipped
     assert COLUMN[move_cursor(parse_hex("Z7"), "right", flipped=True)] == COLUMNS.index("X")
     with pytest.raises(ValueError):
-        move_cursor(START_HEX, "sideways")
+        move_cursor(START_HEX, "sideways")  # type: ignore[arg-type]  # refused at run time
 
 
 # --- Cell contents ---------------------------------------------------------------
@@ -362,7 +366,7 @@ def test_targets_show_their_number_key(glyph, marks, compact, full):
 
 @pytest.mark.slow
 def test_every_mark_combination_keeps_the_cell_width_and_the_piece_in_the_middle():
-    widths = {"compact": 3, "full": 5, "large": 7}
+    widths: dict[LayoutMode, int] = {"compact": 3, "full": 5, "large": 7}
     for value in range(sum(Mark) + 1):
         marks = Mark(value)
         for glyph in ("", "K", "♞"):
@@ -431,12 +435,14 @@ def test_tab_cycles_the_targets_from_where_the_cursor_is():
 def test_direction_keys_jump_to_the_nearest_target_that_way(flipped):
     e7 = parse_hex("E7")
     targets = [parse_hex(n) for n in ("E9", "E11", "E13", "D8", "K4")]
-    up, down = ("down", "up") if flipped else ("up", "down")
+    vertical: tuple[CursorMove, CursorMove] = ("down", "up") if flipped else ("up", "down")
+    up, down = vertical
     assert names([target_towards(e7, up, targets, flipped=flipped)]) == ["E9"]
     assert names([target_towards(parse_hex("E9"), up, targets, flipped=flipped)]) == ["E11"]
     assert target_towards(parse_hex("E13"), up, targets, flipped=flipped) is None  # nothing further that way
     assert target_towards(e7, down, targets, flipped=flipped) is None
-    right, left = ("left", "right") if flipped else ("right", "left")
+    sideways: tuple[CursorMove, CursorMove] = ("left", "right") if flipped else ("right", "left")
+    right, left = sideways
     assert names([target_towards(e7, right, targets, flipped=flipped)]) == ["K4"]
     assert names([target_towards(e7, left, targets, flipped=flipped)]) == ["D8"]
     assert target_towards(e7, "up", [], flipped=flipped) is None

@@ -223,7 +223,7 @@ async def test_piece_sets():
         await pilot.pause()
         assert cell(board, "D2").strip() == "G"  # the White Pegasus, as a letter
         with pytest.raises(ValueError):
-            board.piece_set = "emoji"
+            board.piece_set = "emoji"  # type: ignore[assignment]  # refused at run time
         with pytest.raises(ValueError):
             board.cursor = 169
 
@@ -236,6 +236,7 @@ async def test_sides_differ_by_more_than_colour():
         white = next(s for s in board.render_line(region.y) if s.text == "K").style
         region = board.hex_region(parse_hex("G27"))
         black = next(s for s in board.render_line(region.y) if s.text == "k").style
+        assert white is not None and black is not None
         assert white.bold and not black.bold
         assert white.color != black.color
 
@@ -445,7 +446,7 @@ async def test_no_color_fills_the_tiles_with_patterns(monkeypatch):
     async with app.run_test(size=LARGE):
         board = app.board
         assert app.no_color and board.patterned
-        fills = {}
+        fills: dict[int, set[str]] = {}
         for h in HEXES:
             if h == board.cursor or INITIAL[h]:
                 continue

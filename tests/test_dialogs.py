@@ -5,6 +5,7 @@ the machine's speed."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual import events
@@ -26,7 +27,7 @@ MOVE = Game.new().position.parse_move("E7-E13")
 class Host(App[None]):
     """An app that asks one question and keeps the answer."""
 
-    def __init__(self, dialog: DeliberateDialog[object]) -> None:
+    def __init__(self, dialog: DeliberateDialog[Any]) -> None:
         super().__init__()
         self.dialog = dialog
         self.answers: list[object] = []
@@ -35,7 +36,7 @@ class Host(App[None]):
         self.push_screen(self.dialog, self.answers.append)
 
 
-def arrive(app: App[object], key: str, character: str | None, at: float) -> None:
+def arrive(app: App[Any], key: str, character: str | None, at: float) -> None:
     """A key as the terminal delivers it, read at the time ``at`` (``Message.time``), however late it is handled."""
     event = events.Key(key, character)
     event.time = at

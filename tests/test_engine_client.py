@@ -67,7 +67,7 @@ async def test_the_engine_answers_a_legal_move_and_streams_its_analysis():
         position = start.copy()
         position.push(moves[0])
         assert best.move in position.legal_moves()
-        assert infos and [i.depth for i in infos] == sorted(i.depth for i in infos)
+        assert infos and [i.depth for i in infos] == sorted(i.depth or 0 for i in infos)
         last = infos[-1]
         assert last.turn == position.turn
         assert last.score is not None and last.white_score == -last.score  # Black to move
@@ -120,6 +120,7 @@ async def test_a_mate_score_and_a_position_without_moves():
         assert str(best.move) == MATE_IN_ONE["solutions"][0]
         assert best.info is not None and best.info.mate == 1 and best.info.white_mate == 1
         assert format_score(best.info.score, best.info.mate) == "#1"
+        assert best.move is not None
         none = await client.best_move(start, [best.move], Limits(depth=1))
         assert none.move is None and none.text == "(none)"
 

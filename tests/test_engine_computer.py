@@ -53,7 +53,7 @@ async def test_computer_move_plays_at_the_live_end_of_a_game():
     game = Game.new()
     game.play_text("E7-E13")
     async with await EngineClient.start(timeout=PATIENCE) as client:
-        infos = []
+        infos: list[EngineInfo] = []
         move = await computer_move(client, game, 3, movetime=0.2, on_info=infos.append)
         assert move in game.position.legal_moves()
         assert infos

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cescacs_tui.core import INITIAL_PDTL, Move, Position
+from cescacs_tui.core import BLACK, INITIAL_PDTL, WHITE, Move, Position
 from cescacs_tui.core.move import CASTLING, EN_PASSANT, IN_PLACE_PROMOTION, SCORNFUL_CAPTURE
 from tests.helpers.builders import pdtl
 from tests.helpers.random_games import budget, random_game
@@ -35,7 +35,7 @@ def noisy_by_filter(position: Position) -> set[tuple]:
 
 @pytest.mark.slow
 def test_noisy_moves_are_the_legal_captures_and_promotions_of_every_reference_position():
-    kinds_seen = set()
+    kinds_seen: set[int | str] = set()
     for text in STARTS:
         for castling in (True, False):
             position = Position.from_pdtl(text, castling=castling)
@@ -89,8 +89,8 @@ def test_the_raw_board_is_the_live_board():
 
 def test_piece_hexes_are_the_live_sets_of_each_side():
     position = Position.initial()
-    white = position.piece_hexes(0)
-    assert white == {h for h, piece in position.pieces(0)}
-    assert len(white) == 27 and not white & position.piece_hexes(1)
+    white = position.piece_hexes(WHITE)
+    assert white == {h for h, piece in position.pieces(WHITE)}
+    assert len(white) == 27 and not white & position.piece_hexes(BLACK)
     position.push(position.parse_move("F8-F10"))
-    assert white == {h for h, piece in position.pieces(0)}  # the same set, kept up to date
+    assert white == {h for h, piece in position.pieces(WHITE)}  # the same set, kept up to date

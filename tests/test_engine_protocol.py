@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from cescacs_tui.core import INITIAL_PDTL, Position
+from cescacs_tui.core import INITIAL_PDTL, WHITE, Position
 from cescacs_tui.core.safe_text import printable
 from cescacs_tui.engine.protocol import MAX_LINE, OPTIONS, parse_go
 from cescacs_tui.engine.search import Limits
@@ -109,7 +109,7 @@ def test_promotion_in_place_and_castling_tokens_are_accepted(engine):
     engine.send(f"position pdtl {castle} moves KRK-HIO", "isready")
     engine.wait_for(lambda line: line == "readyok", "readyok")
     assert engine.new_lines() == []  # no error
-    assert engine.protocol.position.king(0) != Position.from_pdtl(castle).king(0)
+    assert engine.protocol.position.king(WHITE) != Position.from_pdtl(castle).king(WHITE)
 
 
 def test_go_finds_the_mate_in_one_and_reports_the_mate_score(engine):

@@ -23,7 +23,7 @@ from cescacs_tui.engine.evaluation import CENTRALITY, Tables, hex_distance
 from cescacs_tui.engine.levels import careless_move, level_limits
 from cescacs_tui.engine.match import play_game, play_match, random_opening
 from cescacs_tui.engine.players import EnginePlayer, MaterialPlayer, RandomPlayer
-from cescacs_tui.engine.search import DEFAULT_OVERHEAD, MATE, SAFETY, STALEMATE, Limits, mate_in, plan_time
+from cescacs_tui.engine.search import DEFAULT_OVERHEAD, MATE, SAFETY, STALEMATE, Info, Limits, mate_in, plan_time
 from tests.helpers.builders import pdtl
 from tests.helpers.random_games import budget, random_game
 from tests.helpers.reference import POSITIONS, RULE_VECTORS, load_jsonl
@@ -166,7 +166,7 @@ def test_mate_in_reports_moves():
 def test_the_search_leaves_the_board_as_it_was_and_reports_each_iteration():
     board = SearchBoard(Position.from_pdtl(BUSY))
     before = (board.position.to_pdtl(), board.key, list(board.keys))
-    infos = []
+    infos: list[Info] = []
     result = Searcher().search(board, Limits(depth=3), infos.append)
     assert (board.position.to_pdtl(), board.key, board.keys) == before
     assert [i.depth for i in infos] == [1, 2, 3]
@@ -258,8 +258,8 @@ def test_the_ten_levels():
     assert [lv.number for lv in LEVELS] == list(range(1, 11))
     assert level(10).depth is None and level(10).nodes is None and level(10).noise == 0
     assert all(LEVELS[i].noise >= LEVELS[i + 1].noise for i in range(9))
-    budgets = [lv.nodes for lv in LEVELS[3:9]]
-    assert all(b is not None for b in budgets) and budgets == sorted(budgets)  # levels 4-9: growing node budgets
+    budgets = [lv.nodes or 0 for lv in LEVELS[3:9]]
+    assert all(budgets) and budgets == sorted(budgets)  # levels 4-9: growing node budgets
     with pytest.raises(ValueError, match="between 1 and 10"):
         level(0)
     limited = level_limits(level(4), Limits(movetime=2.0, nodes=10**6))

@@ -88,7 +88,7 @@ def imported_modules(source: Path) -> set[str]:
     """
     tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
     package = module_name(source) if source.name == "__init__.py" else module_name(source).rpartition(".")[0]
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)

@@ -39,7 +39,8 @@ def test_a_hello_is_read_with_its_seat_name_and_identity() -> None:
     line = encode({"type": "hello", "protocol": 1, "token": "t" * 16, "seat": "black", "name": "Ana", "client": "c1"})
     assert parse_request(line.rstrip(b"\n")) == Hello(1, "t" * 16, Seat.BLACK, "Ana", "c1")
     assert parse_request(b'{"type":"hello","protocol":1,"token":"x"}') == Hello(1, "x", None, "?", "")
-    assert parse_request(b'{"type":"hello","protocol":1,"token":"x","seat":"any"}').seat is None
+    anyone = parse_request(b'{"type":"hello","protocol":1,"token":"x","seat":"any"}')
+    assert isinstance(anyone, Hello) and anyone.seat is None
 
 
 def test_requests_of_every_type_are_read() -> None:

@@ -157,7 +157,9 @@ def test_a_player_resigns_after_confirming_even_on_the_opponents_turn() -> None:
     assert isinstance(asked.question, Confirm) and "You resign: White wins" in asked.question.prompt
     asked.question.answer(False)
     assert black.sent == [] and not coordinator.game.is_over
-    black.session.resign().question.answer(True)  # type: ignore[union-attr]
+    again = black.session.resign().question
+    assert isinstance(again, Confirm)
+    again.answer(True)
     assert coordinator.game.result == "3-0" and white.session.game.termination == "Black resigns"
     assert white.session.refusal("takeback").startswith("the game is over")  # type: ignore[union-attr]
     assert white.session.refusal("new_game") is None

@@ -6,7 +6,9 @@ import contextlib
 import json
 import socket
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,7 +36,7 @@ def host(tmp_path: Path) -> Iterator[tuple[Coordinator, int]]:
     yield from served(Coordinator(Game.new(), token=TOKEN, store=open_store(tmp_path / "room")))
 
 
-def state_after(client: LineClient, said: str | None = None) -> dict[str, object]:
+def state_after(client: LineClient, said: str | None = None) -> dict[str, Any]:
     """The next snapshot (the next saying ``said``, if given)."""
     return client.read_until(lambda m: m["type"] == "state" and (said is None or m["said"] == said))
 
@@ -166,12 +168,16 @@ def _watchers(coordinator: Coordinator) -> int:
 # --- fuzz --------------------------------------------------------------------------------------------
 
 
+def _ends_burst(message: dict[str, Any], end: str) -> bool:
+    return bool(message["type"] == "error" and end in message["reason"])
+
+
 def send_in_bursts(client: LineClient, lines: list[bytes], size: int = 30) -> None:
     """Send ``lines`` a burst at a time, reading the answers after each (a client that never reads is dropped)."""
     for start in range(0, len(lines), size):
         end = f"end-of-burst-{start}"
         client.send(b"\n".join(lines[start : start + size]) + f'\n{{"type":"{end}"}}\n'.encode())
-        client.read_until(lambda m, end=end: m["type"] == "error" and end in m["reason"])
+        client.read_until(partial(_ends_burst, end=end))
 
 
 def malformed(line: bytes) -> bool:

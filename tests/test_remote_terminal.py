@@ -13,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,11 @@ def join(environment: dict[str, str], host: HostProcess, seat: str, name: str) -
     terminal.wait_for("You are watching" if seat == "watch" else "(you)")  # the seats line: seated, connected
     terminal.type("/", settle=1.0)  # the move box keeps the focus from now on (keys right after "/" may reach
     return terminal  # the board while the app is still busy starting up: the focus moves a frame later)
+
+
+def _holds(data: Path, expected: list[str]) -> bool:
+    """Whether the host's autosave holds ``expected``, or the game is archived (it ended)."""
+    return hosted_moves(data) == expected or bool(archived(data))
 
 
 def play(terminal: Terminal, move: str) -> None:
@@ -61,7 +67,7 @@ def test_a_whole_game_played_from_two_terminals_is_seen_by_a_watcher_and_archive
             play(white if number % 2 == 0 else black, move)
             expected = FOOLS_MATE[: number + 1]
             (white if number % 2 else black).read_until(
-                lambda expected=expected: hosted_moves(data) == expected or bool(archived(data)),
+                partial(_holds, data, expected),
                 f"the coordinator to hold {move}",
             )
         host.wait_for(b"the game is archived in ")

@@ -132,9 +132,9 @@ SPECIAL_SITUATIONS = {
 
 @pytest.mark.parametrize("name", list(SPECIAL_SITUATIONS))
 def test_special_situation_exact_legal_moves(name):
-    text, expected, kind = SPECIAL_SITUATIONS[name]
+    text, moves, kind = SPECIAL_SITUATIONS[name]
     pos = Position.from_pdtl(text)
-    expected = expected.split()
+    expected = moves.split()
     assert pos.is_check()
     assert pos.check_kind() == kind
     assert {str(m) for m in pos.legal_moves()} == {canonical(t) for t in expected}

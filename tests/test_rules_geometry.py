@@ -42,7 +42,9 @@ def coords(hex_name: str) -> tuple[int, int]:
     return COLUMNS.index(hex_name[0]), int(hex_name[1:])
 
 
-def step(hex_name: str, offset: tuple[int, int]) -> str | None:
+def step(hex_name: str | None, offset: tuple[int, int]) -> str | None:
+    if hex_name is None:
+        return None
     c, line = coords(hex_name)
     c, line = c + offset[0], line + offset[1]
     return name(c, line) if exists(c, line) else None
@@ -189,7 +191,7 @@ def test_three_longest_files_cross_at_f14():
         back = (-offset[0], -offset[1])
         run = ["F14"]
         for direction in (offset, back):
-            h = "F14"
+            h: str | None = "F14"
             while (h := step(h, direction)) is not None:
                 run.append(h)
         assert len(run) == 15

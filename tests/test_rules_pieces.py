@@ -7,13 +7,17 @@ never from the core.
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 import pytest
 
 from cescacs_tui.core import BLACK, WHITE, Colour, PieceType, Position, parse_hex
 from tests.helpers.builders import COLUMNS, exists, moves_from, position
 
 
-def step(hex_name: str, offset: tuple[int, int]) -> str | None:
+def step(hex_name: str | None, offset: tuple[int, int]) -> str | None:
+    if hex_name is None:
+        return None
     c, line = COLUMNS.index(hex_name[0]) + offset[0], int(hex_name[1:]) + offset[1]
     return f"{COLUMNS[c]}{line}" if exists(c, line) else None
 
@@ -23,11 +27,11 @@ DIAGONAL = [(2, 0), (-2, 0), (1, 3), (1, -3), (-1, 3), (-1, -3)]
 JUMPS = [(3, 1), (3, -1), (-3, 1), (-3, -1), (2, 4), (1, 5), (2, -4), (1, -5), (-2, 4), (-1, 5), (-2, -4), (-1, -5)]
 
 
-def slides(origin: str, offsets, own: set[str] = frozenset(), enemy: set[str] = frozenset()) -> set[str]:
+def slides(origin: str, offsets, own: Set[str] = frozenset(), enemy: Set[str] = frozenset()) -> set[str]:
     """RULES.md 3.6: stop on any empty hex, capture the first enemy piece, never pass a piece."""
     out = set()
     for offset in offsets:
-        h = origin
+        h: str | None = origin
         while (h := step(h, offset)) is not None:
             if h in own:
                 break
@@ -124,7 +128,7 @@ def test_initial_bishops_one_per_hex_colour():
     assert [int(h[1:]) % 3 for h in ("F26", "F24", "F22")] == [2, 0, 1]
     start = Position.initial()
     for h in ("F2", "F4", "F6", "F22", "F24", "F26"):
-        assert start.piece_at(parse_hex(h)).type == PieceType.BISHOP
+        assert (piece := start.piece_at(parse_hex(h))) is not None and piece.type == PieceType.BISHOP
 
 
 def test_initial_position_state():
@@ -399,7 +403,7 @@ def test_elephant_captures_on_all_six_destinations():
     pos = position(f"{KINGS} EF14 rF18")
     assert "F18" in moves_from(pos, "F14")
     capture = next(m for m in pos.legal_moves() if str(m) == "F14-F18")
-    assert pos.captured_piece(capture)[1].type == PieceType.ROOK
+    assert (captured := pos.captured_piece(capture)) is not None and captured[1].type == PieceType.ROOK
 
 
 def test_elephant_diagonal_keeps_colour_and_forward_changes_it():

@@ -41,7 +41,7 @@ def played(session: GameSession, *moves: str) -> Feedback:
 
 def answer(feedback: Feedback, value: Any) -> Feedback:
     assert feedback.question is not None, feedback
-    return feedback.question.answer(value)  # type: ignore[arg-type]
+    return feedback.question.answer(value)
 
 
 # --- a plain Python object ---------------------------------------------------------------

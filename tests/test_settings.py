@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cescacs_tui.core.clock import ClockKind, TimeControl
+from cescacs_tui.core.message import Message
 from cescacs_tui.data.choices import DEFAULT_THEME, LAYOUT_CHOICES, PIECE_SETS
 from cescacs_tui.data.settings import SETTINGS_NAME, Settings, settings_path
 from cescacs_tui.tui.themes import THEMES, known_themes
@@ -239,7 +240,7 @@ def test_the_theme_names_are_the_front_ends_to_offer():
 
 
 def test_problems_do_not_count_in_equality():
-    assert Settings(problems=["something"]) == Settings()
+    assert Settings(problems=[Message("something")]) == Settings()
 
 
 toml_values = st.recursive(

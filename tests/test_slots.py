@@ -14,7 +14,7 @@ from cescacs_tui.data.autosave import AutosaveWriteError, load_autosave, save_au
 from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.lock import AutosaveBusy
 from cescacs_tui.data.slots import AutosaveSlot, fresh_slot, open_autosave, slot_path, slot_paths
-from cescacs_tui.session import GameSession
+from cescacs_tui.session import Confirm, GameSession
 from tests.helpers.autosave_player import Player
 from tests.helpers.games import FOOLS_MATE, play
 
@@ -343,7 +343,7 @@ def _waiting_session(tmp_path: Path) -> tuple[AutosaveSlot, GameSession]:
     store = AutosaveStore.at_start(start)
     second = GameSession(store=store)
     offer = second.offer_separate_game()
-    assert offer is not None and offer.question is not None
+    assert offer is not None and isinstance(offer.question, Confirm)
     offer.question.answer(False)  # "Wait and take over"
     assert store.waiting_for == tmp_path / "autosave.json"
     return first, second

@@ -72,7 +72,7 @@ def test_a_record_opened_over_an_unfinished_game_keeps_that_game_in_the_archive(
     app = started(str(record))
     (archived,) = (data / "games").iterdir()
     assert archived.read_text(encoding="utf-8") == write_pgn(kept)
-    assert any(str(archived) in notice for notice in app.start_notices)
+    assert any(str(archived) in str(notice) for notice in app.start_notices)
     assert app.get_default_screen().start is None  # nothing to resume: it is kept, and the record is on the table
     app.session.play_text("I23-I19")
     saved = read_autosave(data / "autosave.json")

@@ -68,4 +68,4 @@ def test_the_core_package_still_offers_the_pgn_functions(name):
 
 def test_an_unknown_name_of_the_core_package_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no_such_thing"):
-        _ = cescacs_tui.core.no_such_thing  # type: ignore[attr-defined]
+        _ = cescacs_tui.core.no_such_thing

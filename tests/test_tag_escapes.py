@@ -89,7 +89,7 @@ def test_every_tag_value_reads_back_equal_from_the_autosave(tmp_path_factory, ta
 @given(tag_sets)
 def test_every_tag_value_reads_back_equal_from_the_archive_and_its_list(tmp_path_factory, tags) -> None:
     folder = tmp_path_factory.mktemp("games")
-    path = archive_game(game_with(tags, FOOLS_MATE), folder)
+    path = archive_game(game_with(tags, tuple(FOOLS_MATE)), folder)
     (listed,) = list_archive(folder)
     assert listed.problem is None
     assert (listed.white, listed.black) == (tags.get("White", "?"), tags.get("Black", "?"))

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from functools import partial
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -165,7 +166,7 @@ async def test_two_browsers_never_share_a_game_and_a_reload_resumes_its_own(serv
                 await asyncio.sleep(0.5)  # the question takes keys only once a person could have read it
                 await tab.type("y")
                 assert await tab.read_until("resumed the game"), tab.screen()[-2000:]
-                assert await tab.read_until_shown(lambda screen, move=move: in_move_list(screen, move))
+                assert await tab.read_until_shown(partial(in_move_list, move=move))
                 other = "F8-F12" if move == "E7-E13" else "E7-E13"
                 assert not in_move_list(tab.screen(), other)
 

@@ -106,7 +106,7 @@ async def test_web_open_offers_a_paste_box_and_no_file_dialog() -> None:
         assert "opened the record: 2 half-moves" in message(app)
         await pilot.press("ctrl+o")
         await pilot.pause()
-        app.screen.query_one("#paste-text").insert(RECORD + "\n" + RECORD)  # type: ignore[attr-defined]
+        app.screen.query_one("#paste-text").insert(RECORD + "\n" + RECORD)
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert "(the text holds 2 games: the first is shown)" in message(app)

@@ -75,12 +75,24 @@ class Screen:
         self.problems: list[str] = []
         page.on("websocket", self._watch)
         page.on("request", lambda request: self.requests.append(request.url))
-        page.on("console", lambda message: message.type == "error" and self.problems.append(message.text))
+        page.on("console", self._console)
         page.on("pageerror", lambda error: self.problems.append(str(error)))
 
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.problems.append(message.text)
+
     def _watch(self, websocket: Any) -> None:
-        websocket.on("framereceived", lambda payload: isinstance(payload, bytes) and self.received.append(payload))
-        websocket.on("framesent", lambda payload: isinstance(payload, str) and self.sent.append(payload))
+        websocket.on("framereceived", self._received)
+        websocket.on("framesent", self._sent)
+
+    def _received(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes):
+            self.received.append(payload)
+
+    def _sent(self, payload: str | bytes) -> None:
+        if isinstance(payload, str):
+            self.sent.append(payload)
 
     def text(self) -> str:
         return visible_text(self.received)

@@ -75,7 +75,7 @@ async def test_the_idle_time_counts_from_when_the_game_is_first_shown(tmp_path: 
         write_bytes=write_bytes,
         write_str=ignore,
         close=ignore,
-        download_manager=None,  # type: ignore[arg-type]
+        download_manager=None,
     )
     service.last_input -= 100  # a start that took 100 s on a busy server
     started = service.last_input

@@ -87,7 +87,7 @@ def test_the_browsers_language_reaches_its_process_as_its_messages_locale(tmp_pa
         write_bytes=nothing,
         write_str=nothing,
         close=nothing,
-        download_manager=None,  # type: ignore[arg-type]
+        download_manager=None,
     )
     assert i18n.language_from_locale(service._build_environment()) == "es"
     assert "CESCACS_VISITOR" in service._build_environment()  # the app starts as a web visitor's

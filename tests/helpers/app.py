@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
+from textual.app import App
 from textual.pilot import Pilot
 
 from cescacs_tui.core import parse_hex
@@ -16,7 +18,8 @@ from tests.helpers.waiting import until
 ARROWS = ("up", "down", "left", "right")
 
 
-def message(app: CescacsApp) -> str:
+def message(app: App[Any]) -> str:
+    """What the message line under the board says."""
     return str(app.query_one("#message").render())
 
 
