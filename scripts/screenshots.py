@@ -5,7 +5,7 @@
 
 Each scene is a reproducible state of the app (a fixed game, a clock on a
 frozen time source, a theme and a terminal size).  The snapshot tests in
-``tests/test_snapshots.py`` use the same scenes, so what the README shows is
+``tests/tui/test_snapshots.py`` use the same scenes, so what the README shows is
 what the tests guard.
 """
 

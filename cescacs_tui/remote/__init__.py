@@ -10,5 +10,5 @@
 
 No front end lives here and nothing here imports Textual or Rich: the joined game's screen is
 :mod:`cescacs_tui.tui.screens.remote`, its plain lines :mod:`cescacs_tui.plain.remote_client`, and the three
-subcommands :mod:`cescacs_tui.cli.remote` (``tests/test_layers.py`` holds every package to its contract).
+subcommands :mod:`cescacs_tui.cli.remote` (``tests/project/test_layers.py`` holds every package to its contract).
 """

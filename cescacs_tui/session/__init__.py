@@ -4,7 +4,7 @@
 and the overlays; its commands return a :class:`Feedback`, and those that
 change the game go through its :class:`GamePort` (a :class:`LocalGame`, or a
 game held elsewhere).  :data:`ACTIONS` is the one table of what players can
-do.  Nothing here imports Textual or Rich (``tests/test_layers.py`` checks it), so the session works in a plain
+do.  Nothing here imports Textual or Rich (``tests/project/test_layers.py`` checks it), so the session works in a plain
 Python shell, a pipe, or behind a network connection.
 """
 

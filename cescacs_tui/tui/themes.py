@@ -40,7 +40,7 @@ derives from :class:`BoardHostApp`, which supplies those fallbacks, so the
 board works under any theme.
 
 The contrast figures in this module's tables are checked by
-``tests/test_themes.py``.
+``tests/tui/test_themes.py``.
 """
 
 from __future__ import annotations

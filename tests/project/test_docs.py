@@ -8,7 +8,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 PAGES = sorted([ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "benchmarks" / "README.md", *ROOT.glob("docs/*.md")])
 LIBRARY = (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
 
@@ -110,7 +110,7 @@ PATH_SPAN = re.compile(r"`((?:[a-z_]+/)+(?:[a-z_]+\.(?:py|md|po))?)`")
 
 def test_the_architecture_page_names_files_and_packages_that_exist() -> None:
     named = set(PATH_SPAN.findall(ARCHITECTURE.read_text(encoding="utf-8")))
-    assert {"core/", "session/actions.py", "tests/test_layers.py"} <= named
+    assert {"core/", "session/actions.py", "tests/project/test_layers.py"} <= named
     missing = [
         path for path in sorted(named) if not any((base / path).exists() for base in (ROOT, ROOT / "cescacs_tui"))
     ]
@@ -118,7 +118,7 @@ def test_the_architecture_page_names_files_and_packages_that_exist() -> None:
 
 
 def test_the_architecture_page_draws_the_layers_the_contract_test_holds() -> None:
-    from tests.test_layers import CONTRACT
+    from tests.project.test_layers import CONTRACT
 
     page = ARCHITECTURE.read_text(encoding="utf-8")
     packages = {unit for unit in CONTRACT if (ROOT / "cescacs_tui" / unit).is_dir()}

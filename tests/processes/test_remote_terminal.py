@@ -155,7 +155,7 @@ def test_a_wrong_token_is_refused_with_a_clear_message_and_status_2(
 
 def test_joining_a_host_from_a_pipe_plays_in_plain_text(environment: dict[str, str], host: HostProcess) -> None:
     """Textual started on a pipe and died with a traceback and status 0 (``ssh host cescacs join ...`` without -t);
-    it asked for a terminal then, and now plays in plain lines (tests/test_remote_plain.py)."""
+    it asked for a terminal then, and now plays in plain lines (tests/processes/test_remote_plain.py)."""
     result = subprocess.run(
         [sys.executable, "-m", "cescacs_tui", *host.join_args, "--as", "watch"],
         input="h6-h12\n",

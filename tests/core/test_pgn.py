@@ -17,7 +17,7 @@ from cescacs_tui.data.records import MAX_FILE_BYTES, load_pgn_file, save_pgn_fil
 from tests.helpers.clock import FakeTime
 from tests.helpers.games import FOOLS_MATE, play
 
-GAMES = Path(__file__).parent / "data" / "games"
+GAMES = Path(__file__).parents[1] / "data" / "games"
 
 
 def shape(nodes: list[Node]) -> list:

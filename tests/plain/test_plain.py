@@ -1,7 +1,7 @@
 """The plain front end: moves in and out in words, the session's questions as lettered choices, every command.
 
 Driven through :class:`~cescacs_tui.plain.PlainGame` line by line (no
-process: milliseconds); ``tests/test_plain_cli.py`` runs the real command in a
+process: milliseconds); ``tests/processes/test_plain_cli.py`` runs the real command in a
 pipe and in a pseudo-terminal.
 """
 
@@ -466,7 +466,7 @@ def test_every_hex_name_typed_alone_is_answered_and_plays_nothing() -> None:
 
 
 def test_the_guides_section_shows_what_the_plain_mode_says_and_names_every_command() -> None:
-    guide = (Path(__file__).parent.parent / "docs" / "playing.md").read_text(encoding="utf-8")
+    guide = (Path(__file__).parents[2] / "docs" / "playing.md").read_text(encoding="utf-8")
     section = guide.split("## Playing without the board (screen readers)")[1].split("\n## ")[0]
     transcript = section.split("```\n")[1]
     typist = Typist()

@@ -43,7 +43,7 @@ def run_in_terminal(answer: bool, timeout: float = 5.0) -> tuple[list[str], byte
         stdin=terminal,
         stdout=terminal,
         stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
     )
     os.close(terminal)
     seen = b""

@@ -21,7 +21,7 @@ from scripts import catalogs
 from tests.helpers.games import FOOLS_MATE, play
 from tests.helpers.terminal import POSIX_ONLY, Terminal, terminal_environment
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

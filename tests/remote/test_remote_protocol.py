@@ -210,7 +210,7 @@ def test_every_error_code_the_code_can_send_is_documented() -> None:
     import re
     from pathlib import Path
 
-    root = Path(__file__).parent.parent
+    root = Path(__file__).parents[2]
     source = "".join(path.read_text(encoding="utf-8") for path in (root / "cescacs_tui" / "remote").glob("*.py"))
     codes = set(re.findall(r'LineRefused\(\s*"(\w+)"', source))
     assert {"auth", "not_your_turn", "too_long", "flood", "closing", "internal"} <= codes

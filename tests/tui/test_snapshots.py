@@ -3,7 +3,7 @@
 The scenes are those of ``scripts/screenshots.py`` (the README's pictures):
 start and middlegame with highlights at 80x24, 120x40 and 160x50, each theme,
 a 16-colour terminal and NO_COLOR, the castling chooser and the help page.  After an intended change of look,
-refresh them with ``pytest tests/test_snapshots.py --snapshot-update`` and
+refresh them with ``pytest tests/tui/test_snapshots.py --snapshot-update`` and
 ``python scripts/screenshots.py``.
 """
 

@@ -2,7 +2,7 @@
 
 The pilot's ``press`` waits for each key to be handled; a terminal does not.
 :func:`burst` queues every key at once, as one read of ``/E7-E13⏎`` does.
-tests/test_terminal_input.py types the same bursts into a real terminal.
+tests/processes/test_terminal_input.py types the same bursts into a real terminal.
 """
 
 from __future__ import annotations

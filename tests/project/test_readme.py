@@ -7,8 +7,8 @@ from pathlib import Path
 
 from scripts.key_table import BEGIN, END, key_table, with_table
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-CI = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
+README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+CI = (Path(__file__).parents[2] / ".ci" / "run").read_text(encoding="utf-8")
 
 
 def test_readme_opens_with_the_play_and_test_commands_and_ci_runs_the_test_one() -> None:

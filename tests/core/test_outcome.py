@@ -23,7 +23,7 @@ from cescacs_tui.core.outcome import (
 from tests.helpers.builders import position
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE, play
 
-PACKAGE = Path(__file__).resolve().parent.parent / "cescacs_tui"
+PACKAGE = Path(__file__).resolve().parents[2] / "cescacs_tui"
 
 
 @pytest.mark.parametrize(

@@ -95,7 +95,7 @@ CRASHING_PLAYER = textwrap.dedent(
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_resume_after_the_process_is_killed(tmp_path: Path) -> None:
     path = tmp_path / "autosave.json"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     done = subprocess.run(
         [sys.executable, "-c", CRASHING_PLAYER, str(path)], capture_output=True, text=True, env=env, timeout=60
     )

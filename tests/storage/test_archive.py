@@ -219,7 +219,7 @@ WRITER = textwrap.dedent(
 
 @pytest.mark.slow
 def test_two_processes_archiving_at_once_never_share_a_file(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     writers = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), who], stdout=subprocess.PIPE, text=True, env=env)
         for who in ("1", "2")

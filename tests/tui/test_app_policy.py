@@ -2,7 +2,7 @@
 
 Pilot tests of the real app with each policy; the same keys with real
 processes (``ssh`` against ``serve-ssh``, the browser against
-``cescacs-web``) are in tests/test_remote_exposure.py and the web tests.
+``cescacs-web``) are in tests/processes/test_remote_exposure.py and the web tests.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ the board's keys, dialogs opened and answered at random, moves typed (mostly
 legal, some not), clicks anywhere, the variations of an annotated record.  Any
 exception inside the app fails the test (``run_test`` re-raises it).  Longer
 runs of the same kind found that ``U`` crashed the app while an earlier move
-was being reviewed (now tested on its own in tests/test_app.py).
+was being reviewed (now tested on its own in tests/tui/test_app.py).
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ PLAYER = textwrap.dedent(
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 async def test_killed_mid_game_then_resumed(tmp_path: Path) -> None:
     path = tmp_path / "autosave.json"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     process = subprocess.Popen(
         [sys.executable, "-c", PLAYER, str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )

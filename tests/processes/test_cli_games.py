@@ -17,7 +17,7 @@ from cescacs_tui.data.archive import archive_game
 from cescacs_tui.tui.app import CescacsApp
 from tests.helpers.games import FOOLS_MATE, play
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture
