@@ -182,7 +182,7 @@ async def test_a_question_quoting_a_record_shows_it_as_safe_text():
         assert "Bru\u241b]0;evil\u2407" in text
 
 
-def release_and_click(app: App[object], widget: Widget, at: float) -> None:
+def release_and_click(app: App[Any], widget: Widget, at: float) -> None:
     """A click as the terminal delivers it: the button's release read at ``at``, the click Textual makes of it."""
     up = events.MouseUp(widget, 1, 0, 0, 0, 1, False, False, False)
     up.time = at
