@@ -28,7 +28,7 @@ from ..core.message import N_, Message
 from ..session.actions import ACTIONS
 from .widgets.board import HexBoard
 
-__all__ = ["VIM_LETTERS", "binding_ids", "keymap", "keymap_problems", "vim_keymap"]
+__all__ = ["VIM_HELP", "VIM_LETTERS", "binding_ids", "keymap", "keymap_problems", "vim_keymap"]
 
 VIM_LETTERS: Final = {
     "board.left": "h",
@@ -41,6 +41,8 @@ VIM_LETTERS: Final = {
     "board.down_right": "n",
 }
 """The vim-style keys added to the board's cursor keys: hjkl, and yubn for the four oblique steps."""
+VIM_HELP: Final = N_("Vim keys, when on: ← ↓ ↑ → ↖ ↗ ↙ ↘")
+"""The help page's row for :data:`VIM_LETTERS`, in their order."""
 
 
 def _board_bindings() -> dict[str, Binding]:

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from ...i18n import N_, _
 from ...session import ACTIONS
 from ...session.actions import NO_KEYMAP, keys_label, keys_of
+from ..keymap import VIM_HELP, VIM_LETTERS
 from ..widgets.board import HexBoard
 from ..widgets.move_list import MoveList
 
@@ -66,7 +67,13 @@ def help_text(keymap: Mapping[str, str] = NO_KEYMAP) -> Text:
     notation guide."""
     text = Text()
     sections = (
-        (_("On the board"), _binding_rows([b for b in HexBoard.BINDINGS if isinstance(b, Binding)], keymap)),
+        (
+            _("On the board"),
+            [
+                *_binding_rows([b for b in HexBoard.BINDINGS if isinstance(b, Binding)], keymap),
+                ("".join(VIM_LETTERS.values()), _(VIM_HELP)),
+            ],
+        ),
         (_("In the move list"), _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)], keymap)),
         (_("Game"), [(keys_label(keys), _(a.label)) for a in ACTIONS.values() if (keys := keys_of(a.name, keymap))]),
     )
