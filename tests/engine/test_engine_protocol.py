@@ -207,6 +207,7 @@ def test_setoption_changes_each_option(engine):
 
 def test_uci_elo_plays_at_that_strength_on_the_ladder_when_strength_is_limited(engine):
     seventh = LEVELS[6]
+    assert seventh.nodes is not None
     engine.send("setoption name UCI_Elo value " + str(seventh.elo), "position startpos", "go nodes 12000")
     engine.bestmove()
     assert engine.protocol.searcher.nodes >= 12000  # not limited yet: Level 10 searches them all
