@@ -1,0 +1,509 @@
+"""The lobby: what a player may do on the server, decided with the rules core and kept in the storage.
+
+Every request comes with the player's identity (the SSH key they logged in
+with, :class:`Caller`, or the :class:`~.model.Account` it belongs to) and is
+either done (the storage has committed it when the method returns) or
+refused with a :class:`Refusal`, whose reason a front end says in the
+player's language.  A move is validated by replaying the game in the rules
+core and written only if the game is still where the player saw it (see
+:mod:`.storage`): when another move got there first, the lobby reads the game
+again, so the slower of two simultaneous moves is refused for what it is
+("it is not your move") rather than lost or doubled.
+
+Nothing here prints, parses a command line or knows SSH: :mod:`.commands`
+turns argv into these calls and their answers into text.  The clock and the
+random choice of sides are injected, and so is what happens when it becomes
+a player's move (:attr:`Lobby.on_turn`: the operator's notification hook).
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Final
+
+from ..core.clock import ClockKind, TimeControl
+from ..core.errors import MoveError
+from ..core.game import Game, GameError
+from ..core.message import Message
+from ..core.outcome import Outcome
+from ..core.pieces import BLACK, WHITE, Colour
+from ..core.safe_text import printable
+from ..data.archive import archive_game
+from ..i18n import N_
+from .codes import code_digest, new_code
+from .games import (
+    ReplayError,
+    Timing,
+    after_move,
+    correspondence_control,
+    flagged,
+    replay,
+    start_timing,
+    time_control,
+)
+from .keys import PublicKey
+from .model import (
+    Account,
+    CodeKind,
+    CodeRefused,
+    GameKind,
+    GameStatus,
+    KeyTaken,
+    NameTaken,
+    NewGame,
+    PoolRating,
+    SidePreference,
+    StoredGame,
+    StoredKey,
+    StoredMove,
+    Update,
+)
+from .names import NameRefused, look_alike_keys, parse_name
+from .storage import Storage
+
+__all__ = [
+    "Caller",
+    "DrawAnswer",
+    "Lobby",
+    "LobbyOptions",
+    "Played",
+    "Refusal",
+    "Registration",
+    "Terms",
+]
+
+KEPT_CHANGING: Final = N_("game {game} kept changing while your move was played: look at it again")
+ATTEMPTS: Final = 3
+"""How often a move is tried again when another change to its game was written first."""
+
+
+def utc_now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+class Refusal(Exception):
+    """A request the lobby does not carry out; :attr:`reason` says why, for the player's language."""
+
+    def __init__(self, reason: Message) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
+class Registration(StrEnum):
+    OPEN = "open"
+    """Any key that reaches the server may register a name (``--authorized-keys`` still decides which reach it)."""
+    INVITATION = "invitation"
+    """A new player needs an invitation code (:meth:`Lobby.invite`)."""
+
+
+@dataclass(frozen=True)
+class LobbyOptions:
+    """What the operator decided."""
+
+    registration: Registration = Registration.OPEN
+    site: str = "?"
+    """The records' ``Site`` tag (NOTATION.md 7.3.1: ``City, Region CCC``)."""
+    server: str = "cescacs"
+    """The records' ``AnnotatorId``: this server's name as a publisher of records."""
+    max_offers: int = 20
+    """Seeks and challenges one player may have open at once."""
+    max_games: int = 200
+    """Games one player may have under way at once."""
+    link_minutes: int = 15
+    """How long a code to add a key to an account works."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sends a request: the key they logged in with."""
+
+    key: PublicKey
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The time of a game offered: a live clock, or days per move, and the side its maker wants."""
+
+    kind: GameKind
+    control: TimeControl
+    side: SidePreference = SidePreference.RANDOM
+
+    @classmethod
+    def correspondence(cls, days: int, side: SidePreference = SidePreference.RANDOM) -> Terms:
+        return cls(GameKind.CORRESPONDENCE, correspondence_control(days), side)
+
+    @classmethod
+    def live(cls, control: TimeControl, side: SidePreference = SidePreference.RANDOM) -> Terms:
+        if not control.enabled:
+            raise Refusal(Message(N_("a live game has a clock: give one, such as --clock 600+5")))
+        if control.kind is ClockKind.PER_MOVE and control.base > 3600:
+            raise Refusal(Message(N_("a game with hours per move is a correspondence game: use --days")))
+        return cls(GameKind.LIVE, control, side)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move written: the game as stored now, the move as the record writes it, and the game in the core."""
+
+    game: StoredGame
+    move: str
+    core: Game
+
+
+class DrawAnswer(StrEnum):
+    OFFERED = "offered"
+    ACCEPTED = "accepted"
+    CLAIMED = "claimed"
+
+
+def _nothing(name: str, game: int) -> None:
+    return None
+
+
+@dataclass
+class Lobby:
+    """The server's rules for accounts, offers and games, over a :class:`~.storage.Storage`."""
+
+    storage: Storage
+    options: LobbyOptions = field(default_factory=LobbyOptions)
+    clock: Callable[[], datetime.datetime] = utc_now
+    """Now, as an aware datetime: injected by tests (deadlines, time-outs)."""
+    choose: Callable[[Sequence[Colour]], Colour] = field(default=random.SystemRandom().choice)
+    """Picks the side of a player who wants either."""
+    on_turn: Callable[[str, int], None] = _nothing
+    """Told the player's name and the game's id when it becomes the move of a player who wants to know."""
+
+    # --- accounts -------------------------------------------------------------------------------------------
+
+    async def whoami(self, caller: Caller) -> Account | None:
+        return await self.storage.account_by_key(caller.key.fingerprint)
+
+    async def account_of(self, caller: Caller) -> Account:
+        """The caller's account, or a refusal that tells them how to make one."""
+        account = await self.whoami(caller)
+        if account is None:
+            raise Refusal(Message(N_("your key has no account on this server yet: choose a name with register NAME")))
+        return account
+
+    async def register(self, caller: Caller, text: str, invitation: str | None = None) -> Account:
+        """Make the caller's account, of the name ``text``."""
+        existing = await self.whoami(caller)
+        if existing is not None:
+            raise Refusal(Message(N_("your key is {name}'s already"), name=existing.name))
+        try:
+            name = parse_name(text)
+        except NameRefused as refused:
+            raise Refusal(refused.reason) from None
+        digest = None
+        if self.options.registration is Registration.INVITATION:
+            if not invitation:
+                said = N_("this server takes new players by invitation: register NAME CODE, with the code you got")
+                raise Refusal(Message(said))
+            digest = code_digest(invitation)
+        try:
+            return await self.storage.create_account(name, caller.key, self.clock(), digest)
+        except NameTaken as taken:
+            said = N_("{name} looks too much like {taken}, a player's name already: choose another")
+            raise Refusal(Message(said, name=name.text, taken=taken.existing)) from None
+        except KeyTaken:
+            raise Refusal(Message(N_("your key belongs to an account already"))) from None
+        except CodeRefused:
+            said = N_("that invitation code does not work: it is unknown, used up or expired")
+            raise Refusal(Message(said)) from None
+
+    async def invite(self, uses: int = 1, days: int = 7, by: Account | None = None) -> str:
+        """A new invitation code, good for ``uses`` registrations within ``days``."""
+        code = new_code()
+        expires = self.clock() + datetime.timedelta(days=days)
+        await self.storage.create_code(code_digest(code), CodeKind.INVITATION, by.id if by else None, uses, expires)
+        return code
+
+    async def keys(self, account: Account) -> Sequence[StoredKey]:
+        return await self.storage.keys(account.id)
+
+    async def link_code(self, account: Account) -> tuple[str, datetime.datetime]:
+        """A code that adds the key of whoever uses it to ``account`` (once), and when it stops working."""
+        code = new_code()
+        expires = self.clock() + datetime.timedelta(minutes=self.options.link_minutes)
+        await self.storage.create_code(code_digest(code), CodeKind.LINK, account.id, 1, expires)
+        return code, expires
+
+    async def link(self, caller: Caller, code: str) -> Account:
+        """Add the caller's key to the account whose link code this is."""
+        existing = await self.whoami(caller)
+        if existing is not None:
+            raise Refusal(Message(N_("your key is {name}'s already"), name=existing.name))
+        try:
+            return await self.storage.link_key(code_digest(code), caller.key, self.clock())
+        except CodeRefused:
+            said = N_("that code does not work: it is unknown, used or expired (run keys add again)")
+            raise Refusal(Message(said)) from None
+        except KeyTaken:
+            raise Refusal(Message(N_("your key belongs to an account already"))) from None
+
+    async def remove_key(self, account: Account, caller: Caller, fingerprint: str) -> None:
+        if fingerprint == caller.key.fingerprint:
+            said = N_("you are logged in with that key: remove it while logged in with another of your keys")
+            raise Refusal(Message(said))
+        if not await self.storage.remove_key(account.id, fingerprint):
+            said = N_("you have no other key {fingerprint}: keys lists yours")
+            raise Refusal(Message(said, fingerprint=printable(fingerprint, 60)))
+
+    async def set_notify(self, account: Account, on: bool) -> None:
+        await self.storage.set_notify(account.id, on)
+
+    # --- offers ---------------------------------------------------------------------------------------------
+
+    async def challenge(self, account: Account, name: str, terms: Terms) -> StoredGame:
+        """Offer a game to the player called ``name`` (any case, any look-alike spelling)."""
+        opponent = await self.storage.account_named(look_alike_keys(name)[0])
+        if opponent is None:
+            raise Refusal(Message(N_("there is no player called {name}"), name=printable(name, 40)))
+        if opponent.id == account.id:
+            raise Refusal(Message(N_("you cannot challenge yourself: seek offers a game to everyone")))
+        return await self._offer(account, terms, opponent.id)
+
+    async def seek(self, account: Account, terms: Terms) -> StoredGame:
+        """Offer a game to anyone."""
+        return await self._offer(account, terms, None)
+
+    async def _offer(self, account: Account, terms: Terms, opponent: int | None) -> StoredGame:
+        if await self.storage.offers_by(account.id) >= self.options.max_offers:
+            said = N_("you have {count} seeks and challenges open already: withdraw one with decline GAME")
+            raise Refusal(Message(said, count=self.options.max_offers))
+        new = NewGame(terms.kind, terms.control.to_tag(), account.id, terms.side, opponent)
+        return await self.storage.create_game(new, self.clock())
+
+    async def seeks(self) -> Sequence[StoredGame]:
+        return await self.storage.seeks()
+
+    async def accept(self, account: Account, number: int) -> StoredGame:
+        """Start the seek or challenge ``number``, with ``account`` as the other player."""
+        game = await self._game(number)
+        if game.status is GameStatus.SEEK and game.creator == account.id:
+            raise Refusal(Message(N_("game {game} is your own seek: withdraw it with decline {game}"), game=number))
+        if game.status is GameStatus.CHALLENGE and game.opponent != account.id:
+            said = N_("game {game} is a challenge to {name}, not to you")
+            raise Refusal(Message(said, game=number, name=game.opponent_name or "?"))
+        if game.status not in (GameStatus.SEEK, GameStatus.CHALLENGE):
+            raise Refusal(Message(N_("game {game} is not open to accept: it has started already"), game=number))
+        under_way = [g for g in await self.storage.games_of(account.id) if g.status is GameStatus.PLAYING]
+        if len(under_way) >= self.options.max_games:
+            said = N_("you have {count} games under way already: finish one first")
+            raise Refusal(Message(said, count=self.options.max_games))
+        creator_colour = {SidePreference.WHITE: WHITE, SidePreference.BLACK: BLACK}.get(game.creator_plays)
+        if creator_colour is None:
+            creator_colour = self.choose([WHITE, BLACK])
+        white, black = (game.creator, account.id) if creator_colour == WHITE else (account.id, game.creator)
+        now = self.clock()
+        timing = start_timing(game.kind, time_control(game), now)
+        started = await self.storage.start_game(
+            number, account.id, white, black, now, (timing.white, timing.black), timing.deadline
+        )
+        if started is None:
+            said = N_("game {game} was taken or withdrawn just now: seeks lists those still open")
+            raise Refusal(Message(said, game=number))
+        if started.white != account.id:
+            await self._tell_turn(started)
+        return started
+
+    async def decline(self, account: Account, number: int) -> None:
+        """Withdraw one's own seek or challenge, or decline a challenge."""
+        if not await self.storage.withdraw_game(number, account.id):
+            said = N_("game {game} is no seek or challenge of yours (any more)")
+            raise Refusal(Message(said, game=number))
+
+    # --- games ----------------------------------------------------------------------------------------------
+
+    async def games(self, account: Account, *, finished: bool = False) -> Sequence[StoredGame]:
+        return await self.storage.games_of(account.id, finished=finished)
+
+    async def _game(self, number: int) -> StoredGame:
+        game = await self.storage.game(number)
+        if game is None:
+            raise Refusal(Message(N_("there is no game {game}"), game=number))
+        return game
+
+    async def look(self, number: int) -> tuple[StoredGame, Game]:
+        """A game as stored and replayed in the core (anyone may look at any game, as watchers do)."""
+        found = await self.storage.game_and_moves(number)
+        if found is None:
+            raise Refusal(Message(N_("there is no game {game}"), game=number))
+        game, moves = found
+        try:
+            return game, replay(game, moves, site=self.options.site, server=self.options.server)
+        except ReplayError as damaged:
+            said = N_("game {game} cannot be read back: {reason}")
+            raise Refusal(Message(said, game=number, reason=Message.verbatim(str(damaged)))) from None
+
+    async def pgn(self, number: int) -> str:
+        """The game's CTL-PGN record, as the project's writer writes it."""
+        from ..core.pgn import write_pgn
+
+        return write_pgn((await self.look(number))[1])
+
+    async def archive(self, number: int, folder: Path) -> Path:
+        """Write a finished game to the archive in ``folder`` (:func:`~cescacs_tui.data.archive.archive_game`)."""
+        game, core = await self.look(number)
+        if not game.over:
+            raise Refusal(Message(N_("game {game} is not finished: only finished games are archived"), game=number))
+        return archive_game(core, folder)
+
+    async def _seated(self, account: Account, number: int) -> tuple[StoredGame, Game, Colour]:
+        """The game (stored and replayed) and the side ``account`` plays in it, if they may act in it now;
+        a game whose deadline has passed is ended on time first."""
+        game, core = await self.look(number)
+        colour = game.colour_of(account.id)
+        if colour is None:
+            if game.status in (GameStatus.SEEK, GameStatus.CHALLENGE):
+                raise Refusal(Message(N_("game {game} has not started: accept {game} starts it"), game=number))
+            raise Refusal(
+                Message(
+                    N_("game {game} is between {white} and {black}: you do not play in it"),
+                    game=number,
+                    white=game.white_name or "?",
+                    black=game.black_name or "?",
+                )
+            )
+        if game.status is GameStatus.FINISHED:
+            said = N_("game {game} is over: {result}, {reason}")
+            raise Refusal(Message(said, game=number, result=game.result, reason=core.outcome_message()))
+        if await self._time_out(game, core):
+            said = N_("game {game} is over: {side} ran out of time at {deadline}")
+            deadline = game.deadline.strftime("%Y-%m-%d %H:%M UTC") if game.deadline else "?"
+            raise Refusal(Message(said, game=number, side=game.to_move, deadline=deadline))
+        return game, core, colour
+
+    async def _time_out(self, game: StoredGame, core: Game) -> bool:
+        """End ``game`` on time if its deadline has passed; whether it has (by this call or another's)."""
+        loser = flagged(game, self.clock())
+        if loser is None:
+            return False
+        core.set_recorded_outcome(Outcome.time_forfeit(loser))
+        await self._write(game, None, core)
+        return True
+
+    async def sweep(self) -> Sequence[StoredGame]:
+        """End on time every game whose deadline has passed (the server runs this now and then); those ended."""
+        ended = []
+        for game in await self.storage.overdue(self.clock()):
+            try:
+                _, core = await self.look(game.id)
+            except Refusal:
+                continue  # damaged: left as it is, for the operator
+            if await self._time_out(game, core):
+                ended.append(game)
+        return ended
+
+    async def play(self, account: Account, number: int, text: str, *, offer_draw: bool = False) -> Played:
+        """Play ``text`` (CTL-AN) in game ``number`` for ``account``, offering a draw with it if asked."""
+        for _ in range(ATTEMPTS):
+            game, core, colour = await self._seated(account, number)
+            if game.to_move != colour:
+                opponent = game.player(game.to_move)
+                name = game.white_name if opponent == game.white else game.black_name
+                said = N_("it is not your move in game {game}: {name} ({side}) is to move")
+                raise Refusal(Message(said, game=number, name=name or "?", side=game.to_move))
+            try:
+                move = core.position.parse_move(text)
+                node = core.play(move, offer_draw=offer_draw)
+            except (MoveError, GameError) as error:
+                said = N_("{move} cannot be played in game {game}: {reason}")
+                raise Refusal(Message(said, move=printable(text, 40), game=number, reason=error.explanation)) from None
+            now = self.clock()
+            timing = after_move(game, time_control(game), now)
+            if timing is None:  # the time ran out between reading the game and now
+                continue
+            node.clock = timing.mover_left
+            played = StoredMove(game.ply + 1, node.san, now, node.clock, offer_draw)
+            stored = await self._write(game, played, core, timing=timing, now=now)
+            if stored is not None:
+                if not stored.over:
+                    await self._tell_turn(stored)
+                return Played(stored, node.san, core)
+        raise Refusal(Message(KEPT_CHANGING, game=number))
+
+    async def draw(self, account: Account, number: int) -> tuple[DrawAnswer, StoredGame]:
+        """Offer a draw (after one's own move), accept the opponent's offer, or claim a draw the rules allow."""
+        for _ in range(ATTEMPTS):
+            game, core, colour = await self._seated(account, number)
+            if game.to_move == colour:
+                if game.draw_offer is not None and game.draw_offer != colour:
+                    core.accept_draw()
+                    answer = DrawAnswer.ACCEPTED
+                elif core.claimable_draw() is not None:
+                    core.claim_draw()
+                    answer = DrawAnswer.CLAIMED
+                else:
+                    said = N_("{reason}; to offer a draw, offer it with your move: play {game} MOVE --draw")
+                    raise Refusal(Message(said, reason=core.claim_status().explanation(), game=number))
+                stored = await self._write(game, None, core)
+            else:
+                if game.ply == 0:
+                    raise Refusal(Message(N_("a draw is offered together with a move: make your first move")))
+                if game.draw_offer == colour:
+                    raise Refusal(Message(N_("you have offered a draw already: your opponent answers it")))
+                core.offer_draw()
+                answer = DrawAnswer.OFFERED
+                stored = await self._write(game, None, core, marks_offer=True)
+            if stored is not None:
+                return answer, stored
+        raise Refusal(Message(KEPT_CHANGING, game=number))
+
+    async def resign(self, account: Account, number: int) -> StoredGame:
+        for _ in range(ATTEMPTS):
+            game, core, colour = await self._seated(account, number)
+            core.resign(colour)
+            stored = await self._write(game, None, core)
+            if stored is not None:
+                return stored
+        raise Refusal(Message(KEPT_CHANGING, game=number))
+
+    async def _write(
+        self,
+        game: StoredGame,
+        move: StoredMove | None,
+        core: Game,
+        *,
+        timing: Timing | None = None,
+        now: datetime.datetime | None = None,
+        marks_offer: bool = False,
+    ) -> StoredGame | None:
+        """Write what happened in ``core`` since ``game`` was read (a move brings its ``timing``, the clocks
+        after it); ``None`` if the game changed meanwhile."""
+        moment = now or self.clock()
+        over = core.outcome is not None
+        turn_started: datetime.datetime | None
+        if timing is not None:
+            clocks, deadline, turn_started = (timing.white, timing.black), timing.deadline, moment
+        else:
+            clocks, deadline, turn_started = (game.white_clock, game.black_clock), game.deadline, game.turn_started
+        update = Update(
+            move=move,
+            draw_offer=None if over else core.draw_offered_by,
+            result=core.result,
+            ending=core.outcome.ending.value if core.outcome is not None else None,
+            white_clock=clocks[0],
+            black_clock=clocks[1],
+            deadline=None if over else deadline,
+            turn_started=turn_started,
+            marks_offer=marks_offer,
+        )
+        return await self.storage.update_game(game.id, game.ply, update, moment)
+
+    async def _tell_turn(self, game: StoredGame) -> None:
+        """Run the notification hook for the player to move, if they want it."""
+        player = game.player(game.to_move)
+        account = None if player is None else await self.storage.account(player)
+        if account is not None and account.notify:
+            self.on_turn(account.name, game.id)
+
+    # --- ratings --------------------------------------------------------------------------------------------
+
+    async def ratings(self, pool: GameKind) -> Sequence[PoolRating]:
+        return await self.storage.ratings(pool)
