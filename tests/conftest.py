@@ -7,13 +7,15 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from cescacs_tui.server.storage import Storage
 from tests.helpers.reference import DATA
+from tests.helpers.server import BACKENDS, open_backend
 from tests.helpers.terminal import terminal_environment
 from tests.helpers.waiting import steady_pilot
 
@@ -144,3 +146,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             or item.path.name in SLOW_MODULES
         ):
             item.add_marker(pytest.mark.slow)
+
+
+# --- the C'escacs server's storage, on each backend ----------------------------------------------------------------
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each storage backend of the server in turn (tests/helpers/server.py)."""
+    return str(request.param)
+
+
+@pytest.fixture
+async def storage(backend: str, tmp_path: Path) -> AsyncIterator[Storage]:
+    """A fresh, migrated database of the backend, closed after the test."""
+    opened = await open_backend(backend, tmp_path)
+    yield opened
+    await opened.close()

@@ -78,6 +78,7 @@ __all__ = [
 ]
 
 KEPT_CHANGING: Final = N_("game {game} kept changing while your move was played: look at it again")
+OUT_OF_TIME: Final = N_("game {game} is over: {side} ran out of time")
 ATTEMPTS: Final = 3
 """How often a move is tried again when another change to its game was written first."""
 
@@ -374,14 +375,13 @@ class Lobby:
             said = N_("game {game} is over: {result}, {reason}")
             raise Refusal(Message(said, game=number, result=game.result, reason=core.outcome_message()))
         if await self._time_out(game, core):
-            said = N_("game {game} is over: {side} ran out of time at {deadline}")
-            deadline = game.deadline.strftime("%Y-%m-%d %H:%M UTC") if game.deadline else "?"
-            raise Refusal(Message(said, game=number, side=game.to_move, deadline=deadline))
+            raise Refusal(Message(OUT_OF_TIME, game=number, side=game.to_move))
         return game, core, colour
 
-    async def _time_out(self, game: StoredGame, core: Game) -> bool:
-        """End ``game`` on time if its deadline has passed; whether it has (by this call or another's)."""
-        loser = flagged(game, self.clock())
+    async def _time_out(self, game: StoredGame, core: Game, loser: Colour | None = None) -> bool:
+        """End ``game`` on time if its deadline has passed (or ``loser``'s clock says their time ran out);
+        whether it has (by this call or another's)."""
+        loser = loser or flagged(game, self.clock())
         if loser is None:
             return False
         core.set_recorded_outcome(Outcome.time_forfeit(loser))
@@ -409,16 +409,17 @@ class Lobby:
                 name = game.white_name if opponent == game.white else game.black_name
                 said = N_("it is not your move in game {game}: {name} ({side}) is to move")
                 raise Refusal(Message(said, game=number, name=name or "?", side=game.to_move))
+            now = self.clock()
+            timing = after_move(game, time_control(game), now)
+            if timing is None:  # the clock, read now, says the mover's time is up
+                await self._time_out(game, core, colour)
+                raise Refusal(Message(OUT_OF_TIME, game=number, side=colour))
             try:
                 move = core.position.parse_move(text)
                 node = core.play(move, offer_draw=offer_draw)
             except (MoveError, GameError) as error:
                 said = N_("{move} cannot be played in game {game}: {reason}")
                 raise Refusal(Message(said, move=printable(text, 40), game=number, reason=error.explanation)) from None
-            now = self.clock()
-            timing = after_move(game, time_control(game), now)
-            if timing is None:  # the time ran out between reading the game and now
-                continue
             node.clock = timing.mover_left
             played = StoredMove(game.ply + 1, node.san, now, node.clock, offer_draw)
             stored = await self._write(game, played, core, timing=timing, now=now)
