@@ -44,6 +44,7 @@ MIDDLE_DOT: Final = "\u00b7"
 MAX_MARKS: Final = 2
 """Combining accents one letter may carry (more is a "zalgo" name that draws over its neighbours)."""
 
+TOO_MANY_ACCENTS: Final = N_("an accent goes on a letter, and a letter carries at most two")
 SCRIPT_WORDS: Final = {"Latin": N_("Latin"), "Greek": N_("Greek"), "Cyrillic": N_("Cyrillic")}
 """The names of :data:`~cescacs_tui.server.confusables.SCRIPTS`, for the catalogs."""
 
@@ -118,33 +119,40 @@ def parse_name(raw: str) -> Name:
         raise NameRefused(Message(N_("a name has no spaces: join its words with - _ or .")))
     if not MIN_NAME <= len(text) <= MAX_NAME:
         raise NameRefused(length)
-    if _script(text[0]) is None:
+    if _script(text[0]) is None and not unicodedata.category(text[0]).startswith("L"):
         raise NameRefused(Message(N_("a name begins with a letter")))
     scripts: list[str] = []
-    marks = 0
     for index, ch in enumerate(text):
         if (script := _script(ch)) is not None:
-            marks = 0
             if script not in scripts:
                 scripts.append(script)
         elif _is_mark(ch):
-            marks += 1
-            if marks > MAX_MARKS or _script(text[index - marks]) is None:
-                raise NameRefused(Message(N_("an accent goes on a letter, and a letter carries at most two")))
+            if _script(text[index - 1]) is None and not _is_mark(text[index - 1]):
+                raise NameRefused(Message(TOO_MANY_ACCENTS))
         elif ch in EXTRA:
-            marks = 0
             _check_separator(text, index)
         elif unicodedata.category(ch).startswith("L"):
             said = N_("{character} is not a letter a name may hold: names are written in Latin, Greek or Cyrillic")
             raise NameRefused(Message(said, character=_character(ch)))
         else:
             raise NameRefused(Message(N_("a name cannot hold {character}"), character=_character(ch)))
+    if _most_accents(text) > MAX_MARKS:
+        raise NameRefused(Message(TOO_MANY_ACCENTS))
     if len(scripts) > 1:
         first, second = (Message(SCRIPT_WORDS[script]) for script in scripts[:2])
         said = N_("a name is written in one script: this one mixes {first} and {second}")
         raise NameRefused(Message(said, first=first, second=second))
     fold, shape = look_alike_keys(text)
     return Name(text, fold, shape)
+
+
+def _most_accents(text: str) -> int:
+    """The most combining marks one letter of ``text`` carries, precomposed ones counted (``ó`` is ``o`` and one)."""
+    most = run = 0
+    for ch in unicodedata.normalize("NFD", text):
+        run = run + 1 if unicodedata.combining(ch) else 0
+        most = max(most, run)
+    return most
 
 
 def _check_separator(text: str, index: int) -> None:
