@@ -1,5 +1,7 @@
 """The arrows point one way: tui → session → data → core, and session → engine → core.  Core, data, engine and
-session never import a UI; the engine knows nothing of the session or the data it serves.
+session never import a UI; the engine knows nothing of the session or the data it serves.  The server's
+foundation (accounts, games, ratings, its storage and its commands) builds on core, data and session only: the
+SSH server and the lobby screens that will serve it sit above it.
 
 Both are read as source (every import, relative ones resolved to the package
 they name) and imported in a fresh interpreter, which must not load Textual
@@ -25,6 +27,7 @@ UI_FREE = {
     "data": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.engine"),
     "engine": (*FRONT_ENDS, "cescacs_tui.session", "cescacs_tui.data", "cescacs_tui.plain", "cescacs_tui.remote"),
     "session": FRONT_ENDS,
+    "server": (*FRONT_ENDS, "cescacs_tui.engine", "cescacs_tui.plain", "cescacs_tui.remote"),
 }
 """For each UI-free layer, the project's own packages it must not import (besides the UI libraries)."""
 
@@ -103,7 +106,8 @@ def test_the_check_sees_relative_and_absolute_ui_imports(tmp_path: Path, monkeyp
     }
 
 
-DATA_MODULES = ("settings", "choices", "storage", "autosave", "slots", "lock", "archive", "records")
+DATA_MODULES = ("settings", "choices", "storage", "autosave", "slots", "lock", "archive", "records", "ratings")
+SERVER_MODULES = ("storage", "sqlite", "lobby", "commands", "notify")
 
 
 @pytest.mark.slow
@@ -114,8 +118,9 @@ DATA_MODULES = ("settings", "choices", "storage", "autosave", "slots", "lock", "
         ("cescacs_tui.session", "cescacs_tui.session.opponent"),
         tuple(f"cescacs_tui.data.{name}" for name in DATA_MODULES),
         ("cescacs_tui.engine", "cescacs_tui.engine.client", "cescacs_tui.engine.computer", "cescacs_tui.engine.serve"),
+        tuple(f"cescacs_tui.server.{name}" for name in SERVER_MODULES),
     ],
-    ids=["core", "session", "data", "engine"],
+    ids=["core", "session", "data", "engine", "server"],
 )
 def test_importing_the_layer_loads_neither_textual_nor_rich(modules: tuple[str, ...]) -> None:
     code = (

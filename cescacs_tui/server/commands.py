@@ -74,7 +74,9 @@ class _Words:
 
     def word(self, value: object) -> str:
         if isinstance(value, Colour):
-            return self.catalog.pgettext("side in a sentence", "White" if value == WHITE else "Black")
+            if value == WHITE:
+                return self.catalog.pgettext("side in a sentence", "White")
+            return self.catalog.pgettext("side in a sentence", "Black")
         if isinstance(value, Message):
             return self.say(value)
         return str(value)
