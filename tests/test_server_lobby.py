@@ -346,7 +346,33 @@ async def test_the_live_and_correspondence_pools_are_rated_apart(lobby: Lobby) -
 async def test_a_game_another_process_changed_is_read_again_before_the_move_is_judged(lobby: Lobby) -> None:
     """The lobby reads, judges, then writes only if the game is where it was read: a stale reader is refused."""
     game, alice, bob = await game_between(lobby)
+    await lobby.look(game.id)  # this lobby keeps the game replayed
     other = Lobby(lobby.storage, clock=lobby.clock)
     await other.play(alice, game.id, "E7-E13")
     assert "not your move" in await refused(lobby.play(alice, game.id, "E7-E11"))
     assert (await lobby.play(bob, game.id, "E21-E17")).game.ply == 2
+
+
+async def test_a_game_is_replayed_once_then_kept_while_it_is_stored_as_kept(
+    lobby: Lobby, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cescacs_tui.server import lobby as module
+
+    replays: list[int] = []
+    real = module.replay
+
+    def counted(game: StoredGame, *args: object, **kwargs: str) -> object:
+        replays.append(game.ply)
+        return real(game, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "replay", counted)
+    game, alice, bob = await game_between(lobby)
+    await play_all(lobby, game, alice, bob, ["E7-E13", "E21-E17", "F8-F10"])
+    await refused(lobby.play(alice, game.id, "E13-E15"))  # not alice's move: the game is kept as it was
+    await refused(lobby.draw(bob, game.id))  # nothing to claim: kept as it was
+    await lobby.draw(alice, game.id)
+    assert "3. F8-F10 (=):" in await lobby.pgn(game.id)
+    assert replays == [0]
+    await lobby.storage.update_game(game.id, 3, module.Update(None, None, "0-3", "resignation", None, None, None,
+                                                              None), lobby.clock())  # fmt: skip
+    assert (await lobby.look(game.id))[1].result == "0-3" and replays == [0, 3]

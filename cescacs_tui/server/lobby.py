@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import datetime
 import random
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -80,6 +81,8 @@ __all__ = [
 KEPT_CHANGING: Final = N_("game {game} kept changing while your move was played: look at it again")
 OUT_OF_TIME: Final = N_("game {game} is over: {side} ran out of time")
 ATTEMPTS: Final = 3
+REPLAYED: Final = 256
+"""Games kept replayed in memory (the most recently used): a move in one of them is judged without replaying it."""
 """How often a move is tried again when another change to its game was written first."""
 
 
@@ -178,6 +181,8 @@ class Lobby:
     """Picks the side of a player who wants either."""
     on_turn: Callable[[str, int], None] = _nothing
     """Told the player's name and the game's id when it becomes the move of a player who wants to know."""
+    _replayed: OrderedDict[int, tuple[Hashable, Game]] = field(default_factory=OrderedDict, init=False, repr=False)
+    """Games replayed lately, each with the stored state it was replayed from (:func:`_state_key`)."""
 
     # --- accounts -------------------------------------------------------------------------------------------
 
@@ -331,16 +336,39 @@ class Lobby:
         return game
 
     async def look(self, number: int) -> tuple[StoredGame, Game]:
-        """A game as stored and replayed in the core (anyone may look at any game, as watchers do)."""
+        """A game as stored and replayed in the core (anyone may look at any game, as watchers do).
+
+        The game in the core is the lobby's own: read it, never change it (:meth:`_take` gives one to change).
+        """
+        game, core = await self._take(number)
+        self._keep(game.id, core)
+        return game, core
+
+    async def _take(self, number: int) -> tuple[StoredGame, Game]:
+        """The game as stored and in the core, the core now the caller's to change (:meth:`_keep` gives it back).
+
+        A game replayed lately from the same stored state is not replayed again.
+        """
         found = await self.storage.game_and_moves(number)
         if found is None:
             raise Refusal(Message(N_("there is no game {game}"), game=number))
         game, moves = found
+        key = _stored_key(game, moves)
+        kept = self._replayed.pop(number, None)
+        if kept is not None and kept[0] == key:
+            return game, kept[1]
         try:
             return game, replay(game, moves, site=self.options.site, server=self.options.server)
         except ReplayError as damaged:
             said = N_("game {game} cannot be read back: {reason}")
             raise Refusal(Message(said, game=number, reason=Message.verbatim(str(damaged)))) from None
+
+    def _keep(self, number: int, core: Game) -> None:
+        """Keep ``core``, as it is now stored, for the next request about the game."""
+        self._replayed[number] = (_core_key(core), core)
+        self._replayed.move_to_end(number)
+        while len(self._replayed) > REPLAYED:
+            self._replayed.popitem(last=False)
 
     async def pgn(self, number: int) -> str:
         """The game's CTL-PGN record, as the project's writer writes it."""
@@ -356,9 +384,21 @@ class Lobby:
         return archive_game(core, folder)
 
     async def _seated(self, account: Account, number: int) -> tuple[StoredGame, Game, Colour]:
-        """The game (stored and replayed) and the side ``account`` plays in it, if they may act in it now;
-        a game whose deadline has passed is ended on time first."""
-        game, core = await self.look(number)
+        """The game (stored, and in the core for the caller to change) and the side ``account`` plays in it, if
+        they may act in it now; a game whose deadline has passed is ended on time first."""
+        game, core = await self._take(number)
+        try:
+            colour = self._refuse_unless_seated(account, game, core)
+            if await self._time_out(game, core):
+                raise Refusal(Message(OUT_OF_TIME, game=number, side=game.to_move))
+        except Refusal:
+            self._keep(number, core)  # as it is now stored, or as it was if another change came first: see _take
+            raise
+        return game, core, colour
+
+    @staticmethod
+    def _refuse_unless_seated(account: Account, game: StoredGame, core: Game) -> Colour:
+        number = game.id
         colour = game.colour_of(account.id)
         if colour is None:
             if game.status in (GameStatus.SEEK, GameStatus.CHALLENGE):
@@ -374,9 +414,7 @@ class Lobby:
         if game.status is GameStatus.FINISHED:
             said = N_("game {game} is over: {result}, {reason}")
             raise Refusal(Message(said, game=number, result=game.result, reason=core.outcome_message()))
-        if await self._time_out(game, core):
-            raise Refusal(Message(OUT_OF_TIME, game=number, side=game.to_move))
-        return game, core, colour
+        return colour
 
     async def _time_out(self, game: StoredGame, core: Game, loser: Colour | None = None) -> bool:
         """End ``game`` on time if its deadline has passed (or ``loser``'s clock says their time ran out);
@@ -393,11 +431,12 @@ class Lobby:
         ended = []
         for game in await self.storage.overdue(self.clock()):
             try:
-                _, core = await self.look(game.id)
+                game, core = await self._take(game.id)
             except Refusal:
-                continue  # damaged: left as it is, for the operator
+                continue  # damaged, or gone: left as it is, for the operator
             if await self._time_out(game, core):
                 ended.append(game)
+            self._keep(game.id, core)
         return ended
 
     async def play(self, account: Account, number: int, text: str, *, offer_draw: bool = False) -> Played:
@@ -405,6 +444,7 @@ class Lobby:
         for _ in range(ATTEMPTS):
             game, core, colour = await self._seated(account, number)
             if game.to_move != colour:
+                self._keep(number, core)
                 opponent = game.player(game.to_move)
                 name = game.white_name if opponent == game.white else game.black_name
                 said = N_("it is not your move in game {game}: {name} ({side}) is to move")
@@ -413,17 +453,20 @@ class Lobby:
             timing = after_move(game, time_control(game), now)
             if timing is None:  # the clock, read now, says the mover's time is up
                 await self._time_out(game, core, colour)
+                self._keep(number, core)
                 raise Refusal(Message(OUT_OF_TIME, game=number, side=colour))
             try:
                 move = core.position.parse_move(text)
                 node = core.play(move, offer_draw=offer_draw)
-            except (MoveError, GameError) as error:
+            except (MoveError, GameError) as error:  # refused before the game changed
+                self._keep(number, core)
                 said = N_("{move} cannot be played in game {game}: {reason}")
                 raise Refusal(Message(said, move=printable(text, 40), game=number, reason=error.explanation)) from None
             node.clock = timing.mover_left
             played = StoredMove(game.ply + 1, node.san, now, node.clock, offer_draw)
             stored = await self._write(game, played, core, timing=timing, now=now)
             if stored is not None:
+                self._keep(number, core)
                 if not stored.over:
                     await self._tell_turn(stored)
                 return Played(stored, node.san, core)
@@ -433,28 +476,35 @@ class Lobby:
         """Offer a draw (after one's own move), accept the opponent's offer, or claim a draw the rules allow."""
         for _ in range(ATTEMPTS):
             game, core, colour = await self._seated(account, number)
-            if game.to_move == colour:
-                if game.draw_offer is not None and game.draw_offer != colour:
-                    core.accept_draw()
-                    answer = DrawAnswer.ACCEPTED
-                elif core.claimable_draw() is not None:
-                    core.claim_draw()
-                    answer = DrawAnswer.CLAIMED
-                else:
-                    said = N_("{reason}; to offer a draw, offer it with your move: play {game} MOVE --draw")
-                    raise Refusal(Message(said, reason=core.claim_status().explanation(), game=number))
-                stored = await self._write(game, None, core)
-            else:
-                if game.ply == 0:
-                    raise Refusal(Message(N_("a draw is offered together with a move: make your first move")))
-                if game.draw_offer == colour:
-                    raise Refusal(Message(N_("you have offered a draw already: your opponent answers it")))
-                core.offer_draw()
-                answer = DrawAnswer.OFFERED
-                stored = await self._write(game, None, core, marks_offer=True)
+            try:
+                answer = self._answer_draw(game, core, colour)
+            except Refusal:
+                self._keep(number, core)  # refused before the game changed
+                raise
+            stored = await self._write(game, None, core, marks_offer=answer is DrawAnswer.OFFERED)
             if stored is not None:
+                self._keep(number, core)
                 return answer, stored
         raise Refusal(Message(KEPT_CHANGING, game=number))
+
+    @staticmethod
+    def _answer_draw(game: StoredGame, core: Game, colour: Colour) -> DrawAnswer:
+        """Make in ``core`` the draw ``colour`` asks for, or refuse it (the core unchanged)."""
+        if game.to_move == colour:
+            if game.draw_offer is not None and game.draw_offer != colour:
+                core.accept_draw()
+                return DrawAnswer.ACCEPTED
+            if core.claimable_draw() is not None:
+                core.claim_draw()
+                return DrawAnswer.CLAIMED
+            said = N_("{reason}; to offer a draw, offer it with your move: play {game} MOVE --draw")
+            raise Refusal(Message(said, reason=core.claim_status().explanation(), game=game.id))
+        if game.ply == 0:
+            raise Refusal(Message(N_("a draw is offered together with a move: make your first move")))
+        if game.draw_offer == colour:
+            raise Refusal(Message(N_("you have offered a draw already: your opponent answers it")))
+        core.offer_draw()
+        return DrawAnswer.OFFERED
 
     async def resign(self, account: Account, number: int) -> StoredGame:
         for _ in range(ATTEMPTS):
@@ -462,6 +512,7 @@ class Lobby:
             core.resign(colour)
             stored = await self._write(game, None, core)
             if stored is not None:
+                self._keep(number, core)
                 return stored
         raise Refusal(Message(KEPT_CHANGING, game=number))
 
@@ -508,3 +559,15 @@ class Lobby:
 
     async def ratings(self, pool: GameKind) -> Sequence[PoolRating]:
         return await self.storage.ratings(pool)
+
+
+def _stored_key(game: StoredGame, moves: Sequence[StoredMove]) -> Hashable:
+    """What a replay of ``game`` depends on: its moves with their clocks and offers, its offer, its ending."""
+    return (tuple((m.move, m.clock, m.draw_offer) for m in moves), game.draw_offer, game.result, game.ending)
+
+
+def _core_key(core: Game) -> Hashable:
+    """:func:`_stored_key` of the stored game ``core`` was replayed from, or has just been written as."""
+    ending = core.outcome.ending.value if core.outcome is not None else None
+    nodes = tuple((node.san, node.clock, node.draw_offer) for node in core.nodes)
+    return (nodes, None if core.outcome is not None else core.draw_offered_by, core.result, ending)
