@@ -371,7 +371,7 @@ async def test_a_game_is_replayed_once_then_kept_while_it_is_stored_as_kept(
     await refused(lobby.play(alice, game.id, "E13-E15"))  # not alice's move: the game is kept as it was
     await refused(lobby.draw(bob, game.id))  # nothing to claim: kept as it was
     await lobby.draw(alice, game.id)
-    assert "3. F8-F10 (=):" in await lobby.pgn(game.id)
+    assert "2. F8-F10 (=):" in await lobby.pgn(game.id)
     assert replays == [0]
     await lobby.storage.update_game(game.id, 3, module.Update(None, None, "0-3", "resignation", None, None, None,
                                                               None), lobby.clock())  # fmt: skip
