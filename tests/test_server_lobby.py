@@ -376,3 +376,21 @@ async def test_a_game_is_replayed_once_then_kept_while_it_is_stored_as_kept(
     await lobby.storage.update_game(game.id, 3, module.Update(None, None, "0-3", "resignation", None, None, None,
                                                               None), lobby.clock())  # fmt: skip
     assert (await lobby.look(game.id))[1].result == "0-3" and replays == [0, 3]
+
+
+async def test_games_under_way_are_bounded_for_both_players(storage: Storage) -> None:
+    lobby, _, _ = make_lobby(storage, LobbyOptions(max_games=1))
+    alice, bob, carol = await players(lobby, "alice", "bob", "carol")
+    await lobby.accept(bob, (await lobby.challenge(alice, "bob", Terms.correspondence(1))).id)
+    assert "you have 1 game under way already: finish it first" in await refused(
+        lobby.accept(bob, (await lobby.challenge(carol, "bob", Terms.correspondence(1))).id)
+    )
+    assert "alice has 1 game under way already" in await refused(
+        lobby.accept(carol, (await lobby.seek(alice, Terms.correspondence(1))).id)
+    )
+
+
+async def test_a_challenge_finds_a_name_typed_in_full_width_or_look_alike_letters(lobby: Lobby) -> None:
+    alice, _ = await players(lobby, "alice", "bob")
+    for typed in ("ｂｏｂ", "B0B", "b\u043eb"):  # full-width letters; a zero; a Cyrillic o
+        assert (await lobby.challenge(alice, typed, Terms.correspondence(1))).opponent_name == "bob"

@@ -30,7 +30,7 @@ from typing import Final
 from ..core.clock import ClockKind, TimeControl
 from ..core.errors import MoveError
 from ..core.game import Game, GameError
-from ..core.message import Message
+from ..core.message import Message, Nn_
 from ..core.outcome import Outcome
 from ..core.pieces import BLACK, WHITE, Colour
 from ..core.safe_text import printable
@@ -280,7 +280,10 @@ class Lobby:
 
     async def _offer(self, account: Account, terms: Terms, opponent: int | None) -> StoredGame:
         if await self.storage.offers_by(account.id) >= self.options.max_offers:
-            said = N_("you have {count} seeks and challenges open already: withdraw one with decline GAME")
+            said = Nn_(
+                "you have {count} seek or challenge open already: withdraw it with decline GAME",
+                "you have {count} seeks and challenges open already: withdraw one with decline GAME",
+            )
             raise Refusal(Message(said, count=self.options.max_offers))
         new = NewGame(terms.kind, terms.control.to_tag(), account.id, terms.side, opponent)
         return await self.storage.create_game(new, self.clock())
@@ -294,14 +297,22 @@ class Lobby:
         if game.status is GameStatus.SEEK and game.creator == account.id:
             raise Refusal(Message(N_("game {game} is your own seek: withdraw it with decline {game}"), game=number))
         if game.status is GameStatus.CHALLENGE and game.opponent != account.id:
-            said = N_("game {game} is a challenge to {name}, not to you")
-            raise Refusal(Message(said, game=number, name=game.opponent_name or "?"))
+            refused = N_("game {game} is a challenge to {name}, not to you")
+            raise Refusal(Message(refused, game=number, name=game.opponent_name or "?"))
         if game.status not in (GameStatus.SEEK, GameStatus.CHALLENGE):
             raise Refusal(Message(N_("game {game} is not open to accept: it has started already"), game=number))
-        under_way = [g for g in await self.storage.games_of(account.id) if g.status is GameStatus.PLAYING]
-        if len(under_way) >= self.options.max_games:
-            said = N_("you have {count} games under way already: finish one first")
+        if await self.storage.games_under_way(account.id) >= self.options.max_games:
+            said = Nn_(
+                "you have {count} game under way already: finish it first",
+                "you have {count} games under way already: finish one first",
+            )
             raise Refusal(Message(said, count=self.options.max_games))
+        if await self.storage.games_under_way(game.creator) >= self.options.max_games:
+            said = Nn_(
+                "{name} has {count} game under way already: try again later",
+                "{name} has {count} games under way already: try again later",
+            )
+            raise Refusal(Message(said, name=game.creator_name, count=self.options.max_games))
         creator_colour = {SidePreference.WHITE: WHITE, SidePreference.BLACK: BLACK}.get(game.creator_plays)
         if creator_colour is None:
             creator_colour = self.choose([WHITE, BLACK])
@@ -312,8 +323,8 @@ class Lobby:
             number, account.id, white, black, now, (timing.white, timing.black), timing.deadline
         )
         if started is None:
-            said = N_("game {game} was taken or withdrawn just now: seeks lists those still open")
-            raise Refusal(Message(said, game=number))
+            gone = N_("game {game} was taken or withdrawn just now: seeks lists those still open")
+            raise Refusal(Message(gone, game=number))
         if started.white != account.id:
             await self._tell_turn(started)
         return started

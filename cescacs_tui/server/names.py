@@ -85,7 +85,9 @@ def skeleton(text: str) -> str:
 
 
 def look_alike_keys(text: str) -> tuple[str, str]:
-    """The :attr:`Name.fold` and :attr:`Name.shape` keys of a normalised name."""
+    """The :attr:`Name.fold` and :attr:`Name.shape` keys of a name (as typed: it is normalised first), with which
+    a name is found however it is spelled."""
+    text = unicodedata.normalize("NFKC", text)
     return skeleton(text.casefold()).casefold(), skeleton(text)
 
 

@@ -405,6 +405,13 @@ class SqliteStorage:
 
         return await self._run(read)
 
+    async def games_under_way(self, account: int) -> int:
+        def read(connection: sqlite3.Connection) -> int:
+            sql = "SELECT COUNT(*) FROM games WHERE status = 'playing' AND (white = ? OR black = ?)"
+            return int(connection.execute(sql, (account, account)).fetchone()[0])
+
+        return await self._run(read)
+
     async def overdue(self, now: datetime.datetime, limit: int = 100) -> Sequence[StoredGame]:
         where = "g.status = 'playing' AND g.deadline IS NOT NULL AND g.deadline <= ? ORDER BY g.deadline LIMIT ?"
         return await self._run(_read_games, f"{_GAME_SELECT} WHERE {where}", (_ms(now), limit))

@@ -168,6 +168,9 @@ class Storage(Protocol):
     async def offers_by(self, account: int) -> int:
         """How many seeks and challenges ``account`` has open."""
 
+    async def games_under_way(self, account: int) -> int:
+        """How many games ``account`` is playing now."""
+
     async def overdue(self, now: datetime.datetime, limit: int = 100) -> Sequence[StoredGame]:
         """Games under way whose deadline has passed, the earliest deadline first."""
 
