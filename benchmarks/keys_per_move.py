@@ -1,6 +1,6 @@
 """Keys per move with the board's cursor on real games: free cursor keys only, against play among the targets.
 
-    python benchmarks/keys_per_move.py                       # the README's game (Cescacs-A0001-24)
+    python benchmarks/keys_per_move.py                       # the player's guide's game (Cescacs-A0001-24)
     python benchmarks/keys_per_move.py tests/data/games/*.txt
 
 Each half-move is played with the cursor only, starting where the previous one

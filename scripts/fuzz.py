@@ -27,7 +27,7 @@ no control character on its output; ``host`` and ``serve-ssh`` runs that start
 serving are stopped once they say so.
 
 The test suite runs a small, fixed share of both (tests/test_fuzz.py); the
-figures of a full run are in the README's reliability section.
+figures of a full run are in docs/development.md's reliability section.
 """
 
 from __future__ import annotations

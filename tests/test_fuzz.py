@@ -1,7 +1,7 @@
 """A small, fixed share of the fuzz run (scripts/fuzz.py): no traceback, no hang, from the readers or the command.
 
 The full run (20,000 core inputs, 1,000 runs of the command) takes minutes and
-is a script; its figures are in the README's reliability section.  This share
+is a script; its figures are in docs/development.md's reliability section.  This share
 runs with its own seeds, different from the script's default, so the suite
 adds inputs to what the full run covers instead of repeating them.
 """

@@ -465,9 +465,9 @@ def test_every_hex_name_typed_alone_is_answered_and_plays_nothing() -> None:
     assert parse_hex("F14") == find_hex("F14")
 
 
-def test_the_readme_section_shows_what_the_plain_mode_says_and_names_every_command() -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Playing without the board (screen readers)")[1].split("\n## ")[0]
+def test_the_guides_section_shows_what_the_plain_mode_says_and_names_every_command() -> None:
+    guide = (Path(__file__).parent.parent / "docs" / "playing.md").read_text(encoding="utf-8")
+    section = guide.split("## Playing without the board (screen readers)")[1].split("\n## ")[0]
     transcript = section.split("```\n")[1]
     typist = Typist()
     expected: list[str] = []

@@ -1,11 +1,11 @@
-"""The README's promises: its two commands, and its code example, work as written."""
+"""The README's promises: its two commands work as written, and its table of keys is the app's."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 from pathlib import Path
+
+from scripts.key_table import BEGIN, END, key_table, with_table
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 CI = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
@@ -20,27 +20,23 @@ def test_readme_opens_with_the_play_and_test_commands_and_ci_runs_the_test_one()
     assert test in CI
 
 
-def test_the_core_example_prints_what_its_comments_say() -> None:
-    code = next(block for block in re.findall(r"```python\n(.*?)\n```", README, re.S) if "perft" in block)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "README.md", "exec"), {})
-    lines = out.getvalue().splitlines()
-    assert lines[0] == "E7-E13"
-    assert lines[1].endswith(" b RKRrkr E13@9-11 0 1")
-    assert lines[2] == "68 None None"  # Black has the mirror of White's 68 first moves
-    assert lines[3] == "340385"
-    assert lines[4] == "True"
+def test_the_readme_is_short() -> None:
+    assert len(README.splitlines()) <= 250  # the rest is in docs/
 
 
-def test_the_session_example_prints_what_its_comments_say() -> None:
-    code = next(block for block in re.findall(r"```python\n(.*?)\n```", README, re.S) if "GameSession" in block)
-    out = io.StringIO()
-    scope: dict[str, object] = {}
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "README.md", "exec"), scope)
-    lines = out.getvalue().splitlines()
-    assert lines[0].startswith("ee5-e11: the Elephant on E5 cannot go to E11")
-    assert lines[1] == "White played H6-H12"
-    feedback = scope["feedback"]
-    assert feedback.question.answer(True).text.startswith("Black resigns")  # type: ignore[attr-defined]
+def test_the_readmes_table_of_keys_is_made_from_the_action_table() -> None:
+    assert f"{BEGIN}\n{key_table()}\n{END}" in README  # else: python scripts/key_table.py --write
+    assert with_table(README) == README
+
+
+def test_the_table_of_keys_lists_every_action_and_each_of_its_keys() -> None:
+    from cescacs_tui.session import ACTIONS
+    from cescacs_tui.session.actions import key_name
+
+    rows = key_table().splitlines()[2:]
+    assert len(rows) == len(ACTIONS)
+    for row, action in zip(rows, ACTIONS.values(), strict=True):
+        keys, title, what = (cell.strip() for cell in row.strip("|").split(" | "))
+        assert (title, what) == (action.title, action.help)
+        expected = [key_name(key) for key in action.keys.split(",")] if action.keys else ["Ctrl+P"]
+        assert re.findall(r"`([^`]+)`", keys) == expected

@@ -219,7 +219,7 @@ async def test_a_screenshot_is_opened_in_the_browser_and_never_written_on_the_se
 
 
 async def test_a_game_left_idle_is_closed_and_the_page_says_it_is_saved(chromium: Browser, tmp_path: Path) -> None:
-    idle_server = WebServer(tmp_path, "--idle-minutes", "0.05")
+    idle_server = WebServer(tmp_path, "--idle-minutes", "0.15")  # 9 s without a key, counted from the first frame
     try:
         page, screen = await open_game(chromium, idle_server, viewport={"width": 1280, "height": 800})
         await page.keyboard.type("/e7-e13\r", delay=TYPING_MS)

@@ -56,8 +56,38 @@ async def test_a_visitors_process_is_started_as_a_web_visitor_with_the_servers_e
     assert "CESCACS_WEB_PASSWORD" not in environment
 
 
+async def test_the_idle_time_counts_from_when_the_game_is_first_shown(tmp_path: Path) -> None:
+    from cescacs_tui.session.policy import LaunchKind, Policy
+    from cescacs_tui.web.server import BrowserAppService
+
+    sent: list[bytes] = []
+
+    async def write_bytes(data: bytes) -> None:
+        sent.append(data)
+
+    async def ignore(*_: object) -> None:
+        return None
+
+    service = BrowserAppService(
+        "true",
+        browser=Browser(new_browser_id(), tmp_path),
+        policy=Policy(LaunchKind.WEB),
+        write_bytes=write_bytes,
+        write_str=ignore,
+        close=ignore,
+        download_manager=None,  # type: ignore[arg-type]
+    )
+    service.last_input -= 100  # a start that took 100 s on a busy server
+    started = service.last_input
+    await service.on_data(b"first frame")
+    shown = service.last_input
+    assert shown >= started + 100 and sent == [b"first frame"]
+    await service.on_data(b"a clock tick")  # the app's own output is not the visitor's activity
+    assert service.last_input == shown
+
+
 async def test_a_game_left_without_a_key_is_ended_saved_and_resumed_on_return(tmp_path: Path) -> None:
-    server = WebServer(tmp_path, "--idle-minutes", "0.05")  # 3 s without a key
+    server = WebServer(tmp_path, "--idle-minutes", "0.15")  # 9 s without a key, counted from the first frame
     try:
         async with browser(server) as visitor:
             async with visitor.tab() as tab:

@@ -143,7 +143,9 @@ class BrowserAppService(AppService):
         self.language = language
         """The language the browser asks for (``None``: it names none the interface speaks)."""
         self.last_input = time.monotonic()
-        """When the visitor last pressed a key or moved the mouse (the idle timeout counts from it)."""
+        """When the visitor last pressed a key or moved the mouse, or else when the game was first shown: the idle
+        timeout counts from it, so a slow start on a busy server never eats into the visitor's time."""
+        self._shown = False
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width=width, height=height)
@@ -159,6 +161,12 @@ class BrowserAppService(AppService):
             await self.remote_write_str(json.dumps(["cescacs", "choose_file"]))
             return
         await super().on_meta(data)
+
+    async def on_data(self, payload: bytes) -> None:
+        if not self._shown:
+            self._shown = True
+            self.last_input = time.monotonic()
+        await super().on_data(payload)
 
     async def send_bytes(self, data: bytes) -> bool:
         """Pass keys on; ``False`` if the app has not taken them within :data:`STOP_SECONDS` (its input is dead)."""
