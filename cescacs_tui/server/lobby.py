@@ -81,9 +81,9 @@ __all__ = [
 KEPT_CHANGING: Final = N_("game {game} kept changing while your move was played: look at it again")
 OUT_OF_TIME: Final = N_("game {game} is over: {side} ran out of time")
 ATTEMPTS: Final = 3
+"""How often a move is tried again when another change to its game was written first."""
 REPLAYED: Final = 256
 """Games kept replayed in memory (the most recently used): a move in one of them is judged without replaying it."""
-"""How often a move is tried again when another change to its game was written first."""
 
 
 def utc_now() -> datetime.datetime:
@@ -152,7 +152,8 @@ class Terms:
 
 @dataclass(frozen=True)
 class Played:
-    """A move written: the game as stored now, the move as the record writes it, and the game in the core."""
+    """A move written: the game as stored now, the move as the record writes it, and the game in the core (the
+    lobby's own, to read and never change, as :meth:`Lobby.look` gives it)."""
 
     game: StoredGame
     move: str
@@ -182,7 +183,7 @@ class Lobby:
     on_turn: Callable[[str, int], None] = _nothing
     """Told the player's name and the game's id when it becomes the move of a player who wants to know."""
     _replayed: OrderedDict[int, tuple[Hashable, Game]] = field(default_factory=OrderedDict, init=False, repr=False)
-    """Games replayed lately, each with the stored state it was replayed from (:func:`_state_key`)."""
+    """Games replayed lately, each with the stored state it stands for (:func:`_stored_key`)."""
 
     # --- accounts -------------------------------------------------------------------------------------------
 
