@@ -9,8 +9,8 @@ iteration plays one game pair (the same opening with both colours) between
 the weights nudged up and down along a random sign vector, and moves every
 weight in proportion to the result.  Games are played at a fixed number of
 nodes per move, so the machine's load does not bias them.  ``verify`` plays
-the weights of a file against the built-in ones (the official material
-values are never tuned).  Every game is refereed by the rules core.
+the weights of a file against the built-in ones (the material values are
+not tuned here: ``scripts/texel.py`` fits them).  Every game is refereed by the rules core.
 
 Both commands print one line per game pair or match, so a long run in the
 background (``nice``) can be followed with ``tail -f``.
@@ -58,7 +58,7 @@ STEPS: Final[dict[str, float]] = {
     "castling_rook": 4,
     "tempo": 5,
 }
-"""The tuned weights and the size of their perturbation (centipawns); material values stay official."""
+"""The tuned weights and the size of their perturbation (centipawns); the material values are left alone."""
 
 
 def weights_from(values: dict[str, float], base: Weights) -> Weights:

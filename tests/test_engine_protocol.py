@@ -179,10 +179,13 @@ def test_setoption_changes_each_option(engine):
         "setoption name hash value 2",  # option names are case-insensitive
         "setoption name Castling value false",
         "setoption name Seed value 7",
-        "setoption name MoveOverhead value 0",
+        "setoption name Move Overhead value 0",
     )
     assert engine.new_lines() == []
-    assert engine.protocol.options == {"Level": 3, "Hash": 2, "Castling": False, "Seed": 7, "MoveOverhead": 0}
+    assert engine.protocol.options == {"Level": 3, "Hash": 2, "Castling": False, "Seed": 7, "Move Overhead": 0}
+    engine.send("setoption name moveoverhead value 40")  # names match without case or spaces (0.3's spelling)
+    assert engine.new_lines() == []
+    assert engine.protocol.options["Move Overhead"] == 40
     assert engine.protocol.searcher.hash_entries == 2 * (1 << 20) // 200
     # Castling applies from the next position command: the beginners' rule (RULES.md 11.1)
     engine.send("position startpos")
@@ -298,10 +301,11 @@ def test_the_cescacs_engine_command_in_one_burst_of_bytes():
         engine.write(
             b"uci\nisready\nucinewgame\nsetoption name Level value 2\n"
             b"position startpos moves E7-E13\ngo nodes 500\n"
-            b"\xff\xfe garbage \x1b[31m\n\n   \nposition startpos\ngo depth 1\n"
+            b"\xff\xfe garbage \x1b[31m\n\n   \nposition startpos\n"
         )
         assert b"uciok\n" in engine.read_until(b"readyok\n", "readyok")
         first = engine.read_until(b"bestmove ", "the first bestmove") + engine.read_until(b"\n", "its end")
+        engine.write(b"go depth 1\n")  # after the answer: a go during a search is refused, whatever the timing
         second = engine.read_until(b"bestmove ", "the second bestmove") + engine.read_until(b"\n", "its end")
         # undecodable bytes become U+FFFD (printable), the escape character is escaped
         assert "info string error: unknown command '\ufffd\ufffd'".encode() in first + second

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+import time
 
 import pytest
 from hypothesis import given
@@ -22,7 +23,7 @@ from cescacs_tui.engine.evaluation import CENTRALITY, Tables, hex_distance
 from cescacs_tui.engine.levels import careless_move, level_limits
 from cescacs_tui.engine.match import play_game, play_match, random_opening
 from cescacs_tui.engine.players import EnginePlayer, MaterialPlayer, RandomPlayer
-from cescacs_tui.engine.search import MATE, STALEMATE, Limits, mate_in, plan_time
+from cescacs_tui.engine.search import DEFAULT_OVERHEAD, MATE, SAFETY, STALEMATE, Limits, mate_in, plan_time
 from tests.helpers.builders import pdtl
 from tests.helpers.random_games import budget, random_game
 from tests.helpers.reference import POSITIONS, RULE_VECTORS, load_jsonl
@@ -208,14 +209,46 @@ def test_a_single_legal_move_is_played_without_a_long_think():
 
 def test_the_time_plan_never_spends_more_than_there_is():
     assert plan_time(Limits(movetime=1.0), 0).hard == pytest.approx(0.97)
+    assert plan_time(Limits(movetime=0.02), 0).hard == pytest.approx(0.015)  # the overhead at most a quarter
     assert plan_time(Limits(infinite=True, movetime=1.0), 0).hard is None
-    for remaining in (0.05, 0.5, 5.0, 60.0, 600.0):
+    for remaining in (0.0, 0.02, 0.05, 0.5, 5.0, 60.0, 600.0):
         for increment in (0.0, 1.0, 5.0):
-            plan = plan_time(Limits(white_time=remaining, white_increment=increment, black_time=1.0), 0)
-            assert plan.hard is not None and plan.soft is not None
-            assert plan.soft <= plan.hard <= max(0.005, remaining - 0.03)
-    assert plan_time(Limits(white_time=10.0, moves_to_go=1), 0).hard == pytest.approx(9.97)
+            for moves_to_go in (None, 1, 2, 10, 40, 100):
+                limits = Limits(
+                    white_time=remaining, white_increment=increment, black_time=1.0, moves_to_go=moves_to_go
+                )
+                plan = plan_time(limits, 0)
+                assert plan.hard is not None and plan.soft is not None
+                assert 0 <= plan.soft <= plan.hard <= SAFETY * max(0.0, remaining - DEFAULT_OVERHEAD) + 1e-9
+    # the last move before a control may use most of what is left
+    assert plan_time(Limits(white_time=10.0, moves_to_go=1), 0).hard == pytest.approx(SAFETY * 9.97)
     assert plan_time(Limits(black_time=10.0), 0) == plan_time(Limits(), 0)  # no clock for White
+
+
+@pytest.mark.parametrize("increment", [0.0, 0.5, 2.0, 5.0, 30.0])
+@pytest.mark.parametrize("remaining", [2.0, 10.0, 60.0, 300.0, 900.0, 5400.0])
+def test_no_move_gets_more_than_a_twentieth_of_the_clock_plus_the_increment(remaining, increment):
+    # issue 23: at 5+5, 93 of 300 s went on moves 1-5 when a move could take a quarter of the clock
+    plan = plan_time(Limits(white_time=remaining, white_increment=increment), 0)
+    assert plan.hard is not None
+    assert plan.hard <= remaining / 20 + increment
+
+
+def test_a_two_second_game_of_150_moves_is_not_lost_on_time_even_if_every_search_runs_to_its_limit():
+    # each answer also takes 10 ms to travel (a third of the default overhead, a busy machine's figure)
+    remaining = 2.0
+    for _ in range(150):
+        plan = plan_time(Limits(white_time=remaining), 0)
+        assert plan.hard is not None
+        remaining -= plan.hard + 0.01
+        assert remaining > 0
+
+
+def test_a_search_counts_its_time_from_when_it_was_asked_for():
+    started = time.perf_counter() - 10.0  # the request arrived ten seconds ago
+    result = Searcher().search(SearchBoard(Position.initial()), Limits(movetime=5.0), started=started)
+    assert result.move in Position.initial().legal_moves()
+    assert result.depth == 0  # out of time before the first iteration ended: the best move ordered first
 
 
 # --- levels ----------------------------------------------------------------------------------
@@ -223,13 +256,26 @@ def test_the_time_plan_never_spends_more_than_there_is():
 
 def test_the_ten_levels():
     assert [lv.number for lv in LEVELS] == list(range(1, 11))
-    assert level(10).depth is None and level(10).time_share == 1.0 and level(10).noise == 0
+    assert level(10).depth is None and level(10).nodes is None and level(10).noise == 0
     assert all(LEVELS[i].noise >= LEVELS[i + 1].noise for i in range(9))
+    budgets = [lv.nodes for lv in LEVELS[3:9]]
+    assert all(b is not None for b in budgets) and budgets == sorted(budgets)  # levels 4-9: growing node budgets
     with pytest.raises(ValueError, match="between 1 and 10"):
         level(0)
-    limited = level_limits(level(4), Limits(movetime=2.0, depth=9))
-    assert limited.depth == 3 and limited.movetime == pytest.approx(2.0 * level(4).time_share)
+    limited = level_limits(level(4), Limits(movetime=2.0, nodes=10**6))
+    assert limited.nodes == level(4).nodes and limited.movetime == 2.0  # the clock still bounds it
+    assert level_limits(level(5), Limits(nodes=100)).nodes == 100
     assert level_limits(level(3), Limits(infinite=True)) == Limits(infinite=True, depth=2)
+
+
+def test_a_level_plays_the_same_move_however_long_it_may_think():
+    # A node budget, not a share of the time: the same move on a fast or a slow (or busy) machine.
+    board = SearchBoard(Position.from_pdtl(BUSY))
+    moves = {
+        str(choose_move(Searcher(), board, Limits(movetime=seconds), level(6), random.Random(3)).move)
+        for seconds in (30.0, 60.0)
+    }
+    assert len(moves) == 1
 
 
 def test_a_careless_move_ignores_the_reply_but_sees_a_mate_in_one():

@@ -28,16 +28,21 @@ from .evaluation import (
     evaluate_parts,
 )
 
-_MASK: Final = (1 << 64) - 1
+KEY_BITS: Final = 62
+"""Bits of a key: enough against collisions, and every key stays a small integer in compiled code (mypyc keeps
+integers below 2**62 unboxed), so the updates at every move are plain machine XORs there."""
+_MASK: Final = (1 << KEY_BITS) - 1
 _RANDOM: Final = random.Random(0x0C35CAC5)  # fixed: keys are the same in every run, so tests can rely on them
 ZOBRIST_PIECES: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(_RANDOM.getrandbits(64) if code else 0 for _ in range(HEX_COUNT)) for code in range(-9, 10)
+    tuple(_RANDOM.getrandbits(KEY_BITS) if code else 0 for _ in range(HEX_COUNT)) for code in range(-9, 10)
 )
-"""Per board code (``code + 9``) and hex, a random 64-bit number (0 for an empty hex)."""
-ZOBRIST_BLACK: Final = _RANDOM.getrandbits(64)
+"""Per board code (``code + 9``) and hex, a random number (0 for an empty hex)."""
+ZOBRIST_BLACK: Final = _RANDOM.getrandbits(KEY_BITS)
 """XORed in when Black is to move."""
-ZOBRIST_RIGHTS: Final[tuple[int, ...]] = tuple(_RANDOM.getrandbits(64) if r else 0 for r in range(64))
+ZOBRIST_RIGHTS: Final[tuple[int, ...]] = tuple(_RANDOM.getrandbits(KEY_BITS) if r else 0 for r in range(64))
 """Per castling-rights mask."""
+ZOBRIST_BEGINNERS: Final = _RANDOM.getrandbits(KEY_BITS)
+"""XORed in under the beginners' rule (RULES.md 11.1): its legal moves differ, so its table entries must too."""
 _SPECIAL_MIX: Final = 0x9E3779B97F4A7C15
 
 
@@ -50,7 +55,7 @@ def special_key(special: EnPassant | Scornful | None) -> int:
 
 def zobrist(position: Position) -> int:
     """The Zobrist key of ``position``, from scratch."""
-    key = ZOBRIST_BLACK if position.turn else 0
+    key = (ZOBRIST_BLACK if position.turn else 0) ^ (0 if position.castling_enabled else ZOBRIST_BEGINNERS)
     for h, code in enumerate(position.raw_board):
         if code:
             key ^= ZOBRIST_PIECES[code + 9][h]
@@ -74,6 +79,29 @@ _PAWN_COLOUR_SLOT: Final = (
 _COUNTER: Final = tuple(
     tuple(counter_index(code, h) if code else -1 for h in range(HEX_COUNT)) for code in range(-9, 10)
 )
+
+
+Sums = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+"""The evaluation's running sums: middlegame, endgame, material counters, promotion prospects."""
+
+
+def board_sums(board: list[int], tables: Tables) -> Sums:
+    """The evaluation's running sums of ``board`` from scratch (:class:`SearchBoard` then keeps them move by move)."""
+    mg = eg = 0
+    counters = [0] * (2 * COUNTERS_PER_SIDE)
+    prospects = [0] * 12
+    for h, code in enumerate(board):
+        if not code:
+            continue
+        mg += tables.middlegame[code + 9][h]
+        eg += tables.endgame[code + 9][h]
+        if abs(code) != KING:
+            counters[_COUNTER[code + 9][h]] += 1
+        if abs(code) == PAWN:
+            side = 0 if code > 0 else 1
+            prospects[_PROSPECT_SLOT[side][h]] += tables.promotion[code + 9][h]
+            prospects[_PAWN_COLOUR_SLOT[side][h]] += 1
+    return mg, eg, tuple(counters), tuple(prospects)
 
 
 class SearchBoard:
@@ -110,25 +138,7 @@ class SearchBoard:
 
     def _recompute(self) -> None:
         """Every incremental sum, from scratch."""
-        tables = self.tables
-        mg = eg = 0
-        counters = [0] * (2 * COUNTERS_PER_SIDE)
-        prospects = [0] * 12
-        for h, code in enumerate(self.board):
-            if not code:
-                continue
-            mg += tables.middlegame[code + 9][h]
-            eg += tables.endgame[code + 9][h]
-            if abs(code) != KING:
-                counters[_COUNTER[code + 9][h]] += 1
-            if abs(code) == PAWN:
-                side = 0 if code > 0 else 1
-                prospects[_PROSPECT_SLOT[side][h]] += tables.promotion[code + 9][h]
-                prospects[_PAWN_COLOUR_SLOT[side][h]] += 1
-        self.middlegame = mg
-        self.endgame = eg
-        self.counters = tuple(counters)
-        self.prospects = tuple(prospects)
+        self.middlegame, self.endgame, self.counters, self.prospects = board_sums(self.board, self.tables)
         self.key = zobrist(self.position)
         self.side = int(self.position.turn)
 
@@ -256,9 +266,13 @@ class SearchBoard:
         repeating again is too, so the position is scored as the draw it leads to.
         """
         keys = self.keys
+        key = self.key
         last = len(keys) - 1
-        # Keys differ with the side to move, so no parity test; a repetition needs four plies at least.
-        return self.key in keys[max(0, last - self.position.halfmove_clock) : last - 3]
+        # Only positions with the same side to move, four plies back at least, since the last irreversible move.
+        for i in range(last - 4, max(-1, last - self.position.halfmove_clock - 1), -2):  # noqa: SIM110 (faster)
+            if keys[i] == key:
+                return True
+        return False
 
     def has_pieces(self, side: int) -> bool:
         """Whether ``side`` has a piece other than King, pawns and Elephants (null moves are unsafe otherwise)."""
@@ -271,4 +285,4 @@ class SearchBoard:
         return sum(self.counters)
 
 
-__all__ = ["SearchBoard", "special_key", "zobrist"]
+__all__ = ["SearchBoard", "Sums", "board_sums", "special_key", "zobrist"]

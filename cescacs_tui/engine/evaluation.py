@@ -94,11 +94,15 @@ PAWN_START_STEPS: Final = 10
 class Weights:
     """Every number of the evaluation, in centipawns (a pawn is 100).
 
-    The material values are the official game's (D 15, V 14, R 11, G 8, N 4,
-    J 3, E 2, P 1); the rest come from two SPSA self-play runs of
-    ``scripts/tune_engine.py`` (360 game pairs), which beat the hand-set
-    first values 60% of 120 games at 1500 nodes a move and 65% of 40 games at
-    100 ms a move (docs/engine.md).  The docstrings say what each term rewards.
+    The material values are the reference code's (D 15, V 14, R 11, G 8,
+    N 4, J 3, E 2, P 1; RULES.md 15, R1).  RULES.md 4.2, the rules page, gives
+    D 16, V 15, R 10 and a point for the three Bishops; a Texel fit of
+    ``scripts/texel.py`` leaned that way but did not predict held-out games
+    better, so the reference code's stay (docs/engine.md).  The rest come
+    from two SPSA self-play runs of ``scripts/tune_engine.py`` (360 game
+    pairs), which beat the hand-set first values 60% of 120 games at 1500
+    nodes a move and 65% of 40 games at 100 ms a move.  The docstrings say
+    what each term rewards.
     """
 
     pawn: int = 100
@@ -138,7 +142,7 @@ class Weights:
     bishop_pair: int = 35
     """Two Bishops (of different colours, necessarily) working together."""
     bishop_trio: int = 53
-    """All three Bishops: the official values give the trio one extra point."""
+    """All three Bishops (SPSA-tuned; RULES.md 4.2 gives the trio one extra point, which would be 100)."""
     bad_bishop: int = 13
     """Per own pawn standing on the colour of one of the side's Bishops, which it blocks."""
 

@@ -4,10 +4,11 @@ Levels 1-3 are weak on purpose, in the ways beginners are weak: they look
 one or two plies ahead, their judgement of a position is blurred by noise,
 and now and then they play a *careless* move: the one that looks best before
 thinking about the reply, which is how people hang pieces.  Levels 4-9 search
-properly but shallower and with a share of the time given (each level about
-1.6 times the share of the one below); level 10 uses everything it is given.
-Because every level has its own share of the time as well as a depth cap,
-the order of strength holds at any time control.
+properly, each with a budget of nodes (positions looked at) twice the one
+below; level 10 uses all the time it is given.  A budget of nodes,
+not of time, makes a level play the same moves on a fast or a slow machine,
+and a busy one: only level 10 gets stronger with more time.  A clock still
+bounds every level (none loses on time).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Final
 
 from ..core.move import Move
 from .board import SearchBoard
-from .search import Info, Limits, Result, Searcher
+from .search import DEFAULT_OVERHEAD, Info, Limits, Result, Searcher
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,8 @@ class Level:
     number: int
     depth: int | None
     """The deepest iteration (plies; checks and quiescence extend it); ``None``: no cap."""
-    time_share: float
-    """The share of the time given (``movetime`` or the clock's allotment) this level uses."""
+    nodes: int | None
+    """The most nodes a move may search; ``None``: as many as the time allows (level 10)."""
     noise: int
     """Centipawns of pseudo-random error in every evaluation."""
     careless: float
@@ -43,17 +44,17 @@ class Level:
 
 LEVELS: Final[tuple[Level, ...]] = (
     Level(
-        1, 1, 1.0, 250, 0.0, "one ply without looking at replies, a very blurred judgement; hangs pieces often", False
+        1, 1, None, 250, 0.0, "one ply without looking at replies, a very blurred judgement; hangs pieces often", False
     ),
-    Level(2, 1, 1.0, 120, 0.20, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"),
-    Level(3, 2, 1.0, 60, 0.10, "two plies and exchanges, some noise; an occasional careless move"),
-    Level(4, 3, 0.05, 25, 0.0, "three plies at most, a little noise, 5% of the time given"),
-    Level(5, 4, 0.08, 10, 0.0, "four plies at most, 8% of the time"),
-    Level(6, 5, 0.13, 0, 0.0, "five plies at most, 13% of the time"),
-    Level(7, 6, 0.22, 0, 0.0, "six plies at most, 22% of the time"),
-    Level(8, 7, 0.36, 0, 0.0, "seven plies at most, 36% of the time"),
-    Level(9, 9, 0.6, 0, 0.0, "nine plies at most, 60% of the time"),
-    Level(10, None, 1.0, 0, 0.0, "full strength: as deep as the time given allows"),
+    Level(2, 1, None, 120, 0.20, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"),
+    Level(3, 2, None, 60, 0.10, "two plies and exchanges, some noise; an occasional careless move"),
+    Level(4, None, 500, 25, 0.0, "500 nodes a move (one or two plies), a little noise"),
+    Level(5, None, 1_000, 10, 0.0, "1,000 nodes a move (two plies or so), a little noise"),
+    Level(6, None, 2_000, 0, 0.0, "2,000 nodes a move"),
+    Level(7, None, 4_000, 0, 0.0, "4,000 nodes a move (three or four plies)"),
+    Level(8, None, 8_000, 0, 0.0, "8,000 nodes a move"),
+    Level(9, None, 16_000, 0, 0.0, "16,000 nodes a move (four or five plies)"),
+    Level(10, None, None, 0, 0.0, "full strength: as deep as the time given allows"),
 )
 """The ten levels, weakest first (``LEVELS[n - 1]`` is level ``n``)."""
 
@@ -66,26 +67,16 @@ def level(number: int) -> Level:
 
 
 def level_limits(chosen: Level, limits: Limits) -> Limits:
-    """``limits`` with the level's depth cap and share of the time applied (infinite analysis keeps its depth cap)."""
+    """``limits`` with the level's depth cap and node budget applied (infinite analysis keeps its depth cap)."""
     depth = limits.depth
     if chosen.depth is not None:
         depth = chosen.depth if depth is None else min(depth, chosen.depth)
-    share = chosen.time_share
-
-    def part(seconds: float | None) -> float | None:
-        return None if seconds is None else seconds * share
-
     if limits.infinite:
-        return replace(limits, depth=depth) if chosen.depth is not None else limits
-    return replace(
-        limits,
-        depth=depth,
-        movetime=part(limits.movetime),
-        white_time=part(limits.white_time),
-        black_time=part(limits.black_time),
-        white_increment=limits.white_increment * share,
-        black_increment=limits.black_increment * share,
-    )
+        return replace(limits, depth=depth)
+    nodes = limits.nodes
+    if chosen.nodes is not None:
+        nodes = chosen.nodes if nodes is None else min(nodes, chosen.nodes)
+    return replace(limits, depth=depth, nodes=nodes)
 
 
 def choose_move(
@@ -96,11 +87,13 @@ def choose_move(
     rng: random.Random,
     on_info: Callable[[Info], None] | None = None,
     *,
-    overhead: float = 0.03,
+    overhead: float = DEFAULT_OVERHEAD,
     stop: threading.Event | None = None,
+    started: float | None = None,
 ) -> Result:
     """Search ``board`` the way level ``chosen`` plays, and return its move.
 
+    ``overhead``, ``stop`` and ``started`` are :meth:`Searcher.search`'s.
     ``rng`` decides the careless moves and seeds the evaluation noise, so a
     seeded generator makes the weak levels repeatable.
     """
@@ -112,7 +105,9 @@ def choose_move(
             careless = careless_move(searcher, board, rng)
             if careless is not None:
                 return careless
-        return searcher.search(board, level_limits(chosen, limits), on_info, overhead=overhead, stop=stop)
+        return searcher.search(
+            board, level_limits(chosen, limits), on_info, overhead=overhead, stop=stop, started=started
+        )
     finally:
         searcher.noise = 0
         searcher.quiescence = True

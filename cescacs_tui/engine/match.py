@@ -97,7 +97,7 @@ class MatchResult:
 
 
 def material_balance(position: Position) -> int:
-    """White's material minus Black's, in centipawns (the official values)."""
+    """White's material minus Black's, in centipawns (the engine's material values)."""
     values = DEFAULT_TABLES.values
     return sum(values[abs(code) + 9] * (1 if code > 0 else -1) for code in position.raw_board if code)
 

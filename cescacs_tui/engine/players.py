@@ -89,7 +89,7 @@ _MATE: Final = 10**6
 
 @dataclass
 class MaterialPlayer:
-    """A plain material searcher: minimax to a fixed depth on the official piece values, no quiescence.
+    """A plain material searcher: minimax to a fixed depth on the engine's piece values, no quiescence.
 
     Depth 1 is the greedy player (it takes the biggest piece it can, blind
     to the recapture); depth 2 also sees the reply.  Mates (and stalemates,

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..core.errors import CescacsError
 from ..core.move import Move
@@ -26,12 +27,14 @@ from ..core.position import MoveTuple, Position
 from ..core.safe_text import printable
 from .board import SearchBoard
 from .levels import LEVELS, choose_move, level
-from .search import MATE_BOUND, Info, Limits, Result, Searcher
+from .search import DEFAULT_OVERHEAD, MATE_BOUND, Info, Limits, Result, Searcher
 
 ENGINE_NAME: Final = "cescacs-tui engine"
 ENGINE_AUTHOR: Final = "the cescacs-tui developers"
 MAX_LINE: Final = 1 << 20
 """Longest command accepted, in characters (a game of thousands of moves fits)."""
+INTERNAL_ERROR: Final = "internal error, please report it"
+"""Said for an exception the engine did not expect (a bug), instead of a traceback."""
 SHOWN: Final = 80
 """Characters of an offending token an error message quotes at most."""
 ENTRY_BYTES: Final = 200
@@ -40,6 +43,29 @@ ENTRY_BYTES: Final = 200
 
 class ProtocolError(Exception):
     """A command the engine cannot follow; its message is sent back as ``info string error: ...``."""
+
+
+MAX_DIGITS: Final = 18
+"""Digits a number may have (a million years in milliseconds has 14): longer ones are refused, not converted."""
+MAX_MOVES: Final = 10_000
+"""Moves a ``position`` command may list (a real game has a few hundred; reading 10,000 takes under a second)."""
+MAX_MOVE_TEXT: Final = 40
+"""Characters a move may have (the longest CTL-AN move with its marks has about 20)."""
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as an integer if it is one written in ASCII digits (an optional sign, no spaces or ``_``)."""
+    digits = text[1:] if text[:1] in ("-", "+") else text
+    if not digits.isascii() or not digits.isdigit() or len(digits) > MAX_DIGITS:
+        return None
+    return int(text)
+
+
+class Line(NamedTuple):
+    """A command line as it was read, and when its last byte arrived (a :func:`time.perf_counter` reading)."""
+
+    text: str
+    arrived: float
 
 
 @dataclass(frozen=True)
@@ -55,10 +81,9 @@ class SpinOption:
         return f"option name {self.name} type spin default {self.default} min {self.minimum} max {self.maximum}"
 
     def parse(self, text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise ProtocolError(f"setoption {self.name}: '{printable(text, SHOWN)}' is not a whole number") from None
+        value = whole_number(text)
+        if value is None:
+            raise ProtocolError(f"setoption {self.name}: '{printable(text, SHOWN)}' is not a whole number")
         if not self.minimum <= value <= self.maximum:
             raise ProtocolError(f"setoption {self.name}: {value} is not between {self.minimum} and {self.maximum}")
         return value
@@ -86,12 +111,19 @@ OPTIONS: Final[tuple[SpinOption | CheckOption, ...]] = (
     SpinOption("Hash", 64, 1, 4096),
     CheckOption("Castling", True),
     SpinOption("Seed", 0, 0, 2**31 - 1),
-    SpinOption("MoveOverhead", 30, 0, 5000),
+    SpinOption("Move Overhead", round(DEFAULT_OVERHEAD * 1000), 0, 5000),
 )
 """The options ``uci`` declares.  ``Castling false`` plays the beginners' rule (RULES.md 11.1); ``Seed 0`` means
-a new random seed each game; ``MoveOverhead`` is the milliseconds kept back for the answer to travel.
-``Castling`` applies from the next ``position`` command."""
-_OPTION_BY_NAME: Final = {option.name.lower(): option for option in OPTIONS}
+a new random seed each game; ``Move Overhead`` is the milliseconds kept back, on every move to come, for an
+answer to travel.  ``Castling`` applies from the next ``position`` command."""
+
+
+def option_key(name: str) -> str:
+    """How option names are matched: without case or spaces (``Move Overhead``, ``moveoverhead``, ``MoveOverhead``)."""
+    return "".join(name.split()).lower()
+
+
+_OPTION_BY_NAME: Final = {option_key(option.name): option for option in OPTIONS}
 
 _GO_INTEGERS: Final = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime")
 
@@ -109,12 +141,10 @@ def parse_go(tokens: list[str], turn: int) -> Limits:
         elif word in _GO_INTEGERS:
             if i + 1 >= len(tokens):
                 raise ProtocolError(f"go: {word} needs a number")
-            try:
-                values[word] = int(tokens[i + 1])
-            except ValueError:
-                raise ProtocolError(
-                    f"go: {word} needs a whole number, not '{printable(tokens[i + 1], SHOWN)}'"
-                ) from None
+            value = whole_number(tokens[i + 1])
+            if value is None:
+                raise ProtocolError(f"go: {word} needs a whole number, not '{printable(tokens[i + 1], SHOWN)}'")
+            values[word] = value
             i += 2
         else:
             raise ProtocolError(f"go: unknown or unsupported parameter '{printable(word, SHOWN)}'")
@@ -170,6 +200,17 @@ class EngineProtocol:
         self.searcher = Searcher(hash_entries=self._hash_entries())
         self._start = Position.initial()
         self._moves: list[MoveTuple] = []
+        self._setup: tuple[str, ...] | None = ("startpos",)
+        """The ``position`` words before ``moves`` that gave ``_start`` (``None`` after ``ucinewgame``)."""
+        self._texts: list[str] = []
+        """The move words that gave ``_moves``: a ``position`` that extends them reads only the new ones."""
+        self._current = self._start.copy()
+        """``_start`` after ``_moves``."""
+        self._board: SearchBoard | None = None
+        self._board_played: list[MoveTuple] = []
+        """The search's board is ``_start`` after these moves: the next ``go`` extends it when it can."""
+        self._received = 0.0
+        """When the command being followed arrived (its ``go`` counts its time from then)."""
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._infinite = False
@@ -191,19 +232,30 @@ class EngineProtocol:
 
     # --- input ------------------------------------------------------------------------
 
-    def run(self, lines: Iterable[str]) -> None:
+    def run(self, lines: Iterable[str | Line]) -> None:
         """Follow commands until ``quit`` or the end of input.
 
         At the end of input nobody can send ``stop`` any more: an infinite
         search is stopped (and answers), a bounded one finishes first.
         """
         for line in lines:
-            if not self.handle(line):
+            going = self.handle(line.text, line.arrived) if isinstance(line, Line) else self.handle(line)
+            if not going:
                 return
         self.wait(stop=self._infinite)
 
-    def handle(self, line: str) -> bool:
-        """Follow one command line; ``False`` after ``quit``."""
+    def handle(self, line: str, arrived: float | None = None) -> bool:
+        """Follow one command line; ``False`` after ``quit``.
+
+        ``arrived`` is when the line was received (a :func:`time.perf_counter`
+        reading; now if not given): a ``go`` counts its time from then.
+
+        Whatever the line, the engine answers it and goes on: a line it
+        cannot follow gets one error line.  An unexpected exception (a bug)
+        is said as an error line too, never a traceback that ends the
+        conversation (the protocol's fuzz test requires none).
+        """
+        self._received = time.perf_counter() if arrived is None else arrived
         tokens = line.split()
         if not tokens:
             return True
@@ -218,6 +270,8 @@ class EngineProtocol:
             handler(self, arguments)
         except ProtocolError as problem:
             self.error(str(problem))
+        except Exception as problem:  # a bug: said, and the engine keeps answering
+            self.error(f"{printable(command, SHOWN)}: {INTERNAL_ERROR} ({printable(repr(problem), 200)})")
         return True
 
     def _uci(self, arguments: list[str]) -> None:
@@ -237,8 +291,7 @@ class EngineProtocol:
     def _ucinewgame(self, arguments: list[str]) -> None:
         self._require_idle("ucinewgame")
         self.searcher.new_game()
-        self._start = Position.initial(castling=bool(self.options["Castling"]))
-        self._moves = []
+        self._set_position(None, Position.initial(castling=bool(self.options["Castling"])), [], [], None)
         self._rng = self._new_rng()
 
     def _setoption(self, arguments: list[str]) -> None:
@@ -250,7 +303,7 @@ class EngineProtocol:
             name, value = " ".join(words[:at]), " ".join(words[at + 1 :])
         else:
             name, value = " ".join(words), ""
-        option = _OPTION_BY_NAME.get(name.lower())
+        option = _OPTION_BY_NAME.get(option_key(name))
         if option is None:
             raise ProtocolError(f"setoption: unknown option '{printable(name, SHOWN)}'")
         if not value:
@@ -264,33 +317,27 @@ class EngineProtocol:
             self._rng = self._new_rng()
 
     def _position(self, arguments: list[str]) -> None:
-        if not arguments:
-            raise ProtocolError("position: expected 'startpos' or 'pdtl PDTL', then optionally 'moves ...'")
         if "moves" in arguments:
             at = arguments.index("moves")
-            setup, moves = arguments[:at], arguments[at + 1 :]
+            setup, texts = tuple(arguments[:at]), arguments[at + 1 :]
         else:
-            setup, moves = arguments, []
+            setup, texts = tuple(arguments), []
+        if not setup:
+            raise ProtocolError("position: expected 'startpos' or 'pdtl PDTL', then optionally 'moves ...'")
+        if len(texts) > MAX_MOVES:
+            raise ProtocolError(f"position: {len(texts)} moves are more than {MAX_MOVES}")
         castling = bool(self.options["Castling"])
-        kind = setup[0]
-        if kind == "startpos":
-            if len(setup) > 1:
-                raise ProtocolError(f"position startpos: unexpected '{printable(setup[1], SHOWN)}'")
-            start = Position.initial(castling=castling)
-        elif kind == "pdtl":
-            if len(setup) == 1:
-                raise ProtocolError("position pdtl: the PDTL is missing")
-            try:
-                start = Position.from_pdtl(" ".join(setup[1:]), castling=castling)
-            except CescacsError as problem:
-                raise ProtocolError(f"position pdtl: {printable(str(problem), 200)}") from None
-        elif kind == "fen":
-            raise ProtocolError("position fen: C'escacs positions are given as 'position pdtl PDTL'")
+        setup_key = (*setup, str(castling))
+        known = len(self._texts)
+        if setup_key == self._setup and texts[:known] == self._texts:
+            # The same game, moves added (the usual case): only the new moves are read.
+            start, played, current, first = self._start, list(self._moves), self._current.copy(), known
         else:
-            raise ProtocolError(f"position: expected startpos or pdtl, not '{printable(kind, SHOWN)}'")
-        played: list[MoveTuple] = []
-        current = start.copy()
-        for number, text in enumerate(moves, 1):
+            start = self._setup_position(setup, castling)
+            played, current, first = [], start.copy(), 0
+        for number, text in enumerate(texts[first:], first + 1):
+            if len(text) > MAX_MOVE_TEXT:
+                raise ProtocolError(f"position: move {number} '{printable(text, SHOWN)}' is too long to be a move")
             try:
                 move = current.parse_move(text)
             except CescacsError as problem:
@@ -300,26 +347,89 @@ class EngineProtocol:
                 ) from None
             current.push(move)
             played.append(move)
+        self._set_position(setup_key, start, played, texts, current)
+
+    @staticmethod
+    def _setup_position(setup: tuple[str, ...], castling: bool) -> Position:
+        """The position the words of ``position`` before ``moves`` name."""
+        kind = setup[0]
+        if kind == "startpos":
+            if len(setup) > 1:
+                raise ProtocolError(f"position startpos: unexpected '{printable(setup[1], SHOWN)}'")
+            return Position.initial(castling=castling)
+        if kind == "pdtl":
+            if len(setup) == 1:
+                raise ProtocolError("position pdtl: the PDTL is missing")
+            try:
+                return Position.from_pdtl(" ".join(setup[1:]), castling=castling)
+            except CescacsError as problem:
+                raise ProtocolError(f"position pdtl: {printable(str(problem), 200)}") from None
+        if kind == "fen":
+            raise ProtocolError("position fen: C'escacs positions are given as 'position pdtl PDTL'")
+        raise ProtocolError(f"position: expected startpos or pdtl, not '{printable(kind, SHOWN)}'")
+
+    def _set_position(
+        self,
+        setup: tuple[str, ...] | None,
+        start: Position,
+        moves: list[MoveTuple],
+        texts: list[str],
+        current: Position | None,
+    ) -> None:
+        if start is not self._start:
+            self._board = None  # another game: the next go builds its board afresh
+        self._setup = setup
         self._start = start
-        self._moves = played
+        self._moves = moves
+        self._texts = list(texts)
+        if current is None:
+            current = start.copy()
+            for move in moves:
+                current.push(move)
+        self._current = current
+
+    def _search_board(self) -> SearchBoard:
+        """The board of the current position for a search: the last one, extended by the moves since, if it can be."""
+        board, done = self._board, len(self._board_played)
+        if board is None or self._moves[:done] != self._board_played:
+            board, done = SearchBoard(self._start), 0
+        for move in self._moves[done:]:
+            board.make(move)
+        board.stack.clear()  # the game's moves are never taken back on this board
+        self._board, self._board_played = board, list(self._moves)
+        return board
 
     def _go(self, arguments: list[str]) -> None:
         if self._busy:
             raise ProtocolError("go: already searching (send stop first)")
         self._require_idle("go")
-        board = SearchBoard(self._start, moves=self._moves)
-        limits = parse_go(arguments, board.turn)
+        limits = parse_go(arguments, int(self._current.turn))
+        board = self._search_board()
         self._stop = threading.Event()
         self._infinite = limits.infinite
         self._reported = None
         chosen = level(int(self.options["Level"]))
-        overhead = int(self.options["MoveOverhead"]) / 1000
+        overhead = int(self.options["Move Overhead"]) / 1000
         rng = self._rng
+        started = self._received
 
         def work() -> None:
-            result = choose_move(
-                self.searcher, board, limits, chosen, rng, self._report, overhead=overhead, stop=self._stop
-            )
+            try:
+                result = choose_move(
+                    self.searcher,
+                    board,
+                    limits,
+                    chosen,
+                    rng,
+                    self._report,
+                    overhead=overhead,
+                    stop=self._stop,
+                    started=started,
+                )
+            except Exception as problem:  # a bug: said, and a legal move still answers the go
+                self.error(f"go: {INTERNAL_ERROR} ({printable(repr(problem), 200)})")
+                self._board = None
+                result = first_legal(self._current)
             if limits.infinite:
                 self._stop.wait()  # infinite analysis answers only when stopped
             self._finish(result)
@@ -391,10 +501,14 @@ class EngineProtocol:
     @property
     def position(self) -> Position:
         """The position the next ``go`` searches."""
-        current = self._start.copy()
-        for move in self._moves:
-            current.push(move)
-        return current
+        return self._current.copy()
 
 
-__all__ = ["OPTIONS", "SHOWN", "EngineProtocol", "ProtocolError", "format_info", "parse_go"]
+def first_legal(position: Position) -> Result:
+    """A result playing the first legal move (or none): the answer to a ``go`` whose search failed."""
+    moves = position.legal_moves()
+    move = moves[0] if moves else None
+    return Result(move, 0, None, 0, 0, 0.0, (move,) if move else ())
+
+
+__all__ = ["OPTIONS", "SHOWN", "EngineProtocol", "Line", "ProtocolError", "format_info", "parse_go"]

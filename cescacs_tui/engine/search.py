@@ -20,24 +20,34 @@ Crafty...), adapted to what C'escacs changes:
   ``MATE - plies``; a stalemate is a (minimum) win in C'escacs, so it scores
   ``STALEMATE``, more than any material but less than a mate; repetitions,
   the fifty-move claim and insufficient material score 0.
-* **Time**: the clock is read every few hundred nodes; the hard limit is
-  never passed by more than that, and a new iteration does not start after
-  the soft limit.  A stop request is seen at the same points, so ``stop``
-  answers within milliseconds.  When a search is cut short, the best move of
+* **Time**: the clock is read every few nodes (well under a millisecond of
+  work), so the hard limit holds even on a starved processor, and a new
+  iteration does not start after the soft limit.  A stop request is seen at
+  the same points, so ``stop`` answers within milliseconds.  When a search is cut short, the best move of
   the last finished iteration is played, unless the unfinished one already
   proved a better move.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..core.geometry import DIAGONAL_RAYS, KNIGHT_SET, ORTHOGONAL_RAYS
-from ..core.move import CASTLING, EN_PASSANT, IN_PLACE_PROMOTION, SCORNFUL_CAPTURE, Move
+from ..core.geometry import DIAGONAL_RAYS, HEX_COUNT, KNIGHT_SET, ORTHOGONAL_RAYS
+from ..core.move import (
+    CASTLING,
+    EN_PASSANT,
+    IN_PLACE_PROMOTION,
+    MULTI_STEP,
+    NORMAL,
+    SCORNFUL_CAPTURE,
+    SCORNFUL_STEP,
+    Move,
+)
 from ..core.pieces import BISHOP, BLACK, ELEPHANT, KNIGHT, PAWN, PEGASUS, QUEEN, ROOK, WHITE, WYVERN
 from ..core.position import MoveTuple
 from .board import SearchBoard
@@ -58,11 +68,26 @@ EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2
 
-_POLL_NODES: Final = 256
+_POLL_NODES: Final = 16
+"""Nodes between two readings of the clock: well under a millisecond of work, so a search stops on time even
+when it gets a small share of a busy processor (a reading costs less than 0.1% of the nodes' time)."""
 _HASH_MOVE: Final = 1 << 30
 _CAPTURE: Final = 1 << 24
 _KILLER: Final = 1 << 23
 _HISTORY_MAX: Final = 1 << 22
+_HISTORY_SLOTS: Final = 19 * HEX_COUNT
+_LMR: Final = tuple(
+    tuple(int(0.75 + math.log(depth) * math.log(index) / 2.25) if depth and index else 0 for index in range(256))
+    for depth in range(MAX_DEPTH + 1)
+)
+"""Late-move reductions of quiet moves, by depth and by how many moves were searched before (the usual log-log form:
+C'escacs positions have 100-200 moves, most of them late)."""
+_LMP_DEPTH: Final = 3
+_LMP: Final = (0, 8, 16, 30)
+"""Quiet moves tried at depths 1-3 before the rest (those that cannot give check) are pruned, in non-PV nodes."""
+_NO_LIMIT: Final = 1 << 30
+_NOISY_OFFSET: Final = 1 << 20
+"""Keeps the quiescence ordering's keys positive (a capture by a big piece of nothing much scores below 0)."""
 _COLOURS: Final = (WHITE, BLACK)
 _MATING_SLOTS: Final = tuple(
     side * COUNTERS_PER_SIDE + kind for side in (0, 1) for kind in (PAWN, PEGASUS, ROOK, WYVERN, QUEEN)
@@ -98,33 +123,49 @@ class TimePlan:
     hard: float | None
 
 
-def plan_time(limits: Limits, turn: int, overhead: float = 0.03) -> TimePlan:
-    """The time to spend on this move.
+DEFAULT_OVERHEAD: Final = 0.03
+"""Seconds kept back for every answer to reach the front end (the protocol's ``Move Overhead``)."""
+HORIZON: Final = 50
+"""Moves a clock is planned for when no ``movestogo`` says otherwise (sudden death, increments)."""
+OPENING_SHARE: Final = 20
+"""No move is given more than this share of the time left (plus the increment) unless a control is near."""
+SAFETY: Final = 0.8
+"""At most this part of the time left (less the overhead) is ever planned for one move."""
+STRETCH: Final = 4
+"""The hard limit is at most this many times the move's target (an iteration started in time may run on)."""
+
+
+def plan_time(limits: Limits, turn: int, overhead: float = DEFAULT_OVERHEAD) -> TimePlan:
+    """The time to spend on this move, in seconds from when the ``go`` arrived.
 
     ``movetime`` is used in full, less ``overhead`` (the time a reply takes
-    to reach the front end).  With a clock, a move gets its share of the
-    remaining time (a thirtieth, or the time per move left before the next
-    control) plus most of the increment.  No iteration starts after half of
-    that share (the next one would take longer than all before it), and the
-    search stops at two and a half shares, at most a quarter of what is left
-    (all of it for the last move before a control) less the overhead.
+    to reach the front end; at most a quarter of the time).  With a clock,
+    the time of the next ``HORIZON`` moves (or up to the control) is pooled,
+    each of them paying its ``overhead`` first, so the fixed cost of
+    answering is reserved for every move to come and a long game at a fast
+    control is never lost on time; the move's target is its part of the pool.
+    No iteration starts after half the target (the next one takes longer
+    than all before it); the search stops at ``STRETCH`` targets, never
+    more than a ``OPENING_SHARE``-th of the time left plus the increment
+    (all the time less the overhead for the last move before a control),
+    and never more than ``SAFETY`` of the time left.
     """
     if limits.infinite:
         return TimePlan(None, None)
     if limits.movetime is not None:
-        hard = max(0.005, limits.movetime - min(overhead, limits.movetime / 4))
+        hard = max(0.0, limits.movetime - min(overhead, limits.movetime / 4))
         return TimePlan(hard, hard)
     remaining = limits.white_time if turn == 0 else limits.black_time
     if remaining is None:
         return TimePlan(None, None)
     increment = limits.white_increment if turn == 0 else limits.black_increment
-    moves = max(1, min(limits.moves_to_go or 30, 30))
-    share = remaining / moves + 0.75 * increment
-    ceiling = max(0.005, min(remaining - overhead, remaining / 4 + increment / 2))
-    if moves == 1:
-        ceiling = max(0.005, remaining - overhead)
-    hard = min(ceiling, 2.5 * share)
-    return TimePlan(min(hard, 0.5 * share), hard)
+    horizon = max(1, min(limits.moves_to_go or HORIZON, HORIZON))
+    usable = max(0.0, remaining - overhead)
+    pool = max(0.0, remaining + increment * (horizon - 1) - overhead * (horizon + 2))
+    target = min(pool / horizon, usable * SAFETY)
+    cap = usable if horizon == 1 else usable / min(horizon, OPENING_SHARE) + increment
+    hard = min(STRETCH * target, cap, usable * SAFETY)
+    return TimePlan(min(hard, target / 2), hard)
 
 
 @dataclass(frozen=True)
@@ -180,7 +221,8 @@ class Searcher:
     def __init__(self, *, hash_entries: int = 1 << 19) -> None:
         self.hash_entries = hash_entries
         self.table: dict[int, tuple[int, int, int, MoveTuple | None]] = {}
-        self.history: dict[tuple[int, int], int] = {}
+        self.history = [0] * _HISTORY_SLOTS
+        """Per (board code + 9) * HEX_COUNT + target hex: how often a quiet move of that piece there cut off."""
         self.killers: list[list[MoveTuple | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.noise = 0
         self.seed = 0
@@ -199,7 +241,7 @@ class Searcher:
     def new_game(self) -> None:
         """Forget the transposition table and the move-ordering statistics."""
         self.table.clear()
-        self.history.clear()
+        self.history = [0] * _HISTORY_SLOTS
         self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
 
     # --- the iterative deepening driver ----------------------------------------
@@ -210,24 +252,30 @@ class Searcher:
         limits: Limits,
         on_info: Callable[[Info], None] | None = None,
         *,
-        overhead: float = 0.03,
+        overhead: float = DEFAULT_OVERHEAD,
         stop: threading.Event | None = None,
+        started: float | None = None,
     ) -> Result:
         """Search ``board`` within ``limits`` and return the best move found.
 
         ``on_info`` is called after every finished iteration.  Setting
-        ``stop`` (from another thread) ends the search within a few hundred
-        nodes with the best move so far.  The board is left as it was.
+        ``stop`` (from another thread) ends the search within a few nodes
+        with the best move so far.  ``started`` is when the request arrived
+        (a :func:`time.perf_counter` reading): the time limits count from
+        it, so the time spent before the search began is not lost.
+        ``overhead`` goes to :func:`plan_time`.  The board is left as it
+        was.
         """
-        self._start = time.perf_counter()
+        self._start = time.perf_counter() if started is None else started
         self._stop = stop
         self.nodes = 0
         self.seldepth = 0
         plan = plan_time(limits, board.turn, overhead)
         self._hard = None if plan.hard is None else self._start + plan.hard
         soft = None if plan.soft is None else self._start + plan.soft
-        self._node_limit = None if limits.infinite else limits.nodes
-        self._next_poll = _POLL_NODES if self._node_limit is None else min(_POLL_NODES, self._node_limit)
+        node_limit = None if limits.infinite else limits.nodes
+        self._node_limit = None  # the first iteration always ends: a move is never chosen on less than one ply
+        self._next_poll = _POLL_NODES
         max_depth = MAX_DEPTH if limits.infinite or limits.depth is None else max(1, min(limits.depth, MAX_DEPTH))
         for killers in self.killers:
             killers[0] = killers[1] = None
@@ -259,6 +307,11 @@ class Searcher:
                 break
             if len(moves) == 1 and plan.hard is not None:
                 break  # a forced move: no need to spend the time
+            if node_limit is not None:
+                if self.nodes >= node_limit:
+                    break
+                self._node_limit = node_limit
+                self._next_poll = min(self._next_poll, node_limit)
         elapsed = time.perf_counter() - self._start
         pv = tuple(Move._make(m) for m in self._legal_line(board, best_pv))
         return Result(pv[0], best_score, mate_in(best_score), depth_done, self.nodes, elapsed, pv)
@@ -282,12 +335,7 @@ class Searcher:
 
     def _age_history(self) -> None:
         """Halve the history scores between moves, so old statistics fade."""
-        history = self.history
-        if len(history) > 50_000:
-            history.clear()
-        else:
-            for k in history:
-                history[k] >>= 1
+        self.history = [score >> 1 for score in self.history]
 
     def _poll(self) -> None:
         """Stop when the time, the node budget or a stop request says so."""
@@ -387,72 +435,92 @@ class Searcher:
                     if score >= beta:
                         return beta if score >= MATE_BOUND else score
 
-        moves = position.legal_tuples()
-        if not moves:
-            return -MATE + ply if in_check else -STALEMATE + ply
-        ordered = self._order(board, moves, hash_move, ply)
-        futile = not in_check and depth <= 2 and not pv_node and static + (250 if depth == 1 else 500) <= alpha
+        raw = board.board
+        sign = 1 if board.turn == 0 else -1
+        # The table's move is searched before the others are generated: when it cuts off, they never are.
+        generated = not _plausible(raw, sign, hash_move)
+        if generated:
+            moves = position.legal_tuples()
+            if not moves:
+                return -MATE + ply if in_check else -STALEMATE + ply
+            ordered = self._order(board, moves, hash_move, ply)
+        else:
+            assert hash_move is not None
+            ordered = [hash_move]
+        # At the frontier, quiet moves that cannot give check are pruned when the position is hopeless
+        # (futility) or once enough moves have been tried (late-move pruning): decided before playing them.
+        prunable = not in_check and not pv_node and depth <= _LMP_DEPTH
+        futile = prunable and depth <= 2 and static + (250 if depth == 1 else 500) <= alpha
+        late = _LMP[depth] if prunable else _NO_LIMIT
         checking = (
-            _checking_hexes(raw_board := board.board, position.king(_COLOURS[1 - board.turn])) if futile else None
+            _checking_hexes(raw_board := board.board, position.king(_COLOURS[1 - board.turn])) if prunable else None
         )
         original_alpha = alpha
         best = -INFINITY
         best_move = ordered[0]
         killers = self.killers[ply]
-        raw = board.board
-        sign = 1 if board.turn == 0 else -1
         searched = 0
-        for move in ordered:
-            quiet = not move[3] and move[2] != EN_PASSANT and move[2] != SCORNFUL_CAPTURE
-            if quiet and move[2] != CASTLING and move[2] != IN_PLACE_PROMOTION and raw[move[1]] * sign < 0:
-                quiet = False
-            if (
-                checking is not None
-                and quiet
-                and searched
-                and move != killers[0]
-                and move != killers[1]
-                and not _may_check(raw_board, move, checking)
-            ):
-                continue  # hopeless at the frontier, and it cannot give check
-            board.make(move)
-            try:
-                gives_check = position.is_check()
-                reduction = 0
+        cut = False
+        while True:
+            for move in ordered:
+                quiet = not move[3] and move[2] != EN_PASSANT and move[2] != SCORNFUL_CAPTURE
+                if quiet and move[2] != CASTLING and move[2] != IN_PLACE_PROMOTION and raw[move[1]] * sign < 0:
+                    quiet = False
                 if (
-                    depth >= 3
-                    and searched >= 3
+                    checking is not None
                     and quiet
-                    and not in_check
-                    and not gives_check
+                    and searched
+                    and (futile or searched >= late)
                     and move != killers[0]
                     and move != killers[1]
+                    and not _may_check(raw_board, move, checking)
                 ):
-                    reduction = (1 if searched < 10 or depth < 5 else 2) - pv_node
-                if searched == 0:
-                    score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
-                else:
-                    score = -self._search(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True, gives_check)
-                    if score > alpha and (reduction or score < beta):
+                    continue  # hopeless or late at the frontier, and it cannot give check
+                board.make(move)
+                try:
+                    gives_check = position.is_check()
+                    reduction = 0
+                    if (
+                        depth >= 3
+                        and searched >= 2
+                        and quiet
+                        and not in_check
+                        and not gives_check
+                        and move != killers[0]
+                        and move != killers[1]
+                    ):
+                        reduction = max(0, min(_LMR[min(depth, MAX_DEPTH)][min(searched, 255)] - pv_node, depth - 2))
+                    if searched == 0:
                         score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
-            finally:
-                board.unmake()
-            searched += 1
-            if score > best:
-                best = score
-                best_move = move
-                if score > alpha:
-                    alpha = score
-                    if pv_node:
-                        self._pv[ply] = [move, *self._pv[ply + 1]]
-                    if score >= beta:
-                        if quiet:
-                            if killers[0] != move:
-                                killers[1] = killers[0]
-                                killers[0] = move
-                            slot = (raw[move[0]], move[1])
-                            self.history[slot] = min(self.history.get(slot, 0) + depth * depth, _HISTORY_MAX)
-                        break
+                    else:
+                        score = -self._search(
+                            board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, True, gives_check
+                        )
+                        if score > alpha and (reduction or score < beta):
+                            score = -self._search(board, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
+                finally:
+                    board.unmake()
+                searched += 1
+                if score > best:
+                    best = score
+                    best_move = move
+                    if score > alpha:
+                        alpha = score
+                        if pv_node:
+                            self._pv[ply] = [move, *self._pv[ply + 1]]
+                        if score >= beta:
+                            if quiet:
+                                if killers[0] != move:
+                                    killers[1] = killers[0]
+                                    killers[0] = move
+                                slot = (raw[move[0]] + 9) * HEX_COUNT + move[1]
+                                self.history[slot] = min(self.history[slot] + depth * depth, _HISTORY_MAX)
+                            cut = True
+                            break
+            if cut or generated:
+                break
+            generated = True
+            ordered = [m for m in self._order(board, position.legal_tuples(), hash_move, ply) if m != hash_move]
         flag = LOWER if best >= beta else (EXACT if best > original_alpha else UPPER)
         self._store(key, depth, best, flag, best_move, ply)
         return best
@@ -501,12 +569,23 @@ class Searcher:
 
     # --- helpers -----------------------------------------------------------------
 
+    def quiet_score(self, board: SearchBoard) -> int:
+        """The quiescence search's score of ``board`` for the side to move, with no limits.
+
+        For tuning tools: a position whose score here equals its static
+        evaluation is *quiet* (no capture or promotion changes it).
+        """
+        self._hard = self._node_limit = self._stop = None
+        self._next_poll = 1 << 62
+        self.nodes = self.seldepth = 0
+        return self._quiesce(board, -INFINITY, INFINITY, 0)
+
     def evaluate(self, board: SearchBoard) -> int:
         """The static evaluation for the side to move, with this searcher's noise."""
         score = board.evaluate()
         if self.noise:
             # A fixed pseudo-random offset per position (and seed): the same position always errs the same way.
-            mixed = ((board.key ^ self.seed) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            mixed = ((board.key ^ self.seed) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF  # 64 bits, as before
             score += (mixed >> 32) % (2 * self.noise + 1) - self.noise
         return score
 
@@ -539,8 +618,10 @@ class Searcher:
         sign = 1 if board.turn == 0 else -1
         killers = self.killers[ply]
         history = self.history
-        scored = []
-        for move in moves:
+        keys = []
+        width = len(moves).bit_length()
+        last = len(moves) - 1
+        for i, move in enumerate(moves):
             origin, target, kind, promotion, _ = move
             if move == first:
                 score = _HASH_MOVE
@@ -556,10 +637,11 @@ class Searcher:
                 elif move == killers[1]:
                     score = _KILLER
                 else:
-                    score = history.get((raw[origin], target), 0)
-            scored.append((score, move))
-        scored.sort(key=_first, reverse=True)
-        return [m for _, m in scored]
+                    score = history[(raw[origin] + 9) * HEX_COUNT + target]
+            keys.append(score << width | last - i)  # ties keep the generator's order
+        keys.sort(reverse=True)
+        mask = (1 << width) - 1
+        return [moves[last - (key & mask)] for key in keys]
 
     @staticmethod
     def _order_noisy(board: SearchBoard, moves: list[MoveTuple], stand: int, alpha: int) -> list[MoveTuple]:
@@ -576,9 +658,11 @@ class Searcher:
         position = board.position
         them = _COLOURS[1 - board.turn]
         pruning = stand > -INFINITY
-        scored = []
+        keys = []
+        width = len(moves).bit_length()
+        last = len(moves) - 1
         margin = alpha - stand - 200
-        for move in moves:
+        for i, move in enumerate(moves):
             origin, target, kind, promotion, _ = move
             victim = raw[target] if kind != CASTLING and kind != IN_PLACE_PROMOTION else 0
             gain = values[victim + 9] if victim * sign < 0 else (100 if kind == EN_PASSANT else 0)
@@ -589,12 +673,26 @@ class Searcher:
                 continue
             if pruning and gain < margin:
                 continue
-            scored.append((gain * 64 - attacker // 16, move))
-        scored.sort(key=_first, reverse=True)
-        return [m for _, m in scored]
+            keys.append((gain * 64 - attacker // 16 + _NOISY_OFFSET) << width | last - i)
+        keys.sort(reverse=True)
+        mask = (1 << width) - 1
+        return [moves[last - (key & mask)] for key in keys]
 
 
 CheckingHexes = tuple[frozenset[int], frozenset[int], frozenset[int]]
+_PLAIN_KINDS: Final = frozenset((NORMAL, MULTI_STEP, SCORNFUL_STEP))
+
+
+def _plausible(board: list[int], sign: int, move: MoveTuple | None) -> bool:
+    """Whether the table's ``move`` can be played before the legal moves are generated.
+
+    The table holds moves found legal in a position with the same 64-bit
+    key, so it is legal here unless two positions share a key; the plain
+    kinds of move with one of our pieces leaving and none of ours taken are
+    safe to play even then (they cannot derail the board), the special ones
+    wait for the generator.
+    """
+    return move is not None and move[2] in _PLAIN_KINDS and board[move[0]] * sign > 0 and board[move[1]] * sign <= 0
 
 
 def _checking_hexes(board: list[int], king: int) -> CheckingHexes:
@@ -636,10 +734,6 @@ _DIAGONAL_CHECKERS: Final = frozenset((BISHOP, PEGASUS, QUEEN))
 _JUMP_CHECKERS: Final = frozenset((KNIGHT, WYVERN, PEGASUS))
 
 
-def _first(item: tuple[int, MoveTuple]) -> int:
-    return item[0]
-
-
 def _to_table(score: int, ply: int) -> int:
     """A mate score as seen from the node (plies from here), for storing."""
     if score >= MATE_BOUND:
@@ -657,4 +751,15 @@ def _from_table(score: int, ply: int) -> int:
     return score
 
 
-__all__ = ["MATE", "STALEMATE", "Info", "Limits", "Result", "Searcher", "TimePlan", "mate_in", "plan_time"]
+__all__ = [
+    "DEFAULT_OVERHEAD",
+    "MATE",
+    "STALEMATE",
+    "Info",
+    "Limits",
+    "Result",
+    "Searcher",
+    "TimePlan",
+    "mate_in",
+    "plan_time",
+]

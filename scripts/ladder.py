@@ -1,0 +1,129 @@
+"""The Elo ladder of the engine's levels: each level against its neighbours, at a fixed node budget.
+
+    python -m scripts.ladder --pairs 50 --nodes 40000 --concurrency 2 --out ladder.json
+    python -m scripts.ladder --pairs 25 --gap 2 ...        # each level against the level two below
+
+Every match is played by scripts/match.py (game pairs from the opening book,
+the rules core as referee, the same adjudication), the engine set to one
+level on each side (``setoption name Level``) and ``go nodes NODES`` for
+every move, so level 10, which has no budget of its own, searches NODES
+nodes and each lower level its own budget: the results do not depend on the
+machine or its load.  The Elo differences of all the matches are fitted
+together by least squares (each weighted by its games), level 1 anchored at
+``ANCHOR``; a match won or lost 100% counts as if half a game had gone the
+other way, so every difference is finite.  One line a game pair; the table
+and the ladder at the end (and in ``--out`` as JSON, merged with what is
+already there, so the neighbours and the levels two apart can be run apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, Final
+
+from scripts.match import BOOK, Control, EngineSpec, load_book, run_match
+from scripts.sprt import elo_of, estimate
+
+ANCHOR: Final = 500
+"""The Elo given to level 1: the scale's zero is arbitrary, its differences are measured."""
+LEVELS: Final = 10
+
+
+def fit(results: list[dict[str, Any]]) -> list[float]:
+    """Elo per level (index 0 is level 1) fitting every match's difference, weighted by its games."""
+    n = LEVELS - 1  # unknowns: levels 2..10, level 1 fixed at 0
+    normal = [[0.0] * n for _ in range(n)]
+    right = [0.0] * n
+    for row in results:
+        games = row["games"]
+        score = (row["points"] + 0.5) / (games + 1) if row["points"] in (0, games) else row["points"] / games
+        difference = elo_of(score)  # stronger minus weaker
+        strong, weak = int(row["strong"]) - 2, int(row["weak"]) - 2  # -1: level 1, fixed
+        for i, sign in ((strong, 1.0), (weak, -1.0)):
+            if i < 0:
+                continue
+            right[i] += games * sign * difference
+            for j, other in ((strong, 1.0), (weak, -1.0)):
+                if j >= 0:
+                    normal[i][j] += games * sign * other
+    for i in range(n):
+        normal[i][i] += 1e-9  # a level with no match keeps its neighbour's value
+    solved = _solve(normal, right)
+    return [ANCHOR] + [ANCHOR + x for x in solved]
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    n = len(vector)
+    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
+    for column in range(n):
+        pivot = max(range(column, n), key=lambda r: abs(a[r][column]))
+        a[column], a[pivot] = a[pivot], a[column]
+        for r in range(n):
+            if r != column and a[column][column]:
+                factor = a[r][column] / a[column][column]
+                for c in range(column, n + 1):
+                    a[r][c] -= factor * a[column][c]
+    return [a[i][n] / a[i][i] if a[i][i] else 0.0 for i in range(n)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default=f"{shlex.quote(sys.executable)} -m cescacs_tui engine")
+    parser.add_argument("--nodes", type=int, default=40_000, help="the node budget of every move (level 10's)")
+    parser.add_argument("--pairs", type=int, default=50, help="game pairs a match")
+    parser.add_argument("--gap", type=int, default=1, help="levels between the two of a match")
+    parser.add_argument("--levels", default="1-10", help="the stronger levels to play, as FIRST-LAST")
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="a JSON file of the results (merged with its contents)")
+    args = parser.parse_args()
+    first, _, last = args.levels.partition("-")
+    results: list[dict[str, Any]] = json.loads(args.out.read_text()) if args.out and args.out.exists() else []
+    command = tuple(shlex.split(args.engine))
+    openings = load_book(BOOK)
+    for strong in range(max(int(first), 1 + args.gap), int(last or first) + 1):
+        weak = strong - args.gap
+        spec = [EngineSpec(f"level {n}", command, (("Level", str(n)), ("Seed", str(n)))) for n in (strong, weak)]
+        state = run_match(
+            spec[0],
+            spec[1],
+            Control(nodes=args.nodes),
+            openings,
+            pairs=args.pairs,
+            concurrency=args.concurrency,
+            on_pair=lambda pair, state: print(f"  {state.summary(None)}", flush=True),
+        )
+        games = state.wins + state.draws + state.losses
+        print(f"level {strong} vs level {weak}: {state.summary(None)}", flush=True)
+        results = [r for r in results if (r["strong"], r["weak"]) != (strong, weak)]
+        points = state.wins + state.draws / 2
+        results.append(
+            {
+                "strong": strong,
+                "weak": weak,
+                "games": games,
+                "points": points,
+                "penta": state.penta,
+                "nodes": args.nodes,
+            }
+        )
+        if args.out:
+            args.out.write_text(json.dumps(results, indent=1) + "\n")
+    print("\n| match | games | score | Elo difference (95%) |\n|---|---|---|---|")
+    for row in sorted(results, key=lambda r: (r["strong"] - r["weak"], r["strong"])):
+        interval = estimate(row["penta"]).describe()
+        print(
+            f"| {int(row['strong'])} vs {int(row['weak'])} | {int(row['games'])} |"
+            f" {100 * row['points'] / row['games']:.0f}% | {interval} |"
+        )
+    ladder = fit(results)
+    print(f"\nladder (level 1 anchored at {ANCHOR}): " + ", ".join(f"{i + 1}: {e:.0f}" for i, e in enumerate(ladder)))
+    assert all(math.isfinite(e) for e in ladder)
+
+
+if __name__ == "__main__":
+    main()
