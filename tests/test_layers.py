@@ -107,7 +107,7 @@ def test_the_check_sees_relative_and_absolute_ui_imports(tmp_path: Path, monkeyp
 
 
 DATA_MODULES = ("settings", "choices", "storage", "autosave", "slots", "lock", "archive", "records", "ratings")
-SERVER_MODULES = ("storage", "sqlite", "lobby", "commands", "notify")
+SERVER_MODULES = ("storage", "sqlite", "postgres", "fanout", "lobby", "commands", "notify")
 
 
 @pytest.mark.slow

@@ -1,8 +1,9 @@
 """The server's lobby on every storage backend: registration, keys, offers, moves, draws, resignations,
-deadlines on an injected clock, live clocks, ratings and records."""
+deadlines on an injected clock, live clocks, ratings and records; several lobbies on one storage."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 from pathlib import Path
 
@@ -12,11 +13,12 @@ from cescacs_tui.core import read_pgn
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.pieces import BLACK, WHITE
 from cescacs_tui.data.archive import list_archive
-from cescacs_tui.server.lobby import DrawAnswer, Lobby, LobbyOptions, Refusal, Registration, Terms
-from cescacs_tui.server.model import Account, GameKind, GameStatus, SidePreference, StoredGame
+from cescacs_tui.server.lobby import BEAT, STALE, DrawAnswer, Lobby, LobbyOptions, Refusal, Registration, Terms
+from cescacs_tui.server.model import Account, ChangeKind, GameKind, GameStatus, SidePreference, StoredGame
 from cescacs_tui.server.storage import Storage
 from tests.helpers.games import FOOLS_MATE, KNIGHT_SHUFFLE
 from tests.helpers.server import START, Clock, Turns, caller, make_lobby
+from tests.helpers.waiting import PATIENCE
 
 
 @pytest.fixture
@@ -394,3 +396,35 @@ async def test_a_challenge_finds_a_name_typed_in_full_width_or_look_alike_letter
     alice, _ = await players(lobby, "alice", "bob")
     for typed in ("ｂｏｂ", "B0B", "b\u043eb"):  # full-width letters; a zero; a Cyrillic o
         assert (await lobby.challenge(alice, typed, Terms.correspondence(1))).opponent_name == "bob"
+
+
+# --- several lobbies on one storage: what changed, who is here -----------------------------------------------------
+
+
+async def test_a_lobby_hears_a_move_made_through_another_and_reads_it_from_the_storage(lobby: Lobby) -> None:
+    game, alice, _ = await game_between(lobby)
+    other = Lobby(lobby.storage, clock=lobby.clock)
+    async with lobby.changes() as changes:
+        await other.play(alice, game.id, "E7-E13")
+        heard = await asyncio.wait_for(anext(changes), PATIENCE)
+    assert (heard.kind, heard.id, heard.ply) == (ChangeKind.GAME, game.id, 1)
+    assert (await lobby.look(heard.id))[0].ply == 1
+
+
+async def test_players_are_online_through_any_lobby_until_the_lobby_they_came_through_falls_silent(
+    lobby_parts: tuple[Lobby, Clock, Turns],
+) -> None:
+    lobby, clock, _ = lobby_parts
+    other = Lobby(lobby.storage, clock=clock)
+    assert lobby.node != other.node
+    alice, bob = await players(lobby, "alice", "bob")
+    await lobby.arrive(alice)
+    await other.arrive(bob)
+    assert [a.name for a in await other.online()] == ["alice", "bob"]
+    clock.advance(seconds=(STALE - BEAT).total_seconds())
+    assert await other.beat() == 0  # the first lobby was heard of a while ago, not too long ago
+    clock.advance(seconds=2 * BEAT.total_seconds())
+    assert await other.beat() == 1
+    assert [a.name for a in await lobby.online()] == ["bob"]
+    await other.leave(bob)
+    assert await lobby.online() == []

@@ -1,5 +1,6 @@
 """The server's storage, on every backend (tests/helpers/server.py: BACKENDS): migrations, accounts, games,
-conditional writes, ratings, changes; a process killed in a burst of moves, and two processes racing for a ply.
+conditional writes, ratings, presence, changes; a process killed in a burst of moves, and two processes racing
+for a ply.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from cescacs_tui.core.pieces import BLACK, WHITE
 from cescacs_tui.data.ratings import Rating, rate_game
 from cescacs_tui.server.codes import code_digest
 from cescacs_tui.server.lobby import Caller, Lobby, Terms
-from cescacs_tui.server.migrations import SQLITE
+from cescacs_tui.server.migrations import MIGRATIONS
 from cescacs_tui.server.model import (
     Account,
+    Change,
     ChangeKind,
     CodeKind,
     CodeRefused,
@@ -33,12 +35,14 @@ from cescacs_tui.server.model import (
     NewGame,
     SchemaError,
     SidePreference,
+    StorageError,
     StoredMove,
     Update,
 )
 from cescacs_tui.server.names import parse_name
-from cescacs_tui.server.storage import RATING_PERIOD, Storage, open_storage, ratings_after
-from tests.helpers.server import BACKENDS, START, database_url, first, new_key, open_backend
+from cescacs_tui.server.storage import RATING_PERIOD, Storage, is_postgresql, open_storage, ratings_after
+from tests.helpers.postgres import PrivatePostgres
+from tests.helpers.server import START, first, new_key, sqlite_path
 from tests.helpers.waiting import PATIENCE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,46 +69,89 @@ def move_update(text: str, ply: int, *, result: str = "*", ending: str | None = 
 
 
 async def test_a_new_database_is_migrated_to_the_last_version_and_again_changes_nothing(storage: Storage) -> None:
-    assert await storage.migrate() == SQLITE[-1].version
+    assert await storage.migrate() == MIGRATIONS[-1].version
     await account(storage, "alice")
-    assert await storage.migrate() == SQLITE[-1].version
+    assert await storage.migrate() == MIGRATIONS[-1].version
     assert await storage.account_named(parse_name("ALICE").fold) is not None
 
 
-def test_every_backend_has_the_same_migrations() -> None:
-    lists = {"sqlite": SQLITE}
-    assert set(lists) == set(BACKENDS)
-    assert [m.version for m in SQLITE] == list(range(1, len(SQLITE) + 1))
-    for migrations in lists.values():
-        assert [(m.version, m.name) for m in migrations] == [(m.version, m.name) for m in SQLITE]
+def test_the_migrations_are_numbered_from_one_without_gaps() -> None:
+    assert [m.version for m in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
+
+
+async def test_every_backend_makes_the_same_tables_columns_and_indexes(
+    tmp_path: Path, postgres_server: PrivatePostgres
+) -> None:
+    import psycopg
+
+    await (await open_storage(sqlite_path(tmp_path))).close()
+    with sqlite3.connect(sqlite_path(tmp_path)) as connection:
+        tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        in_sqlite = {
+            (table, column, bool(not_null or key))
+            for table in tables
+            if not table.startswith("sqlite_")
+            for _, column, _, not_null, _, key in connection.execute(f"PRAGMA table_info({table})")
+        }
+        sqlite_indexes = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    url = postgres_server.new_database()
+    await (await open_storage(url)).close()
+    with psycopg.connect(url) as connection:
+        in_postgres = {
+            (table, column, nullable == "NO")
+            for table, column, nullable in connection.execute(
+                "SELECT table_name, column_name, is_nullable FROM information_schema.columns "
+                "WHERE table_schema = current_schema()"
+            )
+        }
+        postgres_indexes = {
+            row[0] for row in connection.execute("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")
+        }
+    assert in_sqlite == in_postgres
+    assert {name for name in sqlite_indexes if not name.startswith("sqlite_")} <= postgres_indexes
+    assert ("presence", "sessions", True) in in_sqlite
 
 
 async def test_sqlite_keeps_its_schema_versions_in_wal_mode_readable_by_its_owner_only(tmp_path: Path) -> None:
-    storage = await open_backend("sqlite", tmp_path)
-    await storage.close()
-    path = Path(database_url("sqlite", tmp_path))
+    path = sqlite_path(tmp_path)
+    await (await open_storage(path)).close()
     assert path.stat().st_mode & 0o777 == 0o600
     with sqlite3.connect(path) as connection:
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         versions = connection.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()
-    assert versions == [(m.version, m.name) for m in SQLITE]
+    assert versions == [(m.version, m.name) for m in MIGRATIONS]
 
 
-async def test_a_database_from_a_newer_program_is_refused_untouched(tmp_path: Path) -> None:
-    storage = await open_backend("sqlite", tmp_path)
-    await storage.close()
-    path = Path(database_url("sqlite", tmp_path))
-    with sqlite3.connect(path) as connection:
-        connection.execute("INSERT INTO schema_version VALUES (99, 'from the future', 0)")
+def raw_sql(database: str, sql: str) -> list[tuple[object, ...]]:
+    """Run ``sql`` on the database as another program would (committed), its rows."""
+    if is_postgresql(database):
+        import psycopg
+
+        with psycopg.connect(database) as connection:
+            cursor = connection.execute(sql)
+            return list(cursor.fetchall()) if cursor.description else []
+    with sqlite3.connect(database) as connection:
+        return list(connection.execute(sql).fetchall())
+
+
+async def test_a_database_from_a_newer_program_is_refused_untouched(database: str) -> None:
+    await (await open_storage(database)).close()
+    raw_sql(database, "INSERT INTO schema_version (version, name, applied) SELECT 99, 'from the future', applied "
+                      "FROM schema_version WHERE version = 1")  # fmt: skip
     with pytest.raises(SchemaError, match="schema version 99"):
-        await open_storage(path)
-    with sqlite3.connect(path) as connection:
-        assert connection.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 99
+        await open_storage(database)
+    assert raw_sql(database, "SELECT MAX(version) FROM schema_version") == [(99,)]
 
 
-async def test_a_postgresql_address_is_refused_until_that_backend_exists() -> None:
-    with pytest.raises(SchemaError, match="PostgreSQL"):
-        await open_storage("postgresql://localhost/cescacs")
+async def test_an_unreachable_postgresql_is_refused_saying_where_never_with_the_password() -> None:
+    with pytest.raises(StorageError) as refused:
+        await open_storage("postgresql://cescacs:hunter2@127.0.0.1:1/lobby")
+    assert "127.0.0.1:1/lobby" in str(refused.value) and "hunter2" not in str(refused.value)
+
+
+async def test_a_path_is_sqlite_and_a_postgresql_address_is_postgresql() -> None:
+    assert is_postgresql("postgresql://host/db") and is_postgresql("postgres://host/db")
+    assert not is_postgresql("postgresql.db") and not is_postgresql(Path("postgresql://x"))
 
 
 # --- accounts, keys and codes ---------------------------------------------------------------------------------
@@ -239,9 +286,9 @@ async def test_a_move_is_written_only_at_the_ply_its_player_saw(storage: Storage
     assert found is not None and [m.move for m in found[1]] == ["E7-E13"]
 
 
-async def test_of_two_writes_for_one_ply_from_two_connections_exactly_one_lands(backend: str, tmp_path: Path) -> None:
-    one = await open_backend(backend, tmp_path)
-    two = await open_backend(backend, tmp_path)
+async def test_of_two_writes_for_one_ply_from_two_connections_exactly_one_lands(database: str) -> None:
+    one = await open_storage(database)
+    two = await open_storage(database)
     try:
         game, _, _ = await playing(one)
         for ply, (a, b) in enumerate([("E7-E13", "E7-E11"), ("E21-E17", "E21-E19"), ("F8-F10", "F8-F12")]):
@@ -307,18 +354,67 @@ async def playing_again(storage: Storage) -> tuple[int, Account, Account]:
     return game.id, white, black
 
 
-async def test_listeners_hear_each_change_and_one_that_falls_behind_is_told_to_read_again(storage: Storage) -> None:
-    async with storage.changes() as changes:
-        game, _, _ = await playing(storage)
+async def test_listeners_hear_each_change_in_the_order_it_was_committed(storage: Storage) -> None:
+    async with storage.fanout.listen() as changes:
+        game, white, _ = await playing(storage)
         await storage.update_game(game, 0, move_update("E7-E13", 1), START)
-        heard = [await anext(changes) for _ in range(5)]
-    assert [c.kind for c in heard] == [ChangeKind.ACCOUNT, ChangeKind.ACCOUNT, ChangeKind.GAME, ChangeKind.GAME,
-                                       ChangeKind.GAME]  # fmt: skip
-    assert (heard[-1].id, heard[-1].ply) == (game, 1)
-    async with storage.changes() as changes:
-        for number in range(300):
-            await storage.create_account(parse_name(f"p{number}"), new_key(), START)
-        assert (await anext(changes)).kind is ChangeKind.RESYNC
+        await storage.arrive(white.id, "node-a", START)
+        heard = [await asyncio.wait_for(anext(changes), PATIENCE) for _ in range(6)]
+    kinds = [c.kind for c in heard]
+    assert kinds == [ChangeKind.ACCOUNT, ChangeKind.ACCOUNT, ChangeKind.GAME, ChangeKind.GAME, ChangeKind.GAME,
+                     ChangeKind.PRESENCE]  # fmt: skip
+    assert (heard[4].id, heard[4].ply) == (game, 1) and heard[5].id == white.id
+
+
+async def test_a_listening_connection_that_breaks_is_made_again_and_its_listeners_told_to_read_again(
+    postgres_server: PrivatePostgres,
+) -> None:
+    import psycopg
+
+    url = postgres_server.new_database()
+    storage = await open_storage(url)
+    try:
+        async with storage.fanout.listen() as changes:
+            with psycopg.connect(url, autocommit=True) as connection:  # as an operator, or a failover, would
+                ended = connection.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE pid <> pg_backend_pid() AND query LIKE 'LISTEN%%'"
+                ).fetchall()
+            assert ended == [(True,)]
+            assert (await asyncio.wait_for(anext(changes), PATIENCE)).kind is ChangeKind.RESYNC
+            made = await account(storage, "alice")
+            assert await asyncio.wait_for(anext(changes), PATIENCE) == Change(ChangeKind.ACCOUNT, made.id)
+    finally:
+        await storage.close()
+
+
+# --- presence -------------------------------------------------------------------------------------------------
+
+
+async def test_a_player_is_online_while_any_of_their_sessions_lasts_on_any_process(storage: Storage) -> None:
+    alice, bob = await account(storage, "alice"), await account(storage, "bob")
+    assert await storage.online() == []
+    await storage.arrive(bob.id, "node-a", START)
+    await storage.arrive(alice.id, "node-a", START)
+    await storage.arrive(alice.id, "node-b", START)
+    await storage.arrive(alice.id, "node-b", START)
+    assert [a.name for a in await storage.online()] == ["alice", "bob"]
+    await storage.leave(alice.id, "node-a")
+    await storage.leave(alice.id, "node-b")
+    assert [a.name for a in await storage.online()] == ["alice", "bob"]
+    await storage.leave(alice.id, "node-b")
+    await storage.leave(alice.id, "node-b")  # once more than it arrived: nothing to take
+    assert [a.name for a in await storage.online()] == ["bob"]
+
+
+async def test_a_process_not_heard_of_is_forgotten_with_its_visitors(storage: Storage) -> None:
+    alice, bob = await account(storage, "alice"), await account(storage, "bob")
+    await storage.arrive(alice.id, "killed", START)
+    await storage.arrive(bob.id, "alive", START)
+    later = START + datetime.timedelta(minutes=2)
+    assert await storage.beat("alive", later, later - datetime.timedelta(minutes=1)) == 1
+    assert [a.name for a in await storage.online()] == ["bob"]
+    assert await storage.beat("alive", later, later - datetime.timedelta(minutes=1)) == 0
 
 
 # --- crashes and races, with real processes ---------------------------------------------------------------------
@@ -337,10 +433,8 @@ def child(*args: str) -> subprocess.Popen[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
-async def test_a_process_killed_during_a_burst_of_moves_loses_no_acknowledged_move(
-    backend: str, tmp_path: Path, seed: int
-) -> None:
-    url = database_url(backend, tmp_path)
+async def test_a_process_killed_during_a_burst_of_moves_loses_no_acknowledged_move(database: str, seed: int) -> None:
+    url = database
     storage = await open_storage(url)
     white, black = await account(storage, "white"), await account(storage, "black")
     await storage.close()
@@ -371,14 +465,14 @@ async def test_a_process_killed_during_a_burst_of_moves_loses_no_acknowledged_mo
                 replayed.play_text(stored_move.move)
     finally:
         await storage.close()
-    if backend == "sqlite":
+    if not is_postgresql(url):
         with sqlite3.connect(url) as connection:
             assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
 @pytest.mark.slow
-async def test_two_processes_playing_the_same_ply_get_exactly_one_move_accepted(backend: str, tmp_path: Path) -> None:
-    url = database_url(backend, tmp_path)
+async def test_two_processes_playing_the_same_ply_get_exactly_one_move_accepted(database: str) -> None:
+    url = database
     storage = await open_storage(url)
     lobby = Lobby(storage, choose=first)  # on the real clock, as the racers
     white = await lobby.register(Caller(new_key()), "white")

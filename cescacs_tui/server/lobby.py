@@ -10,6 +10,14 @@ core and written only if the game is still where the player saw it (see
 again, so the slower of two simultaneous moves is refused for what it is
 ("it is not your move") rather than lost or doubled.
 
+Several lobbies, in several server processes on one or several machines,
+may share one database (PostgreSQL): none keeps anything the others need.
+Each hears every change through :meth:`Lobby.changes` (what changed; the
+state is read from the storage) and says who is connected through it
+(:meth:`Lobby.arrive`, :meth:`Lobby.leave`, and :meth:`Lobby.beat` every
+:data:`BEAT` so that the players of a process that was killed are
+forgotten).
+
 Nothing here prints, parses a command line or knows SSH: :mod:`.commands`
 turns argv into these calls and their answers into text.  The clock and the
 random choice of sides are injected, and so is what happens when it becomes
@@ -19,9 +27,13 @@ a player's move (:attr:`Lobby.on_turn`: the operator's notification hook).
 from __future__ import annotations
 
 import datetime
+import os
 import random
+import secrets
+import socket
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import AsyncIterator, Callable, Hashable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -50,6 +62,7 @@ from .games import (
 from .keys import PublicKey
 from .model import (
     Account,
+    Change,
     CodeKind,
     CodeRefused,
     GameKind,
@@ -68,6 +81,8 @@ from .names import NameRefused, look_alike_keys, parse_name
 from .storage import Storage
 
 __all__ = [
+    "BEAT",
+    "STALE",
     "Caller",
     "DrawAnswer",
     "Lobby",
@@ -84,6 +99,12 @@ ATTEMPTS: Final = 3
 """How often a move is tried again when another change to its game was written first."""
 REPLAYED: Final = 256
 """Games kept replayed in memory (the most recently used): a move in one of them is judged without replaying it."""
+
+
+BEAT: Final = datetime.timedelta(seconds=30)
+"""How often a server process says it is alive (:meth:`Lobby.beat`)."""
+STALE: Final = 3 * BEAT
+"""How long a server process may go unheard of before its players are no longer online."""
 
 
 def utc_now() -> datetime.datetime:
@@ -170,6 +191,11 @@ def _nothing(name: str, game: int) -> None:
     return None
 
 
+def new_node() -> str:
+    """A name for this server process, never another's: its machine, its process id and a random part."""
+    return f"{printable(socket.gethostname(), 40)}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
 @dataclass
 class Lobby:
     """The server's rules for accounts, offers and games, over a :class:`~.storage.Storage`."""
@@ -182,6 +208,8 @@ class Lobby:
     """Picks the side of a player who wants either."""
     on_turn: Callable[[str, int], None] = _nothing
     """Told the player's name and the game's id when it becomes the move of a player who wants to know."""
+    node: str = field(default_factory=new_node)
+    """This server process, as the presence of its players names it."""
     _replayed: OrderedDict[int, tuple[Hashable, Game]] = field(default_factory=OrderedDict, init=False, repr=False)
     """Games replayed lately, each with the stored state it stands for (:func:`_stored_key`)."""
 
@@ -571,6 +599,31 @@ class Lobby:
 
     async def ratings(self, pool: GameKind) -> Sequence[PoolRating]:
         return await self.storage.ratings(pool)
+
+    # --- who is here, and what changed -----------------------------------------------------------------------
+
+    def changes(self) -> AbstractAsyncContextManager[AsyncIterator[Change]]:
+        """Listen for what changes in the lobby, through any server process sharing its storage
+        (:meth:`~.fanout.Fanout.listen`): a screen reads again what a change names."""
+        return self.storage.fanout.listen()
+
+    async def arrive(self, account: Account) -> None:
+        """A session of ``account`` began through this process: they are online."""
+        await self.storage.arrive(account.id, self.node, self.clock())
+
+    async def leave(self, account: Account) -> None:
+        """A session of ``account`` through this process ended."""
+        await self.storage.leave(account.id, self.node)
+
+    async def online(self) -> Sequence[Account]:
+        """The players connected through any server process, by name."""
+        return await self.storage.online()
+
+    async def beat(self) -> int:
+        """Say this process is alive (every :data:`BEAT`), and forget the players of processes unheard of for
+        :data:`STALE`; how many processes were forgotten."""
+        now = self.clock()
+        return await self.storage.beat(self.node, now, now - STALE)
 
 
 def _stored_key(game: StoredGame, moves: Sequence[StoredMove]) -> Hashable:

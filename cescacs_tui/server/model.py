@@ -1,7 +1,7 @@
 """What the server keeps: accounts and their keys, games and their moves, ratings; as every backend returns them.
 
 These are plain frozen records, the same whatever the storage is (SQLite
-today, PostgreSQL next): the storage reads and writes them, the lobby
+or PostgreSQL): the storage reads and writes them, the lobby
 decides with them, the commands print them.  Times are aware datetimes in
 UTC; a game's clocks are seconds.  The errors the storage raises for a
 request the data refuses (a name taken, a key already used, a code that
@@ -80,6 +80,8 @@ class ChangeKind(StrEnum):
     """A game was offered, started, moved or ended: its id and ply."""
     ACCOUNT = "account"
     """An account was made or its keys changed."""
+    PRESENCE = "presence"
+    """A player came or went (their account's id; 0 when a server process was found gone with its visitors)."""
     RESYNC = "resync"
     """A listener fell behind and lost changes: it reads again what it shows."""
 
@@ -251,7 +253,8 @@ class PoolRating:
 @dataclass(frozen=True)
 class Change:
     """Something other processes (and this one's screens) may want to show again; read the state from the
-    storage (issue 29's PostgreSQL sends these with ``NOTIFY``: the kind, the id and the ply)."""
+    storage (:mod:`.fanout` tells every listening process: PostgreSQL sends the kind, the id and the ply with
+    ``NOTIFY``)."""
 
     kind: ChangeKind
     id: int = 0

@@ -10,8 +10,8 @@ after another; every write begins with ``BEGIN IMMEDIATE``, which takes
 SQLite's write lock at once, so another process on the same file (a backup,
 a second server by mistake) waits for it (``busy_timeout``) instead of
 failing half-way, and a check made inside the transaction still holds when
-it commits.  Changes are told to this process's listeners only: a SQLite
-database serves one server process.
+it commits.  Changes are told to this process's listeners only
+(:class:`~.fanout.LocalFanout`): a SQLite database serves one server process.
 """
 
 from __future__ import annotations
@@ -22,15 +22,17 @@ import datetime
 import functools
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from ..core.outcome import UNFINISHED
 from ..data.ratings import Rating
+from . import rows
+from .fanout import LocalFanout
 from .keys import PublicKey
-from .migrations import SCHEMA_TABLE, SQLITE
+from .migrations import MIGRATIONS, SCHEMA_TABLE, SQLITE
 from .model import (
     Account,
     Change,
@@ -44,12 +46,10 @@ from .model import (
     NewGame,
     PoolRating,
     SchemaError,
-    SidePreference,
     StoredGame,
     StoredKey,
     StoredMove,
     Update,
-    colour_of,
     colour_word,
 )
 from .names import Name
@@ -61,17 +61,6 @@ T = TypeVar("T")
 
 BUSY_SECONDS: Final = 10.0
 """How long a write waits for another process's transaction on the same file before it gives up."""
-LISTENER_BACKLOG: Final = 256
-"""Changes a listener may have unread; beyond, it loses them and is told to read everything again."""
-
-_GAME_SELECT: Final = """
-    SELECT g.*, c.name AS creator_name, o.name AS opponent_name, w.name AS white_name, b.name AS black_name
-    FROM games AS g
-    JOIN accounts AS c ON c.id = g.creator
-    LEFT JOIN accounts AS o ON o.id = g.opponent
-    LEFT JOIN accounts AS w ON w.id = g.white
-    LEFT JOIN accounts AS b ON b.id = g.black
-"""
 
 
 def _ms(moment: datetime.datetime) -> int:
@@ -85,49 +74,6 @@ def _time(ms: int) -> datetime.datetime:
 
 def _maybe_time(ms: int | None) -> datetime.datetime | None:
     return None if ms is None else _time(ms)
-
-
-def _account(row: sqlite3.Row) -> Account:
-    return Account(row["id"], row["name"], _time(row["created"]), bool(row["notify"]))
-
-
-def _game(row: sqlite3.Row) -> StoredGame:
-    def pair(side: str) -> tuple[float, float] | None:
-        before, after = row[f"{side}_rating_before"], row[f"{side}_rating_after"]
-        return None if before is None or after is None else (before, after)
-
-    return StoredGame(
-        id=row["id"],
-        status=GameStatus(row["status"]),
-        kind=GameKind(row["kind"]),
-        time_control=row["time_control"],
-        creator=row["creator"],
-        creator_name=row["creator_name"],
-        creator_plays=SidePreference(row["creator_plays"]),
-        opponent=row["opponent"],
-        opponent_name=row["opponent_name"],
-        white=row["white"],
-        white_name=row["white_name"],
-        black=row["black"],
-        black_name=row["black_name"],
-        ply=row["ply"],
-        draw_offer=colour_of(row["draw_offer"]),
-        result=row["result"],
-        ending=row["ending"],
-        white_clock=row["white_clock"],
-        black_clock=row["black_clock"],
-        deadline=_maybe_time(row["deadline"]),
-        turn_started=_maybe_time(row["turn_started"]),
-        created=_time(row["created"]),
-        started=_maybe_time(row["started"]),
-        finished=_maybe_time(row["finished"]),
-        white_ratings=pair("white"),
-        black_ratings=pair("black"),
-    )
-
-
-def _move(row: sqlite3.Row) -> StoredMove:
-    return StoredMove(row["ply"], row["move"], _time(row["played"]), row["clock"], bool(row["draw_offer"]))
 
 
 @contextlib.contextmanager
@@ -152,36 +98,6 @@ def _reading(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         connection.execute("COMMIT")
 
 
-class _Listeners:
-    """This process's listeners for changes, each with a bounded queue."""
-
-    def __init__(self) -> None:
-        self.queues: set[asyncio.Queue[Change]] = set()
-
-    def tell(self, change: Change) -> None:
-        for queue in self.queues:
-            try:
-                queue.put_nowait(change)
-            except asyncio.QueueFull:
-                while not queue.empty():
-                    queue.get_nowait()
-                queue.put_nowait(Change(ChangeKind.RESYNC))
-
-    @contextlib.asynccontextmanager
-    async def listen(self) -> AsyncIterator[AsyncIterator[Change]]:
-        queue: asyncio.Queue[Change] = asyncio.Queue(LISTENER_BACKLOG)
-        self.queues.add(queue)
-
-        async def changes() -> AsyncIterator[Change]:
-            while True:
-                yield await queue.get()
-
-        try:
-            yield changes()
-        finally:
-            self.queues.discard(queue)
-
-
 class SqliteStorage:
     """The :class:`~.storage.Storage` of one SQLite file (see the module's description)."""
 
@@ -189,7 +105,7 @@ class SqliteStorage:
         self.path = path
         self._connection = connection
         self._executor = executor
-        self._listeners = _Listeners()
+        self._fanout = LocalFanout()
 
     @classmethod
     async def open(cls, path: Path, *, busy_seconds: float = BUSY_SECONDS) -> SqliteStorage:
@@ -218,8 +134,9 @@ class SqliteStorage:
         finally:
             self._executor.shutdown(wait=True)
 
-    def changes(self) -> contextlib.AbstractAsyncContextManager[AsyncIterator[Change]]:
-        return self._listeners.listen()
+    @property
+    def fanout(self) -> LocalFanout:
+        return self._fanout
 
     # --- accounts and keys -----------------------------------------------------------------------------------
 
@@ -227,7 +144,7 @@ class SqliteStorage:
         self, name: Name, key: PublicKey, now: datetime.datetime, invitation: str | None = None
     ) -> Account:
         account = await self._run(_create_account, name, key, _ms(now), invitation)
-        self._listeners.tell(Change(ChangeKind.ACCOUNT, account.id))
+        self._fanout.tell(Change(ChangeKind.ACCOUNT, account.id))
         return account
 
     async def account_by_key(self, fingerprint: str) -> Account | None:
@@ -242,10 +159,10 @@ class SqliteStorage:
 
     async def keys(self, account: int) -> Sequence[StoredKey]:
         def read(connection: sqlite3.Connection) -> list[StoredKey]:
-            rows = connection.execute(
+            found = connection.execute(
                 "SELECT * FROM keys WHERE account = ? ORDER BY added, fingerprint", (account,)
             ).fetchall()
-            return [StoredKey(row["fingerprint"], row["key"], _time(row["added"])) for row in rows]
+            return [rows.key(row, _time) for row in found]
 
         return await self._run(read)
 
@@ -263,7 +180,7 @@ class SqliteStorage:
 
     async def link_key(self, digest: str, key: PublicKey, now: datetime.datetime) -> Account:
         account = await self._run(_link_key, digest, key, _ms(now))
-        self._listeners.tell(Change(ChangeKind.ACCOUNT, account.id))
+        self._fanout.tell(Change(ChangeKind.ACCOUNT, account.id))
         return account
 
     async def remove_key(self, account: int, fingerprint: str) -> bool:
@@ -281,7 +198,7 @@ class SqliteStorage:
 
         removed = await self._run(write)
         if removed:
-            self._listeners.tell(Change(ChangeKind.ACCOUNT, account))
+            self._fanout.tell(Change(ChangeKind.ACCOUNT, account))
         return removed
 
     async def set_notify(self, account: int, on: bool) -> None:
@@ -314,7 +231,7 @@ class SqliteStorage:
                 return game
 
         game = await self._run(write)
-        self._listeners.tell(Change(ChangeKind.GAME, game.id, 0))
+        self._fanout.tell(Change(ChangeKind.GAME, game.id, 0))
         return game
 
     async def start_game(
@@ -351,7 +268,7 @@ class SqliteStorage:
 
         started = await self._run(write)
         if started is not None:
-            self._listeners.tell(Change(ChangeKind.GAME, game, 0))
+            self._fanout.tell(Change(ChangeKind.GAME, game, 0))
         return started
 
     async def withdraw_game(self, game: int, account: int) -> bool:
@@ -366,7 +283,7 @@ class SqliteStorage:
 
         withdrawn = await self._run(write)
         if withdrawn:
-            self._listeners.tell(Change(ChangeKind.GAME, game, 0))
+            self._fanout.tell(Change(ChangeKind.GAME, game, 0))
         return withdrawn
 
     async def game(self, game: int) -> StoredGame | None:
@@ -378,8 +295,8 @@ class SqliteStorage:
                 stored = _read_game(connection, game)
                 if stored is None:
                     return None
-                rows = connection.execute("SELECT * FROM moves WHERE game = ? ORDER BY ply", (game,)).fetchall()
-                return stored, [_move(row) for row in rows]
+                moves = connection.execute("SELECT * FROM moves WHERE game = ? ORDER BY ply", (game,)).fetchall()
+                return stored, [rows.move(row, _time) for row in moves]
 
         return await self._run(read)
 
@@ -393,10 +310,12 @@ class SqliteStorage:
                 "ORDER BY g.id"
             )
             args = (account, account, account, account, limit)
-        return await self._run(_read_games, f"{_GAME_SELECT} WHERE {where} LIMIT ?", args)
+        return await self._run(_read_games, f"{rows.GAME_SELECT} WHERE {where} LIMIT ?", args)
 
     async def seeks(self, limit: int = 100) -> Sequence[StoredGame]:
-        return await self._run(_read_games, f"{_GAME_SELECT} WHERE g.status = 'seek' ORDER BY g.id LIMIT ?", (limit,))
+        return await self._run(
+            _read_games, f"{rows.GAME_SELECT} WHERE g.status = 'seek' ORDER BY g.id LIMIT ?", (limit,)
+        )
 
     async def offers_by(self, account: int) -> int:
         def read(connection: sqlite3.Connection) -> int:
@@ -414,13 +333,59 @@ class SqliteStorage:
 
     async def overdue(self, now: datetime.datetime, limit: int = 100) -> Sequence[StoredGame]:
         where = "g.status = 'playing' AND g.deadline IS NOT NULL AND g.deadline <= ? ORDER BY g.deadline LIMIT ?"
-        return await self._run(_read_games, f"{_GAME_SELECT} WHERE {where}", (_ms(now), limit))
+        return await self._run(_read_games, f"{rows.GAME_SELECT} WHERE {where}", (_ms(now), limit))
 
     async def update_game(self, game: int, seen_ply: int, update: Update, now: datetime.datetime) -> StoredGame | None:
         updated = await self._run(_update_game, game, seen_ply, update, now)
         if updated is not None:
-            self._listeners.tell(Change(ChangeKind.GAME, game, updated.ply))
+            self._fanout.tell(Change(ChangeKind.GAME, game, updated.ply))
         return updated
+
+    # --- presence -------------------------------------------------------------------------------------------
+
+    async def arrive(self, account: int, node: str, now: datetime.datetime) -> None:
+        def write(connection: sqlite3.Connection) -> None:
+            with _writing(connection):
+                _beat(connection, node, _ms(now))
+                connection.execute(
+                    "INSERT INTO presence (account, node, sessions, since) VALUES (?, ?, 1, ?) "
+                    "ON CONFLICT (account, node) DO UPDATE SET sessions = presence.sessions + 1",
+                    (account, node, _ms(now)),
+                )
+
+        await self._run(write)
+        self._fanout.tell(Change(ChangeKind.PRESENCE, account))
+
+    async def leave(self, account: int, node: str) -> None:
+        def write(connection: sqlite3.Connection) -> None:
+            with _writing(connection):
+                where = "WHERE account = ? AND node = ?"
+                connection.execute(f"DELETE FROM presence {where} AND sessions = 1", (account, node))
+                connection.execute(f"UPDATE presence SET sessions = sessions - 1 {where}", (account, node))
+
+        await self._run(write)
+        self._fanout.tell(Change(ChangeKind.PRESENCE, account))
+
+    async def online(self, limit: int = 100) -> Sequence[Account]:
+        def read(connection: sqlite3.Connection) -> list[Account]:
+            found = connection.execute(
+                "SELECT * FROM accounts WHERE id IN (SELECT account FROM presence) ORDER BY name_fold, id LIMIT ?",
+                (limit,),
+            ).fetchall()
+            return [rows.account(row, _time) for row in found]
+
+        return await self._run(read)
+
+    async def beat(self, node: str, now: datetime.datetime, stale: datetime.datetime) -> int:
+        def write(connection: sqlite3.Connection) -> int:
+            with _writing(connection):
+                _beat(connection, node, _ms(now))
+                return connection.execute("DELETE FROM nodes WHERE seen < ?", (_ms(stale),)).rowcount
+
+        forgotten = await self._run(write)
+        if forgotten:
+            self._fanout.tell(Change(ChangeKind.PRESENCE))
+        return forgotten
 
     # --- ratings --------------------------------------------------------------------------------------------
 
@@ -432,22 +397,12 @@ class SqliteStorage:
 
     async def ratings(self, pool: GameKind, limit: int = 100) -> Sequence[PoolRating]:
         def read(connection: sqlite3.Connection) -> list[PoolRating]:
-            rows = connection.execute(
+            found = connection.execute(
                 "SELECT r.*, a.name FROM ratings AS r JOIN accounts AS a ON a.id = r.account "
                 "WHERE r.pool = ? ORDER BY r.rating DESC, a.name LIMIT ?",
                 (pool.value, limit),
             ).fetchall()
-            return [
-                PoolRating(
-                    row["account"],
-                    row["name"],
-                    pool,
-                    Rating(row["rating"], row["deviation"], row["volatility"]),
-                    row["games"],
-                    _time(row["rated"]),
-                )
-                for row in rows
-            ]
+            return [rows.pool_rating(row, pool, _time) for row in found]
 
         return await self._run(read)
 
@@ -475,12 +430,9 @@ def _connect(path: Path, busy_seconds: float) -> sqlite3.Connection:
 
 def _migrate(connection: sqlite3.Connection) -> int:
     with _writing(connection):
-        connection.execute(
-            f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} "
-            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied INTEGER NOT NULL)"
-        )
-    latest = SQLITE[-1].version
-    for migration in SQLITE:
+        connection.execute(SQLITE.schema_table())
+    latest = MIGRATIONS[-1].version
+    for migration in MIGRATIONS:
         with _writing(connection):
             have = connection.execute(f"SELECT COALESCE(MAX(version), 0) FROM {SCHEMA_TABLE}").fetchone()[0]
             if have > latest:
@@ -489,7 +441,7 @@ def _migrate(connection: sqlite3.Connection) -> int:
                 )
             if migration.version <= have:
                 continue
-            for statement in migration.statements:
+            for statement in SQLITE.statements(migration):
                 connection.execute(statement)
             connection.execute(
                 f"INSERT INTO {SCHEMA_TABLE} (version, name, applied) VALUES (?, ?, ?)",
@@ -498,9 +450,15 @@ def _migrate(connection: sqlite3.Connection) -> int:
     return int(connection.execute(f"SELECT MAX(version) FROM {SCHEMA_TABLE}").fetchone()[0])
 
 
+def _beat(connection: sqlite3.Connection, node: str, now: int) -> None:
+    connection.execute(
+        "INSERT INTO nodes (id, seen) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET seen = excluded.seen", (node, now)
+    )
+
+
 def _one_account(connection: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> Account | None:
     row = connection.execute(sql, args).fetchone()
-    return None if row is None else _account(row)
+    return None if row is None else rows.account(row, _time)
 
 
 def _spend_code(connection: sqlite3.Connection, digest: str, kind: CodeKind, now: int) -> sqlite3.Row:
@@ -552,16 +510,16 @@ def _link_key(connection: sqlite3.Connection, digest: str, key: PublicKey, now: 
         code = _spend_code(connection, digest, CodeKind.LINK, now)
         _add_key(connection, code["account"], key, now)
         row = connection.execute("SELECT * FROM accounts WHERE id = ?", (code["account"],)).fetchone()
-        return _account(row)
+        return rows.account(row, _time)
 
 
 def _read_game(connection: sqlite3.Connection, game: int | None) -> StoredGame | None:
-    row = connection.execute(f"{_GAME_SELECT} WHERE g.id = ?", (game,)).fetchone()
-    return None if row is None else _game(row)
+    row = connection.execute(f"{rows.GAME_SELECT} WHERE g.id = ?", (game,)).fetchone()
+    return None if row is None else rows.game(row, _time)
 
 
 def _read_games(connection: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[StoredGame]:
-    return [_game(row) for row in connection.execute(sql, args).fetchall()]
+    return [rows.game(row, _time) for row in connection.execute(sql, args).fetchall()]
 
 
 def _read_rating(connection: sqlite3.Connection, account: int, pool: GameKind) -> tuple[Rating, int, int | None]:

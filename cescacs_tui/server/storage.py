@@ -3,55 +3,59 @@
 **Asynchronous.**  The server is one asyncio event loop (asyncssh's) serving
 every visitor, so a storage call must never stop the loop: every method is a
 coroutine.  The SQLite backend (:mod:`.sqlite`) runs its connection on a
-thread of its own; the PostgreSQL backend (issue 29) is psycopg 3's
-``AsyncConnectionPool``, one pooled connection per call, and a connection of
-its own in autocommit mode that ``LISTEN`` s, whose ``notifies()`` feed
-:meth:`Storage.changes`.
+thread of its own; the PostgreSQL backend (:mod:`.postgres`) is psycopg 3's
+asynchronous connections, from a pool, one per call.
 
 **One call, one transaction.**  Each method reads or writes in one
 transaction and returns after it has committed: a move is on disk (SQLite:
-WAL, ``synchronous=FULL``) before the lobby tells its player it was played,
-so a crash never loses an acknowledged move.  Calls are whole domain
-operations, never SQL, so each backend locks its own way.
+WAL, ``synchronous=FULL``; PostgreSQL: its write-ahead log, flushed at
+commit) before the lobby tells its player it was played, so a crash never
+loses an acknowledged move.  Calls are whole domain operations, never SQL,
+so each backend locks its own way.
 
 **Conditional writes, no lost updates.**  A change to a game states what the
 writer saw: :meth:`Storage.update_game` writes only if the game is still
-under way at ``seen_ply`` (an ``UPDATE ... WHERE ply = ?``; PostgreSQL may
-add ``SELECT ... FOR UPDATE``), and the moves' primary key ``(game, ply)``
-refuses a second move for one ply whatever happens.  So of two moves for the
-same ply from two connections or two processes exactly one is written; the
-other call returns ``None`` and the lobby reads the game again (and finds it
-is no longer that player's move).  Starting a game from a seek or a challenge
-is conditional the same way: of two players accepting a seek at once, one
-gets it.  Ratings are read and written inside the transaction that ends the
-game, so two games of one player ending at once both count.
+under way at ``seen_ply`` (SQLite: the write lock taken first; PostgreSQL:
+the game's row locked with ``SELECT ... FOR UPDATE``, so a second writer
+waits and then reads the ply the first wrote), and the moves' primary key
+``(game, ply)`` refuses a second move for one ply whatever happens.  So of
+two moves for the same ply from two connections or two processes (or two
+machines) exactly one is written; the other call returns ``None`` and the
+lobby reads the game again (and finds it is no longer that player's move).
+Starting a game from a seek or a challenge is conditional the same way: of
+two players accepting a seek at once, one gets it.  Ratings are read and
+written inside the transaction that ends the game, both players' accounts
+locked first, so two games of one player ending at once both count.
+
+**Changes fan out** (:mod:`.fanout`): every write that others may want to
+show tells :attr:`Storage.fanout`'s listeners, in every process that shares
+the database, what changed (never the state: they read it).
 
 **Times come from the caller** (``now``): the storage never reads a clock,
 so deadlines and time-outs are tested with an injected one.
 
 Backends are opened with :func:`open_storage` from what ``--db`` says: a
-path is SQLite; ``postgresql://...`` is for issue 29.  Each keeps versioned
-migrations (:mod:`.migrations`) and applies those missing when it opens.
+path is SQLite, ``postgresql://...`` PostgreSQL.  Both apply the same
+versioned migrations (:mod:`.migrations`) when they open.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import AsyncIterator, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, Protocol
 
 from ..data.ratings import Rating, idle, rate_game
+from .fanout import Fanout
 from .keys import PublicKey
 from .model import (
     Account,
-    Change,
     CodeKind,
     GameKind,
     NewGame,
     PoolRating,
-    SchemaError,
+    StorageError,
     StoredGame,
     StoredKey,
     StoredMove,
@@ -59,8 +63,10 @@ from .model import (
 )
 from .names import Name
 
-__all__ = ["RATING_PERIOD", "Storage", "open_storage", "ratings_after"]
+__all__ = ["POSTGRESQL_SCHEMES", "RATING_PERIOD", "Storage", "is_postgresql", "open_storage", "ratings_after"]
 
+POSTGRESQL_SCHEMES: Final = ("postgresql://", "postgres://")
+"""How a PostgreSQL database's address begins (libpq's connection URIs)."""
 RATING_PERIOD: Final = datetime.timedelta(days=7)
 """A rating period: each whole one a player spends without a rated game makes their rating less certain."""
 
@@ -80,9 +86,9 @@ class Storage(Protocol):
     async def close(self) -> None:
         """Finish every call under way and let the database go."""
 
-    def changes(self) -> AbstractAsyncContextManager[AsyncIterator[Change]]:
-        """Listen for changes, this process's and (on a shared database) others': ``async with`` it, then
-        ``async for`` the :class:`~.model.Change` s.  A listener that falls behind gets a ``RESYNC``."""
+    @property
+    def fanout(self) -> Fanout:
+        """Where this process listens for changes, its own and (on a shared database) other processes'."""
 
     # --- accounts and keys -----------------------------------------------------------------------------------
 
@@ -179,6 +185,21 @@ class Storage(Protocol):
         it ends the game, both players rated in its pool; all in one transaction.  ``None`` (nothing
         written) if the game has moved on or ended since it was read."""
 
+    # --- presence: who is connected, through which server process ------------------------------------------
+
+    async def arrive(self, account: int, node: str, now: datetime.datetime) -> None:
+        """A session of ``account`` began on the server process ``node`` (which is alive at ``now``)."""
+
+    async def leave(self, account: int, node: str) -> None:
+        """A session of ``account`` on ``node`` ended (the player is online while any other session lasts)."""
+
+    async def online(self, limit: int = 100) -> Sequence[Account]:
+        """The players with a session on a server process, by name."""
+
+    async def beat(self, node: str, now: datetime.datetime, stale: datetime.datetime) -> int:
+        """The server process ``node`` is alive at ``now``; processes not heard of since ``stale`` (killed, or
+        cut off from the database) are forgotten with their sessions.  How many were forgotten."""
+
     # --- ratings --------------------------------------------------------------------------------------------
 
     async def rating(self, account: int, pool: GameKind) -> Rating:
@@ -205,14 +226,27 @@ def ratings_after(
     return rate_game(before(*white), before(*black), result)
 
 
-async def open_storage(db: str | Path) -> Storage:
-    """The storage ``db`` names, opened and migrated: a file path is SQLite (made if missing)."""
-    text = str(db)
-    if text.startswith(("postgresql://", "postgres://")):
-        raise SchemaError("PostgreSQL storage is not available yet: give a file path for SQLite")
-    from .sqlite import SqliteStorage
+def is_postgresql(db: str | Path) -> bool:
+    """Whether ``db`` (what ``--db`` says) names a PostgreSQL database rather than a SQLite file."""
+    return isinstance(db, str) and db.startswith(POSTGRESQL_SCHEMES)
 
-    storage = await SqliteStorage.open(Path(text))
+
+async def open_storage(db: str | Path) -> Storage:
+    """The storage ``db`` names, opened and migrated: ``postgresql://...`` (a libpq connection URI) is
+    PostgreSQL, anything else a SQLite file's path (made if missing)."""
+    storage: Storage
+    if is_postgresql(db):
+        try:
+            from .postgres import PostgresStorage
+        except ImportError as missing:
+            raise StorageError(
+                f"PostgreSQL storage needs psycopg 3 ({missing}): pip install 'cescacs-tui[postgres]'"
+            ) from None
+        storage = await PostgresStorage.open(str(db))
+    else:
+        from .sqlite import SqliteStorage
+
+        storage = await SqliteStorage.open(Path(db))
     try:
         await storage.migrate()
     except BaseException:

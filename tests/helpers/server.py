@@ -1,11 +1,11 @@
 """The server's storage under test: every backend the suite runs on, keys, a clock that moves when told.
 
-:data:`BACKENDS` is what the storage tests are parametrised over; a backend
-is opened by :func:`open_backend` in a test's own folder (the fixtures
-``backend`` and ``storage`` of tests/conftest.py do that), and named to a
-child process by :func:`database_url` (a child opens it with
-:func:`~cescacs_tui.server.storage.open_storage`).  Issue 29's PostgreSQL
-joins the list here.
+:data:`BACKENDS` is what the storage tests are parametrised over: the
+fixtures of tests/conftest.py give each test a fresh database of each
+(``database``: what ``--db`` says for it, which a child process opens with
+:func:`~cescacs_tui.server.storage.open_storage`; ``storage``: it opened),
+SQLite in the test's folder, PostgreSQL on the test session's own server
+(tests/helpers/postgres.py).
 """
 
 from __future__ import annotations
@@ -20,23 +20,17 @@ from pathlib import Path
 from cescacs_tui.core.pieces import Colour
 from cescacs_tui.server.keys import PublicKey
 from cescacs_tui.server.lobby import Caller, Lobby, LobbyOptions
-from cescacs_tui.server.storage import Storage, open_storage
+from cescacs_tui.server.storage import Storage
 
-BACKENDS = ("sqlite",)
+BACKENDS = ("sqlite", "postgresql")
 """The storage backends every storage test runs on."""
 
 START = datetime.datetime(2026, 3, 1, 12, 0, tzinfo=datetime.UTC)
 
 
-def database_url(backend: str, folder: Path) -> str:
-    """What ``--db`` says for a fresh database of ``backend`` in ``folder``."""
-    if backend == "sqlite":
-        return str(folder / "server.sqlite")
-    raise ValueError(f"no backend {backend!r}")
-
-
-async def open_backend(backend: str, folder: Path) -> Storage:
-    return await open_storage(database_url(backend, folder))
+def sqlite_path(folder: Path) -> Path:
+    """A SQLite database's file in ``folder``."""
+    return folder / "server.sqlite"
 
 
 def new_key() -> PublicKey:
