@@ -17,7 +17,9 @@ core, commits it and acknowledges it, as ``ssh host play GAME MOVE`` does; a
 game played to its end (or to :data:`PLIES`) is followed by a new
 challenge.  The processes start together and play for ``--seconds``; each
 reports its moves, each move's time from the call to its acknowledgement,
-and the changes it heard (every process hears every process's moves).
+its CPU time, and the changes it heard (every process hears every process's
+moves: ``heard/s`` is per process); the database server's CPU time over the
+run is read from /proc.  Both CPU columns are per move.
 
 Bounded: at most 3 processes of at most 32 games, at most 60 s each run.
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -125,7 +128,28 @@ async def worker(url: str, number: int, games: int, seconds: float) -> None:
     print(json.dumps({"moves": len(times), "times": times, "heard": heard_during, "cpu": cpu}), flush=True)
 
 
-def run(url: str, processes: int, games: int, seconds: float) -> dict[str, float]:
+def database_cpu(server: PrivatePostgres) -> float:
+    """CPU seconds the PostgreSQL server has used so far: its main process, the children it has reaped (the
+    backends of closed connections) and those still running."""
+    assert server.process is not None
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def used(pid: int, reaped: bool) -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        own = int(fields[11]) + int(fields[12])  # utime, stime
+        return (own + (int(fields[13]) + int(fields[14]) if reaped else 0)) / ticks  # cutime, cstime
+
+    main = server.process.pid
+    children = Path(f"/proc/{main}/task/{main}/children").read_text().split()
+    total = used(main, True)
+    for child in children:
+        with contextlib.suppress(OSError):  # ended meanwhile: counted in the main process's reaped time next time
+            total += used(int(child), False)
+    return total
+
+
+def run(url: str, processes: int, games: int, seconds: float, server: PrivatePostgres | None) -> dict[str, float]:
+    """One run; ``server``: the PostgreSQL ``url`` is on (``None`` for SQLite, in the worker's process)."""
     children = [
         subprocess.Popen(
             [sys.executable, __file__, "--worker", url, str(number), str(games), str(seconds)],
@@ -141,11 +165,13 @@ def run(url: str, processes: int, games: int, seconds: float) -> dict[str, float
             assert child.stdout is not None
             if child.stdout.readline().strip() != "READY":
                 raise SystemExit("a worker did not start")
+        database_before = database_cpu(server) if server else 0.0
         for child in children:  # as close to together as the pipes allow
             assert child.stdin is not None
             child.stdin.write("go\n")
             child.stdin.flush()
         results = [json.loads(child.communicate(timeout=seconds + PATIENCE)[0]) for child in children]
+        database = database_cpu(server) - database_before if server else float("nan")
     finally:
         for child in children:
             child.kill()
@@ -160,6 +186,7 @@ def run(url: str, processes: int, games: int, seconds: float) -> dict[str, float
         "p95_ms": 1000 * percentile(times, 0.95),
         "heard_per_process": statistics.mean(result["heard"] for result in results) / seconds,
         "cpu_ms_per_move": 1000 * sum(result["cpu"] for result in results) / max(moves, 1),
+        "database_ms_per_move": 1000 * database / max(moves, 1),
     }
 
 
@@ -185,16 +212,17 @@ def main() -> None:
     try:
         flushes = "commits not flushed" if arguments.no_flush else "durable: each commit flushed to disk"
         print(f"PostgreSQL on 127.0.0.1:{server.port} ({flushes}), load average {os.getloadavg()[0]:.1f}")
-        print("| processes | players | moves/s | move p50 | move p95 | CPU per move | heard per process/s |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print("| processes | players | moves/s | move p50 | move p95 | CPU per move | database CPU | heard/s |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         databases = [(f"{count}", server.new_database(), count) for count in arguments.processes]
         if arguments.sqlite:
             databases.insert(0, ("1 (SQLite)", str(baseline / "server.sqlite"), 1))
         for label, url, count in databases:
-            row = run(url, count, arguments.games, arguments.seconds)
+            row = run(url, count, arguments.games, arguments.seconds, None if label.endswith("(SQLite)") else server)
             print(
                 f"| {label} | {row['players']} | {row['moves_per_second']:.0f} | {row['p50_ms']:.1f} ms "
-                f"| {row['p95_ms']:.1f} ms | {row['cpu_ms_per_move']:.1f} ms | {row['heard_per_process']:.0f} |",
+                f"| {row['p95_ms']:.1f} ms | {row['cpu_ms_per_move']:.1f} ms "
+                f"| {row['database_ms_per_move']:.1f} ms | {row['heard_per_process']:.0f} |".replace("nan ms", "in it"),
                 flush=True,
             )
         print(f"load average after: {os.getloadavg()[0]:.1f}")

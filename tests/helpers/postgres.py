@@ -85,7 +85,7 @@ class PrivatePostgres:
     """More ``-c name=value`` settings for the server."""
     folder: Path = field(init=False)
     port: int = field(init=False, default=0)
-    _process: subprocess.Popen[bytes] | None = field(init=False, default=None)
+    process: subprocess.Popen[bytes] | None = field(init=False, default=None)
     _databases: int = field(init=False, default=0)
 
     def start(self) -> PrivatePostgres:
@@ -149,12 +149,12 @@ class PrivatePostgres:
                 command += ["-c", setting]
             log = (self.folder / "server.log").open("ab")
             with log:
-                self._process = subprocess.Popen(
+                self.process = subprocess.Popen(
                     self._as_server(command), stdin=subprocess.DEVNULL, stdout=log, stderr=log
                 )
             if self._ready():
                 return
-            self._end_process()
+            self._endprocess()
         raise RuntimeError(f"PostgreSQL did not start: {self.log()[-2000:]}")
 
     def _ready(self) -> bool:
@@ -163,8 +163,8 @@ class PrivatePostgres:
 
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
-            assert self._process is not None
-            if self._process.poll() is not None:
+            assert self.process is not None
+            if self.process.poll() is not None:
                 return False
             try:
                 psycopg.connect(self.url("postgres"), connect_timeout=2).close()
@@ -204,8 +204,8 @@ class PrivatePostgres:
         except OSError:
             return ""
 
-    def _end_process(self) -> None:
-        process, self._process = self._process, None
+    def _endprocess(self) -> None:
+        process, self.process = self.process, None
         if process is None or process.poll() is not None:
             return
         process.send_signal(signal.SIGINT)  # PostgreSQL's fast shutdown: clients disconnected, then a checkpoint
@@ -217,6 +217,6 @@ class PrivatePostgres:
 
     def stop(self) -> None:
         """Stop the server (if it runs) and remove its folder."""
-        self._end_process()
+        self._endprocess()
         if hasattr(self, "folder"):
             shutil.rmtree(self.folder, ignore_errors=True)
