@@ -7,7 +7,11 @@ Its modules, from the bottom up:
   errors it raises;
 - :mod:`.storage`: the :class:`~.storage.Storage` protocol (asynchronous, one transaction per call, conditional
   writes) and :func:`~.storage.open_storage`;
-- :mod:`.migrations`: the schema as ordered, versioned migrations; :mod:`.sqlite`: the SQLite backend;
+- :mod:`.migrations`: the schema as ordered, versioned migrations, one list for every database;
+- :mod:`.rows`: the rows every backend reads, made into records; :mod:`.fanout`: every process told what
+  changed;
+- :mod:`.sqlite`: the SQLite backend (one process); :mod:`.postgres`: the PostgreSQL backend (one lobby for
+  many processes, on many machines);
 - :mod:`.names` (with the generated :mod:`.confusables` table): players' names, and which look alike;
 - :mod:`.keys` (SSH public keys and their fingerprints) and :mod:`.codes` (invitation and key-link codes);
 - :mod:`.games`: a stored game in the rules core: replayed, timed, written as a CTL-PGN record;

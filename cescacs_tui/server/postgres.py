@@ -169,13 +169,13 @@ class PostgresFanout:
                         change = decode(notice.payload)
                         if change is not None:
                             self._local.tell(change)
-            except psycopg.OperationalError as broken:
+            except psycopg.Error as broken:
                 log.warning("the connection listening for changes broke (%s): making it again", broken)
             while True:
                 await asyncio.sleep(RECONNECT_SECONDS)  # a pause between attempts, never a wait for a state
                 try:
                     connection = await self._listening()
-                except psycopg.OperationalError as refused:
+                except psycopg.Error as refused:
                     log.warning("listening for changes again failed (%s)", refused)
                     continue
                 self._local.tell(Change(ChangeKind.RESYNC))  # what was sent meanwhile was not heard
