@@ -176,6 +176,23 @@ async def test_a_look_alike_of_a_name_is_refused_with_the_name_it_resembles(
     assert taken.value.existing == first
 
 
+async def test_of_two_look_alike_names_registered_at_once_through_two_connections_one_is_refused(
+    database: str,
+) -> None:
+    one, two = await open_storage(database), await open_storage(database)
+    try:
+        for number in range(4):
+            made = await asyncio.gather(
+                one.create_account(parse_name(f"bob{number}"), new_key(), START),
+                two.create_account(parse_name(f"B0B{number}"), new_key(), START),
+                return_exceptions=True,
+            )
+            assert sorted(type(result).__name__ for result in made) == ["Account", "NameTaken"], made
+    finally:
+        await one.close()
+        await two.close()
+
+
 async def test_a_key_belongs_to_one_account(storage: Storage) -> None:
     key = new_key()
     await storage.create_account(parse_name("alice"), key, START)
@@ -317,6 +334,32 @@ async def test_an_ended_game_takes_no_more_writes_and_both_players_are_rated_in_
     assert [(r.name, r.games) for r in table] == [("white", 1), ("black", 1)]
     assert await storage.ratings(GameKind.LIVE) == []
     assert await storage.update_game(game, 1, move_update("E21-E17", 2), START) is None
+
+
+async def test_two_games_of_one_player_ending_at_once_through_two_connections_both_count(database: str) -> None:
+    one, two = await open_storage(database), await open_storage(database)
+    try:
+        alice = await account(one, "alice")
+        rounds = 4
+        for number in range(rounds):
+            games = []
+            for opponent in (f"bob{number}", f"carol{number}"):
+                other = await account(one, opponent)
+                offered = await one.create_game(
+                    NewGame(GameKind.LIVE, "60", alice.id, SidePreference.WHITE, other.id), START
+                )
+                await one.start_game(offered.id, other.id, alice.id, other.id, START, (60.0, 60.0), None)
+                games.append(offered.id)
+            resign = Update(None, None, "0-3", "resignation", None, None, None, START)
+            ended = await asyncio.gather(
+                *(s.update_game(g, 0, resign, START) for s, g in zip((one, two), games, strict=True))
+            )
+            assert all(game is not None for game in ended)
+        table = {r.name: r.games for r in await one.ratings(GameKind.LIVE)}
+        assert table["alice"] == 2 * rounds
+    finally:
+        await one.close()
+        await two.close()
 
 
 def test_an_idle_players_deviation_grows_before_the_game_is_rated() -> None:
