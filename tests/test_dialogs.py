@@ -10,6 +10,7 @@ import pytest
 from textual import events
 from textual._time import get_time
 from textual.app import App
+from textual.widget import Widget
 from textual.widgets import Button, Label
 
 from cescacs_tui.app import CescacsApp
@@ -178,3 +179,29 @@ async def test_a_question_quoting_a_record_shows_it_as_safe_text():
     async with app.run_test():
         text = str(dialog.query_one("Static").render())
         assert "Bru\u241b]0;evil\u2407" in text
+
+
+def release_and_click(app: App[object], widget: Widget, at: float) -> None:
+    """A click as the terminal delivers it: the button's release read at ``at``, the click Textual makes of it."""
+    up = events.MouseUp(widget, 1, 0, 0, 0, 1, False, False, False)
+    up.time = at
+    widget.post_message(up)
+    widget.post_message(events.Click(widget, 1, 0, 0, 0, 1, False, False, False))
+
+
+async def test_a_click_that_arrived_too_soon_answers_nothing_however_late_it_is_handled():
+    """A press is made when the click is handled: it is dated by the release that arrived, not by then."""
+    clock = FakeTime(get_time() - 30.0)  # shown half a minute ago: a click handled now would count by its message
+    shown = clock()
+    dialog = ConfirmDialog("Resign?", clock=clock)
+    app = Host(dialog)
+    async with app.run_test() as pilot:
+        target = dialog.query_one("#yes", Button)
+        release_and_click(app, target, shown + SETTLE_SECONDS - 0.01)  # the release arrived just too soon
+        await until(lambda: dialog.query_one("#too-soon", Label).display, "the note asking to press again", 10)
+        assert app.answers == []
+        await until(lambda: not target.has_class("-active"), "the button's press to end")  # till then it is deaf
+        release_and_click(app, target, shown + SETTLE_SECONDS)  # clicked again, once the question could be read
+        await until(lambda: app.answers != [], "the answer", patience=10)
+        assert app.answers == [True]
+        await pilot.pause()

@@ -55,7 +55,9 @@ class DeliberateDialog(TranslatedBindings, ModalScreen[Answer]):
     arrived (was read from the terminal: ``Message.time``) at least
     :data:`SETTLE_SECONDS` after the dialog was shown (mounted, on ``clock``,
     the same monotonic clock as ``Message.time``), however late the machine
-    handles it, or paints.  A key that arrived sooner answers nothing, and the
+    handles it, or paints.  A click's press or choice is a message Textual makes
+    when it handles the click, so it is dated by the release of the mouse
+    button that made it (:meth:`on_mouse_up`).  A key that arrived sooner answers nothing, and the
     dialog says to press it again (:meth:`too_soon`); so does a key of the
     burst that Textual had routed to the screen below before the dialog came
     (``Ry``: the ``y`` went to the board), which :func:`question_above` hands
@@ -69,13 +71,22 @@ class DeliberateDialog(TranslatedBindings, ModalScreen[Answer]):
         self._shown_at: float | None = None
         self._heard: list[events.Key] = []
         """Keys this dialog heard, on their way up to the app's bindings (see :meth:`admits`)."""
+        self._released_at: float | None = None
+        """When the last mouse button release inside the dialog arrived, until a press or a key uses it."""
 
     def on_mount(self) -> None:
         self._shown_at = self._clock()
 
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        """Dates the click this release makes: Textual's ``Click``, and the press or choice it leads to, are made
+        when the release is handled, which on a busy machine may be long after it arrived."""
+        self._released_at = event.time
+
     def hears(self, message: Message) -> bool:
-        """Whether ``message`` (a key, a press) arrived late enough after the dialog was shown to answer it."""
-        return self._shown_at is not None and message.time >= self._shown_at + SETTLE_SECONDS
+        """Whether ``message`` (a key, or a press or choice) arrived late enough after the dialog was shown to
+        answer it.  A press or choice made by a click arrived with the mouse button's release."""
+        arrived, self._released_at = self._released_at if self._released_at is not None else message.time, None
+        return self._shown_at is not None and arrived >= self._shown_at + SETTLE_SECONDS
 
     @property
     def listening(self) -> bool:
@@ -83,6 +94,7 @@ class DeliberateDialog(TranslatedBindings, ModalScreen[Answer]):
         return self._shown_at is not None and self._clock() >= self._shown_at + SETTLE_SECONDS
 
     def on_key(self, event: events.Key) -> None:
+        self._released_at = None  # a press by this key (Enter on a button) is the key's, not an earlier click's
         if not self.hears(event):
             event.stop()
             event.prevent_default()
