@@ -174,7 +174,7 @@ def idle(player: Rating, periods: int) -> Rating:
 
 
 def score_for(result: str, colour: Colour) -> float:
-    """What ``result`` (``"3-0"``... RULES.md 10.1) scores for ``colour``: 1, 2/3, 1/2, 1/3 or 0.
+    """What ``result`` (``3-0``... RULES.md 10.1) scores for ``colour``: 1, 2/3, 1/2, 1/3 or 0.
 
     Raises :class:`KeyError` for ``"*"`` or anything that is not the result of a finished game.
     """

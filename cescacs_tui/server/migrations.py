@@ -9,8 +9,9 @@ changed once released: a change to the schema is a new migration at the end.
 There is one list, :data:`MIGRATIONS`, for every database: the few words in
 which SQLite's and PostgreSQL's SQL differ are placeholders in it
 (``{serial}``, ``{time}``, ``{without_rowid}``), which a :class:`Dialect`
-fills in (:meth:`Dialect.statements`), so the tables, columns, constraints
-and indexes are written once.  The differences, all here:
+fills in (:meth:`Dialect.statements`, which also writes the rules' results
+in ``{results}``), so the tables, columns, constraints and indexes are
+written once.  The differences, all here:
 
 - an account's or a game's id: SQLite's ``INTEGER PRIMARY KEY AUTOINCREMENT``
   (ids never reused, as PostgreSQL's identity columns never reuse theirs);
@@ -27,6 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final
+
+from ..core.outcome import RESULTS
 
 __all__ = ["MIGRATIONS", "POSTGRESQL", "SCHEMA_TABLE", "SQLITE", "Dialect", "Migration"]
 
@@ -57,7 +60,7 @@ class Dialect:
 
     def statements(self, migration: Migration) -> tuple[str, ...]:
         """The migration's statements in this dialect."""
-        words = {"serial": self.serial, "time": self.time, "without_rowid": self.without_rowid}
+        words = {"serial": self.serial, "time": self.time, "without_rowid": self.without_rowid, "results": _RESULTS}
         return tuple(statement.format(**words) for statement in migration.statements)
 
     def schema_table(self) -> str:
@@ -67,6 +70,9 @@ class Dialect:
             f"(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied {self.time} NOT NULL)"
         )
 
+
+_RESULTS: Final = ", ".join(f"'{result}'" for result in RESULTS)
+"""A game's results, as SQL strings (the rules' own, :data:`~cescacs_tui.core.outcome.RESULTS`)."""
 
 SQLITE: Final = Dialect("sqlite", "INTEGER PRIMARY KEY AUTOINCREMENT", "INTEGER", " WITHOUT ROWID")
 POSTGRESQL: Final = Dialect("postgresql", "INTEGER PRIMARY KEY GENERATED ALWAYS AS IDENTITY", "TIMESTAMPTZ", "")
@@ -111,7 +117,7 @@ MIGRATIONS: Final = (
                 black INTEGER REFERENCES accounts (id),
                 ply INTEGER NOT NULL DEFAULT 0 CHECK (ply >= 0),
                 draw_offer TEXT CHECK (draw_offer IN ('white', 'black')),
-                result TEXT NOT NULL DEFAULT '*' CHECK (result IN ('*', '3-0', '2-1', '1-1', '1-2', '0-3')),
+                result TEXT NOT NULL DEFAULT '*' CHECK (result IN ({results})),
                 ending TEXT,
                 white_clock DOUBLE PRECISION,
                 black_clock DOUBLE PRECISION,

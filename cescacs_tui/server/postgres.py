@@ -97,7 +97,7 @@ CONNECTION: Final[dict[str, Any]] = {
     "keepalives_interval": 10,
     "keepalives_count": 3,
 }
-"""How every connection is made (then :func:`_configure` d)."""
+"""How every connection is made (and then :func:`_configure`: its session in UTC)."""
 
 
 def _utc(moment: datetime.datetime) -> datetime.datetime:

@@ -27,7 +27,6 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,8 +80,6 @@ class PrivatePostgres:
     durable: bool = False
     """Flush to disk as a real server does (benchmarks); the tests' server skips the flushes (a test kills
     processes, never the machine), so making a database per test costs milliseconds."""
-    settings: Sequence[str] = ()
-    """More ``-c name=value`` settings for the server."""
     folder: Path = field(init=False)
     port: int = field(init=False, default=0)
     process: subprocess.Popen[bytes] | None = field(init=False, default=None)
@@ -144,7 +141,6 @@ class PrivatePostgres:
                 f"unix_socket_directories={self.folder}",
                 "max_connections=200",
                 *([] if self.durable else ["fsync=off", "synchronous_commit=off", "full_page_writes=off"]),
-                *self.settings,
             ):
                 command += ["-c", setting]
             log = (self.folder / "server.log").open("ab")
