@@ -60,7 +60,7 @@ PLIES = 200
 
 def random_game(rng: random.Random) -> list[str]:
     """The moves of a random legal game, to its end or to :data:`PLIES`."""
-    game, moves = Game(), []
+    game, moves = Game(), list[str]()
     while game.outcome is None and len(moves) < PLIES:
         legal = sorted(game.position.legal_moves(), key=str)
         if not legal:

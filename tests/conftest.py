@@ -9,6 +9,7 @@ import signal
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -19,6 +20,9 @@ from tests.helpers.reference import DATA
 from tests.helpers.server import BACKENDS, sqlite_path
 from tests.helpers.terminal import terminal_environment
 from tests.helpers.waiting import steady_pilot
+
+if TYPE_CHECKING:
+    from tests.helpers.remote import HostProcess
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     # Started in the background of a shell without job control, which ignores Ctrl+C for it: the programs the
@@ -54,6 +58,15 @@ def environment(tmp_path: Path) -> dict[str, str]:
     return terminal_environment(tmp_path)
 
 
+@pytest.fixture
+def host(environment: dict[str, str]) -> Iterator[HostProcess]:
+    """``cescacs host`` on a free port of 127.0.0.1 (its join command parsed), stopped after the test."""
+    from tests.helpers.remote import HostProcess
+
+    with HostProcess(environment) as hosted:
+        yield hosted
+
+
 @pytest.fixture(autouse=True)
 def true_colour_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every app under test sees a true-colour terminal with colours on, whatever terminal runs the tests.
@@ -85,9 +98,9 @@ def _a_terminal_at_both_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     (``cescacs --plain``), and pytest's streams are not one.  The plain
     mode's own tests run the real command in pipes and pseudo-terminals.
     """
-    from cescacs_tui import cli
+    from cescacs_tui.cli import launch
 
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr(launch, "interactive", lambda: True)
 
 
 @pytest.fixture(autouse=True)
