@@ -79,7 +79,7 @@ class PrivatePostgres:
 
     durable: bool = False
     """Flush to disk as a real server does (benchmarks); the tests' server skips the flushes (a test kills
-    processes, never the machine), so making a database per test costs milliseconds."""
+    processes, never the machine), which a busy disk would make the slowest part of the suite's writes."""
     folder: Path = field(init=False)
     port: int = field(init=False, default=0)
     process: subprocess.Popen[bytes] | None = field(init=False, default=None)
