@@ -135,7 +135,6 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widgets import Footer, Input, Static
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import HEXES, Move
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.move import CASTLING, IN_PLACE_PROMOTION
@@ -144,11 +143,19 @@ from cescacs_tui.data.autosave import save_autosave
 from cescacs_tui.data.settings import SETTINGS_NAME, Settings
 from cescacs_tui.session.highlights import Overlays, move_hexes
 from cescacs_tui.session.selection import Picker
-from cescacs_tui.tui.board import HexBoard
+from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.board_layout import CursorMove, move_cursor
-from cescacs_tui.tui.panels import MaterialPanel, MoveList, StatusPanel, material_rows, material_table, status_text
 from cescacs_tui.tui.themes import BoardHostApp
 from cescacs_tui.tui.view import board_view
+from cescacs_tui.tui.widgets.board import HexBoard
+from cescacs_tui.tui.widgets.panels import (
+    MaterialPanel,
+    MoveList,
+    StatusPanel,
+    material_rows,
+    material_table,
+    status_text,
+)
 
 T = TypeVar("T")
 
@@ -772,8 +779,9 @@ if sys.argv[1] == "bare":
 else:  # the cescacs command itself, its App.run() made headless
     App.run = lambda app: asyncio.run(first_frame(app))
     from cescacs_tui import cli
+    from cescacs_tui.cli import launch
 
-    cli._interactive = lambda: True  # as in a terminal (without one, cescacs plays in plain lines)
+    launch.interactive = lambda: True  # as in a terminal (without one, cescacs plays in plain lines)
     cli.main([])
 print(first[0] - start)
 """

@@ -26,7 +26,7 @@ A run passes when it ends in time with status 0 or 2, with no traceback and
 no control character on its output; ``host`` and ``serve-ssh`` runs that start
 serving are stopped once they say so.
 
-The test suite runs a small, fixed share of both (tests/test_fuzz.py); the
+The test suite runs a small, fixed share of both (tests/processes/test_fuzz.py); the
 figures of a full run are in docs/development.md's reliability section.
 """
 

@@ -5,7 +5,7 @@
 
 The app's bindings, footer, command palette and help page are generated from
 :data:`cescacs_tui.session.ACTIONS`; this makes the README's table from it
-too.  ``tests/test_docs.py`` checks that the README holds exactly this table.
+too.  ``tests/project/test_docs.py`` checks that the README holds exactly this table.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 
 Each scene is a reproducible state of the app (a fixed game, a clock on a
 frozen time source, a theme and a terminal size).  The snapshot tests in
-``tests/test_snapshots.py`` use the same scenes, so what the README shows is
+``tests/tui/test_snapshots.py`` use the same scenes, so what the README shows is
 what the tests guard.
 """
 
@@ -22,13 +22,13 @@ from pathlib import Path
 import textual.constants
 from textual.pilot import Pilot
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import parse_hex
 from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.data.settings import Settings
-from cescacs_tui.tui.dialogs import DeliberateDialog
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.dialogs.questions import DeliberateDialog
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "screenshots"

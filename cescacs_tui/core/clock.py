@@ -61,12 +61,6 @@ comment can say (six digits of hours).  Beyond it a time read from a file is ref
 seconds would overflow the clock face's arithmetic."""
 _TAG_RE: Final = re.compile(r"(?P<base>[0-9]{1,6})(?:(?P<sep>[+db])(?P<extra>[0-9]{1,6}))?")
 _PER_MOVE_TAG_RE: Final = re.compile(r"\*(?P<base>[0-9]{1,6})")
-TAG_FORMS: Final = (
-    "'?' (unknown) or '-' (no clock), '<base>' (sudden death), '<base>+<increment>' (Fischer), "
-    "'<base>d<delay>' (simple delay), '<base>b<delay>' (Bronstein delay) or '*<seconds>' (per move), "
-    f"all in whole seconds (at most {MAX_CONTROL_SECONDS})"
-)
-"""The accepted ``TimeControl`` tag values, for error messages and help texts."""
 _TAG_FORMS_SAID: Final = Message(
     N_(
         "'?' (unknown) or '-' (no clock), '<base>' (sudden death), '<base>+<increment>' (Fischer), "
@@ -75,7 +69,7 @@ _TAG_FORMS_SAID: Final = Message(
     ),
     most=MAX_CONTROL_SECONDS,
 )
-""":data:`TAG_FORMS` for a front end to say in its language."""
+"""The accepted ``TimeControl`` tag values, for error messages a front end says in its language."""
 _FIELD_WORDS: Final = {"base": N_("base"), "increment": N_("increment"), "delay": N_("delay")}
 
 

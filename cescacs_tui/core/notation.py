@@ -35,7 +35,6 @@ CAPTURE: Final = "\u00d7"
 AFAR: Final = "+\u221e"
 """The check-from-afar mark ``+∞``."""
 
-CHECK_MARKS: Final = ("+\u221e", "+^", "++", "+", "#")
 ASSESSMENTS: Final = ("??", "?!", "!?", "!!", "?", "!", "\u25c7")
 INDICATORS: Final = ("(=):", "(=)", ":")
 

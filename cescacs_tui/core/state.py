@@ -63,6 +63,3 @@ class Scornful(NamedTuple):
 
     pawn: int
     capturers: tuple[int, ...]
-
-
-Special = EnPassant | Scornful | None

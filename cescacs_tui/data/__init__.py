@@ -1,5 +1,9 @@
 """What the app keeps on disk, and where: nothing a player has on disk is ever lost or can stop the app.
 
+* :mod:`.store`: the :class:`~.store.GameStore` protocol, what a session, a
+  remote coordinator and a server ask of the place their game is kept;
+  :mod:`.autosave_store`: the one that keeps it in this machine's files, and
+  hands the autosave over between two processes;
 * :mod:`.storage`: the data and config directories, atomic writes (the
   directory fsynced too), :func:`~.storage.read_limited` for files from
   outside, :func:`~.storage.keep_aside` for files that cannot be used;
@@ -8,7 +12,8 @@
 * :mod:`.autosave`: the game in progress; :mod:`.slots` and :mod:`.lock`:
   which autosave file a process owns, so two instances never write the same;
 * :mod:`.archive`: every finished game, one record each, under ``games/``;
-* :mod:`.records`: ``.ctl-pgn`` files opened and saved by the player.
+* :mod:`.records`: ``.ctl-pgn`` files opened and saved by the player;
+* :mod:`.engine_slots`: the engine places a server shares among its visitors.
 
 The rules core (:mod:`cescacs_tui.core`) reads and writes text; this package
 owns files, paths and crash safety.  It has no user-interface imports (a test

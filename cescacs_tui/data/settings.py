@@ -14,6 +14,9 @@ The file is plain TOML with one key per setting, for example::
     language = "ca"
     engine = ""
 
+    [keys]
+    takeback = "z"
+
 Reading never fails: a missing file gives the defaults; a file that cannot be
 read or is not TOML gives the defaults and one problem; a bad value or an
 unknown key is ignored (its default is used) with one problem each.  A file
@@ -31,6 +34,7 @@ installs): see :func:`cescacs_tui.data.storage.config_dir`.
 
 from __future__ import annotations
 
+import re
 import shlex
 import tomllib
 import unicodedata
@@ -65,7 +69,7 @@ class Settings:
 
     ``theme`` is a theme name: :data:`~cescacs_tui.data.choices.DEFAULT_THEME`
     or one the front end offers (see :meth:`load`); ``piece_set`` and ``board_layout``
-    are the :class:`~cescacs_tui.tui.board.HexBoard` options; ``auto_flip``
+    are the :class:`~cescacs_tui.tui.widgets.board.HexBoard` options; ``auto_flip``
     turns the board towards the side to move after each move; ``vim_keys``
     adds the board's vim-style cursor keys (hjkl, yubn), which then take
     those letters from the app's keys while the board has the focus.  ``white`` and
@@ -77,7 +81,9 @@ class Settings:
     the locale's, see :func:`cescacs_tui.i18n.choose_language`); ``engine`` is
     the command line of the engine the computer opponent, hints and analysis
     use (``""``: this package's own, ``cescacs engine``; any program speaking
-    docs/engine-protocol.md can be plugged in).
+    docs/engine-protocol.md can be plugged in).  ``keys`` gives bindings other
+    keys: binding ids (an action's name, ``board.up_left``...) to Textual key
+    names, comma-separated (the front end knows the ids: :mod:`cescacs_tui.tui.keymap`).
 
     ``problems`` lists, in words for the player, what :meth:`load` could not
     use: each a :class:`~cescacs_tui.core.message.Message` (English as a
@@ -96,6 +102,7 @@ class Settings:
     castling: bool = True
     language: str = ""
     engine: str = ""
+    keys: dict[str, str] = field(default_factory=dict)
     problems: list[Message] = field(default_factory=list, compare=False, repr=False)
 
     @property
@@ -295,6 +302,27 @@ def _engine(value: object, themes: frozenset[str]) -> str:
     return value.strip()
 
 
+MAX_KEYS: Final = 200
+"""The most bindings the ``[keys]`` table may change (the app has about 50)."""
+_KEY_LIST: Final = re.compile(r"[^\s,]{1,32}(?:\s*,\s*[^\s,]{1,32}){0,7}")
+"""One to eight key names, comma-separated: ``"z"``, ``"h,H"``, ``"ctrl+z, question_mark"``."""
+_BINDING_ID: Final = re.compile(r"[a-z_]{1,40}(?:\.[a-z_]{1,40})?")
+
+
+def _keys(value: object, themes: frozenset[str]) -> dict[str, str]:
+    if not isinstance(value, dict) or len(value) > MAX_KEYS:
+        raise _Refused(
+            N_('the keys must be a table of at most {count} names and keys, such as takeback = "z"'), count=MAX_KEYS
+        )
+    for name, keys in value.items():
+        if not _BINDING_ID.fullmatch(name):
+            raise _Refused(N_("{name} is not the name of an action or a board key"), name=repr(name[:40]))
+        if not isinstance(keys, str) or not keys.isprintable() or not _KEY_LIST.fullmatch(keys.strip()):
+            said = N_('{name}: the keys must be key names in quotes, separated by commas, such as "h,H"')
+            raise _Refused(said, name=name)
+    return {name: keys.strip() for name, keys in value.items()}
+
+
 _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "theme": _theme,
     "piece_set": _choice(PIECE_SETS, N_("the piece set must be one of {options}")),
@@ -307,6 +335,7 @@ _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "castling": _flag,
     "language": _language,
     "engine": _engine,
+    "keys": _keys,
 }
 """Per key, the function that checks a read value and returns the value to use (or raises ``ValueError``)."""
 

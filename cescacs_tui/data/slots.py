@@ -75,8 +75,9 @@ def slot_paths(directory: Path | None = None) -> list[Path]:
 class AutosaveSlot:
     """One autosave file owned by this process: load it, save to it, release it.
 
-    It is a :class:`cescacs_tui.session.store.GameStore` (``save``,
-    ``finish``, ``keep``): a session can keep its games in it directly.
+    It is a :class:`~cescacs_tui.data.store.Slot` (``save``, ``finish``,
+    ``keep``): an :class:`~cescacs_tui.data.autosave_store.AutosaveStore`
+    keeps a session's games in it.
 
     ``lock`` is ``None`` only where the file system cannot lock (then
     :attr:`notices` says so).  :attr:`notices` collects, in words for the

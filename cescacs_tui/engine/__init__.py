@@ -10,12 +10,11 @@
 * :class:`EngineProtocol` (:mod:`.protocol`): the UCI-style text protocol of
   ``cescacs engine`` (docs/engine-protocol.md);
 * :mod:`.client`: an asyncio client that runs any engine speaking that
-  protocol as a subprocess, for front ends; :mod:`.seats`: who plays each
-  side, for sessions.
+  protocol as a subprocess, for front ends.
 
 Like the core, nothing here imports a user-interface library.  The names
-above are imported on first use: a session that only needs :mod:`.seats`
-does not load the search.
+above are imported on first use: importing the package does not load the
+search.
 """
 
 from __future__ import annotations

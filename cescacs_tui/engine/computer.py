@@ -1,21 +1,16 @@
-"""Playing the computer in a game: who sits at each side, how long it thinks, what a takeback undoes.
+"""Playing the computer in a game: which engine, how long it thinks, what it answers.
 
 The pieces a front end needs around :class:`~.client.EngineClient`, free of
-any user interface so they are tested alone:
+any user interface so they are tested alone (who plays each side is the
+session's: :mod:`cescacs_tui.session.players`):
 
-* :class:`Seat` and :func:`parse_seat`: ``human`` or ``computer:LEVEL`` for
-  each side (the ``--white computer:3`` of the command line, the new-game
-  dialog's choice), and :func:`takeback_plies`, from :mod:`.seats` (a session
-  imports them from there, without the client);
 * :func:`engine_command`: the engine to start, from the setting a player may
   change (any program speaking docs/engine-protocol.md);
 * :func:`limits_for`: the ``go`` limits for the computer's turn, from the
   game's clock (so the clock runs for it as for a person) or a fixed time;
 * :func:`computer_move`: ask the engine for the move at the live end of a
   :class:`~cescacs_tui.core.game.Game`; :func:`hint` and :func:`analyse`:
-  the best move, or a running analysis, at any ply, at full strength;
-* :func:`takeback_plies`: how many half-moves a takeback removes so that it
-  is again a person's turn before that person's last move.
+  the best move, or a running analysis, at any ply, at full strength.
 """
 
 from __future__ import annotations
@@ -31,7 +26,6 @@ from ..core.pieces import BLACK, WHITE
 from .client import DEFAULT_COMMAND, BestMove, EngineClient, EngineError, EngineInfo, Search
 from .levels import LEVELS
 from .search import Limits
-from .seats import DEFAULT_LEVEL, HUMAN, Seat, parse_seat, takeback_plies
 
 DEFAULT_MOVETIME: Final = 2.0
 """Seconds the computer thinks per move in a game without a clock."""
@@ -146,15 +140,10 @@ async def analyse(
 
 
 __all__ = [
-    "DEFAULT_LEVEL",
     "DEFAULT_MOVETIME",
-    "HUMAN",
-    "Seat",
     "analyse",
     "computer_move",
     "engine_command",
     "hint",
     "limits_for",
-    "parse_seat",
-    "takeback_plies",
 ]

@@ -203,9 +203,6 @@ def counter_index(code: int, h: int) -> int:
     return slot if code > 0 else COUNTERS_PER_SIDE + slot
 
 
-PHASE_TYPES: Final = (BISHOP, KNIGHT, PEGASUS, ROOK, WYVERN, QUEEN)
-
-
 @dataclass(frozen=True)
 class Tables:
     """The per-hex tables a :class:`Weights` gives, indexed by board code (``code + 9``) then hex."""

@@ -9,7 +9,8 @@ sequence is ever written, and Textual is never imported.
 
 :class:`PlainGame` is the front end on a :class:`~cescacs_tui.session.GameSession`;
 :func:`run_plain` runs it on standard input and output; :data:`COMMANDS` is
-its one table of commands.
+its one table of commands.  :mod:`.remote_client` plays a game held by a
+coordinator (``cescacs join --plain``) with the same front end.
 """
 
 from .commands import COMMANDS, Command

@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 
 class PlainComputer:
-    """The engine behind the plain mode's computer seats and hints; ``engine`` is the ``engine`` setting."""
+    """The engine behind the plain mode's computer players and hints; ``engine`` is the ``engine`` setting."""
 
     def __init__(self, session: GameSession, engine: str = "") -> None:
         self.session = session

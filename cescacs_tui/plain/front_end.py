@@ -34,7 +34,7 @@ from ..data.settings import Settings
 from ..i18n import NC_, _, pgettext
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.game_session import DRAW_OFFER_MARK
-from ..session.seating import TWO_PEOPLE, Seats, player_names
+from ..session.players import TWO_PEOPLE, Players, player_names
 from ..session.terms import hex_words, piece_words, say, side_label
 from ..session.words import announce_last_move, describe_move, half_moves, situation
 from . import questions
@@ -62,11 +62,11 @@ def new_game(
     *,
     castling: bool = True,
     time_control: TimeControl | None = None,
-    seats: Seats = TWO_PEOPLE,
+    players: Players = TWO_PEOPLE,
 ) -> Game:
     """A new game with the players and clock of the settings (as the app starts one), ``castling`` as asked,
-    played by ``seats`` (the computer's name in the tags of a side it plays)."""
-    white, black = player_names(seats, settings.white, settings.black)
+    played by ``players`` (the computer's name in the tags of a side it plays)."""
+    white, black = player_names(players, settings.white, settings.black)
     return Game.new(
         white=white,
         black=black,
@@ -129,7 +129,7 @@ class PlainGame:
     ) -> None:
         self.session = session
         self.computer = computer
-        """The engine for the computer's seats and hints (``None``: none was asked for, hints are refused)."""
+        """The engine for the computer's players and hints (``None``: none was asked for, hints are refused)."""
         session.how = plain_how
         self.write = write
         self.settings = settings or Settings()
@@ -223,7 +223,7 @@ class PlainGame:
 
     def _handle(self, text: str) -> None:
         self._notice_time()
-        if self.session.waiting_for is not None and (taken := self.session.try_take_over()) is not None:
+        if self.session.waiting and (taken := self.session.try_take_over()) is not None:
             self.show(taken)  # the other cescacs has closed the game this one waited for
         if self.pending is not None:
             self._answer(self.pending, text)
@@ -554,9 +554,15 @@ class PlainGame:
         self.show(self.session.save_record(path))
 
     def do_open(self, argument: str) -> None:
+        if (reason := self.session.refusal("open")) is not None:  # a game held elsewhere takes no record
+            self.show(Feedback.refused(reason))
+            return
         self.show(self.session.open_record(Path(argument).expanduser()))
 
     def do_new(self, argument: str) -> None:
+        if (asked := self.session.request_new_game()) is not None:  # a game held elsewhere: the other player is asked
+            self.show(asked)
+            return
         try:
             control = TimeControl.from_tag(argument) if argument else None
         except CescacsError as error:
@@ -568,7 +574,9 @@ class PlainGame:
             if not yes:
                 return Feedback(_("the game goes on"))
             return self.session.start_game(
-                new_game(self.settings, castling=game.castling_enabled, time_control=control, seats=self.session.seats)
+                new_game(
+                    self.settings, castling=game.castling_enabled, time_control=control, players=self.session.players
+                )
             )
 
         if game.nodes and not game.is_over:

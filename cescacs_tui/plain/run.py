@@ -18,11 +18,12 @@ from types import FrameType
 from typing import TextIO
 
 from ..core.game import Game
+from ..data.autosave_store import AutosaveStore
 from ..data.settings import Settings
 from ..data.slots import open_autosave
 from ..i18n import N_, _
 from ..session import Confirm, GameSession
-from ..session.seating import TWO_PEOPLE, Seats, player_names
+from ..session.players import TWO_PEOPLE, Players, player_names
 from ..session.terms import say
 from ..session.words import tolerated
 from .computer import PlainComputer
@@ -81,7 +82,7 @@ def run_plain(
     resume: bool | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
-    seats: Seats = TWO_PEOPLE,
+    players: Players = TWO_PEOPLE,
 ) -> int:
     """Play in plain text on ``stdin`` and ``stdout`` (default: the process's); returns the exit status, 0.
 
@@ -90,7 +91,7 @@ def run_plain(
     the unfinished one archived), or, when another cescacs has it open,
     whether to wait and take it over (``False``: a separate game).  ``None``
     asks when the input is a terminal, and gives the safe answer otherwise
-    (resume; a separate game): nothing is replaced by accident.  ``seats``
+    (resume; a separate game): nothing is replaced by accident.  ``players``
     other than two people start a new game against the computer (an
     unfinished one is kept in the archive), which thinks in the engine of the
     ``engine`` setting.
@@ -114,20 +115,19 @@ def run_plain(
         if game.warnings:
             problems.append(f"{Path(pgn_file).name}: {tolerated(game.warnings)}")
     elif pdtl is not None:
-        white, black = player_names(seats, settings.white, settings.black)
+        white, black = player_names(players, settings.white, settings.black)
         game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black)
-    elif seats != TWO_PEOPLE:
-        game = new_game(settings, castling=castling, seats=seats)
+    elif players != TWO_PEOPLE:
+        game = new_game(settings, castling=castling, players=players)
     if game is not None and saved is not None and start.slot is not None:
         problems.append(_("the unfinished game was kept in {path}").format(path=start.slot.keep(saved.game)))
         saved = None
-    session = GameSession(game or new_game(settings, castling=castling), store=start.slot)
-    session.seats = seats
+    session = GameSession(game or new_game(settings, castling=castling), store=AutosaveStore.at_start(start))
+    session.players = players
     computer = PlainComputer(session, settings.engine)
     plain = PlainGame(session, write, settings=settings, computer=computer)
-    opening = None
-    if start.slot is None and start.busy is not None:
-        opening = session.offer_separate_game(start.busy)
+    opening = session.offer_separate_game()
+    if opening is not None:
         if resume is not None:
             resume = not resume  # --new: a separate game; --resume: wait to take the other one over
     elif saved is not None:

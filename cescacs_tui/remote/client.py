@@ -30,7 +30,7 @@ from .protocol import (
     MAX_UPDATE_BYTES,
     PROTOCOL_VERSION,
     LineBuffer,
-    ProtocolError,
+    LineRefused,
     Seat,
     encode,
     parse_message,
@@ -137,7 +137,7 @@ async def _check_join(request: JoinRequest, timeout: float) -> Seat:
         raise CescacsError(_("{address} is not a C'escacs coordinator").format(address=request.address)) from None
     try:
         message = parse_message(line.rstrip(b"\n"), MAX_UPDATE_BYTES)
-    except ProtocolError:
+    except LineRefused:
         said = _("{address} is not a C'escacs coordinator (it said {line!r})")
         raise CescacsError(said.format(address=request.address, line=line[:60])) from None
     if message["type"] == "error":
@@ -242,10 +242,10 @@ class Link:
             pause = min(pause * 2, 5.0)
         self._say(LinkStatus.CLOSED, _("left the game"))
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> ProtocolError | None:
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> LineRefused | None:
         """Read lines until the link ends; returns the fatal error the coordinator gave, if it gave one."""
         lines = LineBuffer(MAX_UPDATE_BYTES)
-        refusal: ProtocolError | None = None
+        refusal: LineRefused | None = None
         pinger = asyncio.create_task(self._ping(writer))
         try:
             while True:
@@ -264,7 +264,7 @@ class Link:
                         writer.write(encode({"type": "pong"}))
                         continue
                     elif message.get("type") == "error" and message.get("fatal") is True:
-                        refusal = ProtocolError(str(message.get("code")), str(message.get("reason"))[:200], fatal=True)
+                        refusal = LineRefused(str(message.get("code")), str(message.get("reason"))[:200], fatal=True)
                     self.on_message(message)
         except (OSError, TimeoutError):
             return refusal
@@ -277,9 +277,9 @@ class Link:
     def _checked(line: bytes | None) -> Mapping[str, Any]:
         try:
             if line is LineBuffer.TOO_LONG:
-                raise ProtocolError("too_long", "the coordinator sent a line too long to read")
+                raise LineRefused("too_long", "the coordinator sent a line too long to read")
             return parse_message(line, MAX_UPDATE_BYTES)
-        except ProtocolError as error:
+        except LineRefused as error:
             return {"type": "error", "code": "bad_update", "reason": error.reason, "fatal": False}
 
     async def _ping(self, writer: asyncio.StreamWriter) -> None:

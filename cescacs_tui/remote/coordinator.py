@@ -1,8 +1,9 @@
 """The coordinator: the one authoritative game of a remote match, and every client that plays or watches it.
 
-The game is a :class:`~cescacs_tui.session.GameSession` with a store (the
-autosave and the archive of the coordinator's own directory), so a remote
-game is validated, timed, saved and archived exactly like a local one.  A
+The game is a :class:`~cescacs_tui.session.GameSession` played here (a
+:class:`~cescacs_tui.session.LocalGame`) with a store (the autosave and the
+archive of the coordinator's own directory), so a remote game is validated,
+timed, saved and archived exactly like a local one.  A
 client's requests (``docs/remote-protocol.md``) become session commands here,
 after the checks a local screen never needs: is this connection a player, is
 it their turn, was the move made in the position the game is in now.  Every
@@ -21,16 +22,15 @@ import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 from ..core.clock import ClockError
 from ..core.game import Game
 from ..core.pgn import write_pgn
 from ..core.pieces import Colour
-from ..data.slots import AutosaveSlot
+from ..data.store import GameStore, NoStore
 from ..i18n import _
-from ..session import Confirm, Feedback, GameSession
+from ..session import Confirm, GameSession, LocalGame
 from ..session.terms import say
 from .protocol import (
     PROTOCOL_VERSION,
@@ -39,10 +39,10 @@ from .protocol import (
     Event,
     EventKind,
     Hello,
+    LineRefused,
     MoveRequest,
     PendingRequest,
     Plain,
-    ProtocolError,
     Request,
     Seat,
     Snapshot,
@@ -51,7 +51,7 @@ from .protocol import (
 from .seats import Seats
 from .words import ending_words, event_words
 
-__all__ = ["MAX_MEMBERS", "Coordinator", "Member", "Peer", "RoomSession"]
+__all__ = ["MAX_MEMBERS", "Coordinator", "Member", "Peer"]
 
 MAX_MEMBERS = 32
 """Connections one game accepts: two players and their audience."""
@@ -66,7 +66,7 @@ class Peer(Protocol):
     def send(self, line: bytes) -> None:
         """Queue one line for the client; a client that does not read is dropped by the transport."""
 
-    def close(self, error: ProtocolError | None = None) -> None:
+    def close(self, error: LineRefused | None = None) -> None:
         """Say ``error`` (if any) and end the connection."""
 
 
@@ -113,27 +113,6 @@ class Member:
         return self.alive and self.pinged_at is None
 
 
-class RoomSession(GameSession):
-    """The coordinator's session: a player may resign on either turn, and every archived game is remembered."""
-
-    def __init__(self, game: Game, *, store: AutosaveSlot | None = None) -> None:
-        super().__init__(game, store=store)
-        self.archived: list[Path] = []
-        """Where each game that ended here was archived, oldest first (the host prints it; clients are not told)."""
-
-    def _save(self) -> Path | None:
-        path = super()._save()
-        if path is not None and path not in self.archived:
-            self.archived.append(path)
-        return path
-
-    def resign_side(self, side: Colour) -> Feedback:
-        if (reason := self.refusal("resign")) is not None:
-            return Feedback.refused(reason)
-        self.game.resign(side)
-        return self._changed(f"{side.title} resigns")
-
-
 class Coordinator:
     """One game, its seats and its clients.
 
@@ -148,15 +127,17 @@ class Coordinator:
         game: Game,
         *,
         token: str,
-        store: AutosaveSlot | None = None,
+        store: GameStore | None = None,
         keyed: bool = False,
         new_game: Callable[[], Game] = Game.new,
         max_members: int = MAX_MEMBERS,
     ) -> None:
         self.token = token
-        self.store = store
+        self.store: GameStore = store or NoStore()
         self.seats = Seats(keyed=keyed)
-        self.session = RoomSession(game, store=store)
+        self.table = LocalGame()
+        """The game, played here: the session's port (a player resigns on either turn through it)."""
+        self.session = GameSession(game, store=self.store, port=self.table)
         self.new_game = new_game
         self.max_members = max_members
         self.members: list[Member] = []
@@ -175,14 +156,14 @@ class Coordinator:
 
     @classmethod
     def open(
-        cls, store: AutosaveSlot, *, token: str, keyed: bool = False, new_game: Callable[[], Game] = Game.new
+        cls, store: GameStore, *, token: str, keyed: bool = False, new_game: Callable[[], Game] = Game.new
     ) -> Coordinator:
         """The coordinator of the game saved in ``store`` (its seats too), or of a new game.
 
         What the store found worth saying (a damaged file kept aside, a
         finished game archived) is in :meth:`notices`.
         """
-        saved = store.load().saved
+        saved = store.load()
         coordinator = cls(saved.game if saved else new_game(), token=token, store=store, keyed=keyed, new_game=new_game)
         if saved is not None:
             seats = saved.options.get("seats")
@@ -197,26 +178,24 @@ class Coordinator:
 
     def notices(self) -> list[str]:
         """What saving did besides, in words for the host (files kept aside or archived), once each."""
-        said = [say(notice) for notice in (*self.session.notices, *(self.store.notices if self.store else ()))]
-        self.session.notices.clear()
-        if self.store is not None:
-            self.store.notices.clear()
+        said = [say(notice) for notice in self.store.notices]
+        self.store.notices.clear()
         return said
 
     # --- connections ---------------------------------------------------------------------------
 
     def join(self, peer: Peer, hello: Hello) -> Member | None:
-        """Admit a connection that said hello, or raise a fatal :class:`ProtocolError` saying why not.
+        """Admit a connection that said hello, or raise a fatal :class:`LineRefused` saying why not.
 
         A probing hello is only answered (the seat it would get) and the
         connection closed: ``None``, and nothing changes.
         """
         if hello.protocol != PROTOCOL_VERSION:
-            raise ProtocolError("version", f"this coordinator speaks protocol {PROTOCOL_VERSION}", fatal=True)
+            raise LineRefused("version", f"this coordinator speaks protocol {PROTOCOL_VERSION}", fatal=True)
         if not hmac.compare_digest(hello.token.encode(), self.token.encode()):
-            raise ProtocolError("auth", "wrong token: ask the host for the join command", fatal=True)
+            raise LineRefused("auth", "wrong token: ask the host for the join command", fatal=True)
         if len(self.members) >= self.max_members:
-            raise ProtocolError("full", f"this game already has {self.max_members} connections", fatal=True)
+            raise LineRefused("full", f"this game already has {self.max_members} connections", fatal=True)
         client = hello.client or secrets.token_hex(16)
         if hello.probe:
             seat = self.seats.choose(client, hello.seat)
@@ -227,7 +206,7 @@ class Coordinator:
         colour = seat.colour
         if colour is not None:
             for old in [m for m in self.members if m.seat is seat]:  # the same player, back before their old link died
-                self._drop(old, ProtocolError("replaced", "your seat was taken over by a newer connection", fatal=True))
+                self._drop(old, LineRefused("replaced", "your seat was taken over by a newer connection", fatal=True))
             self.seats.arrive(colour, hello.name)
             name = self.seats.name(colour)
             if name and self.game.tags.get(colour.title, "?") in ("?", ""):
@@ -255,7 +234,7 @@ class Coordinator:
         """
         try:
             return self.join(peer, hello)
-        except ProtocolError as refused:
+        except LineRefused as refused:
             holder = self._link_of(hello.seat) if refused.code == "seat_taken" and not self.seats.keyed else None
             if holder is None or await holder.answers(answer_seconds):
                 raise
@@ -267,7 +246,7 @@ class Coordinator:
                 return None
             colour = holder.seat.colour
             assert colour is not None
-            silent = ProtocolError("replaced", "your seat was taken over: this link had gone silent", fatal=True)
+            silent = LineRefused("replaced", "your seat was taken over: this link had gone silent", fatal=True)
             self._drop(holder, silent)
             self.seats.leave(colour)
         return self.join(peer, hello)
@@ -291,7 +270,7 @@ class Coordinator:
         else:
             self._broadcast()
 
-    def _drop(self, member: Member, error: ProtocolError) -> None:
+    def _drop(self, member: Member, error: LineRefused) -> None:
         member.peer.close(error)
         member.alive = False
         self.members.remove(member)
@@ -303,21 +282,21 @@ class Coordinator:
                 timer.cancel()
         self.session.close()  # saved, and the autosave free for the next coordinator
         for member in list(self.members):
-            self._drop(member, ProtocolError("closing", "the coordinator is closing; the game is saved", fatal=True))
+            self._drop(member, LineRefused("closing", "the coordinator is closing; the game is saved", fatal=True))
 
     # --- requests -----------------------------------------------------------------------------
 
     def handle(self, member: Member, request: Request) -> None:
-        """Act on one request of ``member``; a :class:`ProtocolError` refuses it (the game is untouched)."""
+        """Act on one request of ``member``; a :class:`LineRefused` refuses it (the game is untouched)."""
         if isinstance(request, Plain) and request.type in ("ping", "pong"):
             if request.type == "ping":
                 member.peer.send(encode({"type": "pong"}))
             return  # a pong answers the coordinator's ping: the transport has heard the client
         if isinstance(request, Hello):
-            raise ProtocolError("hello_again", "this connection has already said hello")
+            raise LineRefused("hello_again", "this connection has already said hello")
         colour = member.seat.colour
         if colour is None:
-            raise ProtocolError("not_a_player", "you are watching: only the players can do that")
+            raise LineRefused("not_a_player", "you are watching: only the players can do that")
         if isinstance(request, MoveRequest):
             self._move(colour, request)
         elif isinstance(request, Answer):
@@ -337,21 +316,21 @@ class Coordinator:
         game = self.game
         self._refuse_if_over()
         if game.position.turn != colour:
-            raise ProtocolError("not_your_turn", f"it is {game.position.turn.title}'s turn")
+            raise LineRefused("not_your_turn", f"it is {game.position.turn.title}'s turn")
         if request.ply != game.ply:
-            raise ProtocolError(
+            raise LineRefused(
                 "stale", f"the game changed before your move arrived (it has {game.ply} half-moves now): not played"
             )
         legal = {str(move): move for move in game.position.legal_moves()}
         move = legal.get(request.move)
         if move is None:
-            raise ProtocolError("illegal_move", f"{request.move[:32]} is not a legal move (canonical form) here")
+            raise LineRefused("illegal_move", f"{request.move[:32]} is not a legal move (canonical form) here")
         if self._draw_question is not None and game.draw_offered_by == colour.opponent:
             self._draw_question.answer(False)  # moving on instead of answering declines the offer
         self._draw_question = None
         feedback = self.session.play(move, offer_draw=request.draw)
         if not feedback.done:
-            raise ProtocolError("refused", feedback.text or "the move was not played")
+            raise LineRefused("refused", feedback.text or "the move was not played")
         if isinstance(feedback.question, Confirm):
             self._draw_question = feedback.question
         self.request = None  # a move instead of an answer declines a takeback or new-game request
@@ -362,9 +341,9 @@ class Coordinator:
         game = self.game
         self._refuse_if_over()
         if not game.nodes or game.nodes[-1].colour != colour:
-            raise ProtocolError("not_your_offer", "a draw is offered after your own move: make it, then offer")
+            raise LineRefused("not_your_offer", "a draw is offered after your own move: make it, then offer")
         if (reason := self.session.refusal("offer_draw")) is not None:
-            raise ProtocolError("refused", reason)
+            raise LineRefused("refused", reason)
         feedback = self.session.offer_draw()
         self._draw_question = feedback.question if isinstance(feedback.question, Confirm) else None
         self._broadcast(Event(EventKind.OFFERS_DRAW, colour))
@@ -372,18 +351,18 @@ class Coordinator:
     def _claim_draw(self, colour: Colour) -> None:
         self._refuse_if_over()
         if self.game.position.turn != colour:
-            raise ProtocolError("not_your_turn", "a draw is claimed by the player to move")
+            raise LineRefused("not_your_turn", "a draw is claimed by the player to move")
         if (reason := self.session.refusal("claim_draw")) is not None:
-            raise ProtocolError("refused", reason)
+            raise LineRefused("refused", reason)
         self.session.claim_draw()
         self._finish_requests()
         self._broadcast(Event(EventKind.CLAIMS_DRAW, colour), ending=True)
 
     def _resign(self, colour: Colour) -> None:
         self._refuse_if_over()
-        feedback = self.session.resign_side(colour)
+        feedback = self.table.resign_side(colour)
         if not self.game.is_over:
-            raise ProtocolError("refused", feedback.text or "not resigned")
+            raise LineRefused("refused", feedback.text or "not resigned")
         self._finish_requests()
         self._broadcast(Event(EventKind.RESIGNS, colour), ending=True)
 
@@ -392,7 +371,7 @@ class Coordinator:
         self._refuse_if_over()
         self._refuse_if_pending()
         if not any(node.colour == colour for node in game.nodes):
-            raise ProtocolError("nothing", "you have no move to take back")
+            raise LineRefused("nothing", "you have no move to take back")
         plies = 1 if game.nodes[-1].colour == colour else 2
         self.request = PendingRequest("takeback", colour, plies)
         self._request_ply = game.ply
@@ -401,7 +380,7 @@ class Coordinator:
 
     def _ask_new_game(self, colour: Colour) -> None:
         if not self.game.is_over:
-            raise ProtocolError("game_on", "the game is not over: resign or agree a draw first")
+            raise LineRefused("game_on", "the game is not over: resign or agree a draw first")
         self._refuse_if_pending()
         self.request = PendingRequest("new_game", colour)
         self._broadcast(Event(EventKind.ASKS_NEW_GAME, colour))
@@ -410,7 +389,7 @@ class Coordinator:
         if answer.to == "draw":
             question = self._draw_question
             if question is None or self.game.draw_offered_by != colour.opponent:
-                raise ProtocolError("no_request", "there is no draw offer for you to answer")
+                raise LineRefused("no_request", "there is no draw offer for you to answer")
             self._draw_question = None
             question.answer(answer.accept)
             kind = EventKind.ACCEPTS_DRAW if answer.accept else EventKind.DECLINES_DRAW
@@ -418,14 +397,14 @@ class Coordinator:
             return
         request = self.request
         if request is None or request.kind != answer.to or request.by != colour.opponent:
-            raise ProtocolError("no_request", f"there is no {answer.to.replace('_', '-')} request for you to answer")
+            raise LineRefused("no_request", f"there is no {answer.to.replace('_', '-')} request for you to answer")
         self.request = None
         if not answer.accept:
             declined = EventKind.DECLINES_TAKEBACK if request.kind == "takeback" else EventKind.DECLINES_NEW_GAME
             self._broadcast(Event(declined, colour))
         elif request.kind == "takeback":
             if self.game.ply != self._request_ply:  # a move clears the request: never take back blind anyway
-                raise ProtocolError("stale", "the game changed since the takeback was asked")
+                raise LineRefused("stale", "the game changed since the takeback was asked")
             taken = [self.session.takeback() for _ in range(request.plies)]
             self._draw_question = None
             self._broadcast(Event(EventKind.TOOK_BACK, colour, count=len(taken)))
@@ -443,11 +422,11 @@ class Coordinator:
 
     def _refuse_if_over(self) -> None:
         if self.game.is_over:
-            raise ProtocolError("game_over", f"the game is over ({self.game.termination})")
+            raise LineRefused("game_over", f"the game is over ({self.game.termination})")
 
     def _refuse_if_pending(self) -> None:
         if self.request is not None or self.game.draw_offered_by is not None:
-            raise ProtocolError("pending", "a request is waiting for an answer")
+            raise LineRefused("pending", "a request is waiting for an answer")
 
     def _finish_requests(self) -> None:
         self.request = None
@@ -546,8 +525,8 @@ class Coordinator:
         said = "" if event is None else event_words(event)
         if ending and self.game.is_over:
             said = ending_words(said, self.game)
-            if self.session.archived:  # the host hears where; the clients, nothing of the host's files
-                self.on_said(_("the game is archived in {path}").format(path=self.session.archived[-1]))
+            if self.store.archived:  # the host hears where; the clients, nothing of the host's files
+                self.on_said(_("the game is archived in {path}").format(path=self.store.archived[-1]))
         if said:
             self.on_said(said)
         for notice in self.notices():

@@ -4,7 +4,7 @@ Everything that crosses the network is checked here, on both sides: a line
 too long, not UTF-8, not a JSON object, holding a string that is not Unicode
 text (a lone surrogate such as ``"\\ud800"``) or a number that is not finite,
 of an unknown type or with a field of the wrong type raises
-:class:`ProtocolError` with a code and a reason, which the coordinator sends
+:class:`LineRefused` with a code and a reason, which the coordinator sends
 back as an ``error`` line.  Nothing a peer sends is trusted further than this
 module lets it through: names lose their control characters, the token, the
 identity and the move may hold none, strings have a length cap, numbers must
@@ -41,9 +41,9 @@ __all__ = [
     "EventKind",
     "Hello",
     "LineBuffer",
+    "LineRefused",
     "MoveRequest",
     "Plain",
-    "ProtocolError",
     "RateLimiter",
     "Request",
     "Seat",
@@ -76,7 +76,7 @@ MAX_MOVE: Final = 32
 """A move in the canonical form is under 20 characters (``KRK-HIO``, ``F26-F28=D``)."""
 
 
-class ProtocolError(Exception):
+class LineRefused(Exception):
     """A line refused: ``code`` for programs (see the protocol document), ``reason`` for people.
 
     ``fatal`` errors end the connection (a wrong token, a seat taken);
@@ -120,20 +120,20 @@ def colour_name(colour: Colour | None) -> str | None:
 
 
 def parse_colour(value: object, what: str) -> Colour | None:
-    """``"white"``, ``"black"`` or ``null`` as a colour (a :class:`ProtocolError` for anything else)."""
+    """``"white"``, ``"black"`` or ``null`` as a colour (a :class:`LineRefused` for anything else)."""
     if value is None:
         return None
     if value == "white":
         return Colour.WHITE
     if value == "black":
         return Colour.BLACK
-    raise ProtocolError("bad_field", f'{what} must be "white", "black" or null')
+    raise LineRefused("bad_field", f'{what} must be "white", "black" or null')
 
 
 def clean_name(text: str, *, default: str = "?") -> str:
     """A name a peer gave, safe to show: no control or format characters, spaces collapsed, at most 24 characters."""
-    printable = "".join(ch if unicodedata.category(ch)[0] not in "CZ" or ch == " " else " " for ch in text)
-    name = " ".join(printable.split())[:MAX_NAME].strip()
+    spaced = "".join(ch if unicodedata.category(ch)[0] not in "CZ" or ch == " " else " " for ch in text)
+    name = " ".join(spaced.split())[:MAX_NAME].strip()
     return name or default
 
 
@@ -150,21 +150,21 @@ def parse_message(line: bytes, limit: int) -> dict[str, Any]:
     the first answer that quotes it), and every number is finite.
     """
     if len(line) > limit:
-        raise ProtocolError("too_long", f"a line may hold at most {limit} bytes")
+        raise LineRefused("too_long", f"a line may hold at most {limit} bytes")
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ProtocolError("bad_json", f"not UTF-8 text (byte {error.start})") from None
+        raise LineRefused("bad_json", f"not UTF-8 text (byte {error.start})") from None
     try:
         message = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except (ValueError, RecursionError) as error:
-        raise ProtocolError("bad_json", printable(f"not JSON: {error}"[:200])) from None
+        raise LineRefused("bad_json", printable(f"not JSON: {error}"[:200])) from None
     if not isinstance(message, dict):
-        raise ProtocolError("bad_json", "a line must be a JSON object")
+        raise LineRefused("bad_json", "a line must be a JSON object")
     _check_strings(message)
     kind = message.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError("bad_json", 'a line must have a string "type"')
+        raise LineRefused("bad_json", 'a line must have a string "type"')
     return message
 
 
@@ -189,7 +189,7 @@ def _check_strings(value: object) -> None:
         item = pending.pop()
         if isinstance(item, str):
             if _SURROGATE.search(item) is not None:
-                raise ProtocolError("bad_json", "a string holds a lone surrogate: it is not Unicode text")
+                raise LineRefused("bad_json", "a string holds a lone surrogate: it is not Unicode text")
         elif isinstance(item, dict):
             pending.extend(item.keys())
             pending.extend(item.values())
@@ -248,16 +248,16 @@ ANSWERABLE: Final = frozenset({"draw", "takeback", "new_game"})
 
 
 def parse_request(line: bytes) -> Request:
-    """A client's line as a typed request; :class:`ProtocolError` says what is wrong with it."""
+    """A client's line as a typed request; :class:`LineRefused` says what is wrong with it."""
     message = parse_message(line, MAX_REQUEST_BYTES)
     kind = message["type"]
     if kind == "hello":
         seat = _string(message, "seat", required=False)
         if seat not in (None, "any", *Seat):
-            raise ProtocolError("bad_field", 'seat must be "white", "black", "watch" or "any"')
+            raise LineRefused("bad_field", 'seat must be "white", "black", "watch" or "any"')
         probe = message.get("probe", False)
         if not isinstance(probe, bool):
-            raise ProtocolError("bad_field", "probe must be true or false")
+            raise LineRefused("bad_field", "probe must be true or false")
         return Hello(
             protocol=_integer(message, "protocol"),
             token=_word(message, "token") or "",
@@ -269,19 +269,19 @@ def parse_request(line: bytes) -> Request:
     if kind == "move":
         draw = message.get("draw", False)
         if not isinstance(draw, bool):
-            raise ProtocolError("bad_field", "draw must be true or false")
+            raise LineRefused("bad_field", "draw must be true or false")
         return MoveRequest(_word(message, "move", required=True, limit=MAX_MOVE) or "", _integer(message, "ply"), draw)
     if kind == "answer":
         to = _string(message, "to")
         if to not in ANSWERABLE:
-            raise ProtocolError("bad_field", f"to must be one of {', '.join(sorted(ANSWERABLE))}")
+            raise LineRefused("bad_field", f"to must be one of {', '.join(sorted(ANSWERABLE))}")
         accept = message.get("accept")
         if not isinstance(accept, bool):
-            raise ProtocolError("bad_field", "accept must be true or false")
+            raise LineRefused("bad_field", "accept must be true or false")
         return Answer(str(to), accept)
     if kind in PLAIN_REQUESTS:
         return Plain(kind)
-    raise ProtocolError("unknown_type", f"unknown message type {printable(kind[:40])!r}")
+    raise LineRefused("unknown_type", f"unknown message type {printable(kind[:40])!r}")
 
 
 def _string(message: Mapping[str, Any], name: str, *, required: bool = True) -> str | None:
@@ -289,9 +289,9 @@ def _string(message: Mapping[str, Any], name: str, *, required: bool = True) -> 
     if value is None and not required:
         return None
     if not isinstance(value, str):
-        raise ProtocolError("bad_field", f"{name} must be a string")
+        raise LineRefused("bad_field", f"{name} must be a string")
     if len(value) > _MAX_FIELD:
-        raise ProtocolError("bad_field", f"{name} may hold at most {_MAX_FIELD} characters")
+        raise LineRefused("bad_field", f"{name} may hold at most {_MAX_FIELD} characters")
     return value
 
 
@@ -302,16 +302,16 @@ def _word(message: Mapping[str, Any], name: str, *, required: bool = False, limi
     if value is None:
         return None
     if len(value) > limit:
-        raise ProtocolError("bad_field", f"{name} may hold at most {limit} characters")
+        raise LineRefused("bad_field", f"{name} may hold at most {limit} characters")
     if not value.isprintable() or " " in value:
-        raise ProtocolError("bad_field", f"{name} must be printable text without spaces")
+        raise LineRefused("bad_field", f"{name} must be printable text without spaces")
     return value
 
 
 def _integer(message: Mapping[str, Any], name: str) -> int:
     value = message.get(name)
     if type(value) is not int or not 0 <= value < 1 << 31:
-        raise ProtocolError("bad_field", f"{name} must be a whole number")
+        raise LineRefused("bad_field", f"{name} must be a whole number")
     return value
 
 
@@ -347,7 +347,7 @@ class ClockTimes:
     @classmethod
     def from_json(cls, value: object) -> ClockTimes:
         if not isinstance(value, dict):
-            raise ProtocolError("bad_field", "clock must be an object")
+            raise LineRefused("bad_field", "clock must be an object")
         return cls(
             _seconds(value, "white"),
             _seconds(value, "black"),
@@ -374,10 +374,10 @@ class SeatView:
     @classmethod
     def from_json(cls, value: object) -> SeatView:
         if not isinstance(value, dict):
-            raise ProtocolError("bad_field", "a seat must be an object")
+            raise LineRefused("bad_field", "a seat must be an object")
         name = value.get("name", "")
         if not isinstance(name, str):
-            raise ProtocolError("bad_field", "a seat's name must be a string")
+            raise LineRefused("bad_field", "a seat's name must be a string")
         return cls(clean_name(name, default=""), _flag(value, "held"), _flag(value, "connected"))
 
 
@@ -399,11 +399,11 @@ class PendingRequest:
         if value is None:
             return None
         if not isinstance(value, dict) or value.get("kind") not in ("takeback", "new_game"):
-            raise ProtocolError("bad_field", 'request must be null or an object of kind "takeback" or "new_game"')
+            raise LineRefused("bad_field", 'request must be null or an object of kind "takeback" or "new_game"')
         by = parse_colour(value.get("by"), "request.by")
         plies = value.get("plies", 0)
         if by is None or type(plies) is not int or not 0 <= plies <= 2:
-            raise ProtocolError("bad_field", "a request needs who asked (by) and 0 to 2 plies")
+            raise LineRefused("bad_field", "a request needs who asked (by) and 0 to 2 plies")
         return cls(str(value["kind"]), by, plies)
 
 
@@ -470,7 +470,7 @@ class Event:
             return None
         try:
             colour = parse_colour(value.get("colour"), "event.colour")
-        except ProtocolError:
+        except LineRefused:
             return None
         return cls(EventKind(value["kind"]), colour, clean_name(name, default=""), _clean_line(moves), count, draw)
 
@@ -522,9 +522,9 @@ class Snapshot:
         watchers = message.get("watchers", 0)
         said = message.get("said") or ""
         if not isinstance(pgn, str) or not isinstance(seats, dict) or not isinstance(said, str):
-            raise ProtocolError("bad_field", "a state needs pgn (a string) and seats (an object)")
+            raise LineRefused("bad_field", "a state needs pgn (a string) and seats (an object)")
         if type(seq) is not int or type(watchers) is not int:
-            raise ProtocolError("bad_field", "seq and watchers must be whole numbers")
+            raise LineRefused("bad_field", "seq and watchers must be whole numbers")
         clock = message.get("clock")
         return cls(
             seq=seq,
@@ -548,14 +548,14 @@ def _clean_line(text: str) -> str:
 def _seconds(value: Mapping[str, Any], name: str) -> float:
     number = value.get(name)
     if not isinstance(number, int | float) or isinstance(number, bool) or not math.isfinite(number) or number < 0:
-        raise ProtocolError("bad_field", f"clock.{name} must be a number of seconds >= 0")
+        raise LineRefused("bad_field", f"clock.{name} must be a number of seconds >= 0")
     return float(number)
 
 
 def _flag(value: Mapping[str, Any], name: str) -> bool:
     flag = value.get(name, False)
     if not isinstance(flag, bool):
-        raise ProtocolError("bad_field", f"{name} must be true or false")
+        raise LineRefused("bad_field", f"{name} must be true or false")
     return flag
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.pieces import Colour
-from .protocol import ProtocolError, Seat, SeatView, clean_name
+from .protocol import LineRefused, Seat, SeatView, clean_name
 
 __all__ = ["Seats"]
 
@@ -54,7 +54,7 @@ class Seats:
         """The seat ``client`` would get asking for ``wanted`` (``None``: the first free seat, White first,
         else watching), changing nothing.
 
-        Raises a fatal :class:`ProtocolError` (``seat_taken``) when the seat
+        Raises a fatal :class:`LineRefused` (``seat_taken``) when the seat
         asked for is someone else's.
         """
         held = self.holder_of(client) if client else None
@@ -63,7 +63,7 @@ class Seats:
         if wanted is Seat.WATCH:
             return Seat.WATCH
         if held is not None:
-            raise ProtocolError(
+            raise LineRefused(
                 "seat_taken", f"you hold {Seat.of(held).label}: ask for that seat or to watch", fatal=True
             )
         if wanted is not None:
@@ -71,7 +71,7 @@ class Seats:
             assert colour is not None
             if self._free(colour, client):
                 return wanted
-            raise ProtocolError("seat_taken", self._why_taken(colour), fatal=True)
+            raise LineRefused("seat_taken", self._why_taken(colour), fatal=True)
         for colour in (Colour.WHITE, Colour.BLACK):
             if self._holders[colour] is None:
                 return Seat.of(colour)

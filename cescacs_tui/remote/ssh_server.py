@@ -41,6 +41,7 @@ from ..i18n import LOCALE_VARIABLES, N_, language, language_from_locale, locale_
 from ..session.policy import LaunchKind, Policy
 from .coordinator import Coordinator
 from .protocol import clean_name
+from .serving import until_stopped
 from .store import open_store
 from .tcp import CoordinatorServer, Doorway, Waiting, serve_tcp
 
@@ -454,14 +455,8 @@ async def _serve(hub: Hub, ready: Callable[[int], None], stop: asyncio.Event | N
         keepalive_interval=options.keepalive_seconds,
         keepalive_count_max=3,
     )
-    loop = asyncio.get_running_loop()
-    if stop is None:
-        stop = asyncio.Event()
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            loop.add_signal_handler(signum, stop.set)
-    ready(server.sockets[0].getsockname()[1])
     try:
-        await stop.wait()
+        await until_stopped(lambda: ready(server.sockets[0].getsockname()[1]), stop)
     finally:
         server.close()
         await hub.close()

@@ -3,11 +3,12 @@
 A hosted game (``cescacs host``) and every SSH room keep their game apart
 from the player's local autosave, so a coordinator never overwrites the game
 someone plays at this terminal, and two rooms never share a file.  The store
-is the data layer's locked :class:`~cescacs_tui.data.slots.AutosaveSlot`:
-the same file format as a local game (a restarted coordinator resumes from
-it, seats included), finished games archived in ``games/`` before the
-autosave is cleared, and one owner at a time, so two coordinators started on
-the same directory can never write over each other's game.
+is the data layer's :class:`~cescacs_tui.data.autosave_store.AutosaveStore`
+on a locked :class:`~cescacs_tui.data.slots.AutosaveSlot`: the same file
+format as a local game (a restarted coordinator resumes from it, seats
+included), finished games archived in ``games/`` before the autosave is
+cleared, and one owner at a time, so two coordinators started on the same
+directory can never write over each other's game.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from ..core.errors import CescacsError
 from ..core.message import N_, Message
 from ..data.autosave import AUTOSAVE_NAME
+from ..data.autosave_store import AutosaveStore
 from ..data.lock import AutosaveBusy
 from ..data.slots import AutosaveSlot
 
@@ -27,11 +29,11 @@ class RoomBusy(CescacsError):
     """Another process holds the game of this directory (a coordinator still running)."""
 
 
-def open_store(directory: Path) -> AutosaveSlot:
+def open_store(directory: Path) -> AutosaveStore:
     """Own the autosave of ``directory`` (``autosave.json``; its archive is ``games/`` beside it)."""
     directory.mkdir(parents=True, exist_ok=True)
     try:
-        return AutosaveSlot.acquire(directory / AUTOSAVE_NAME)
+        return AutosaveStore(AutosaveSlot.acquire(directory / AUTOSAVE_NAME))
     except AutosaveBusy as busy:
         said = Message(
             N_("the game in {directory} is open in another process ({who})"),

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
 import socket
 import sys
 import threading
@@ -30,7 +29,8 @@ from typing import Final
 
 from .coordinator import Coordinator, Member
 from .log_pace import LogPace
-from .protocol import MAX_REQUEST_BYTES, Hello, LineBuffer, ProtocolError, RateLimiter, encode, parse_request
+from .protocol import MAX_REQUEST_BYTES, Hello, LineBuffer, LineRefused, RateLimiter, encode, parse_request
+from .serving import until_stopped
 
 __all__ = [
     "LIMITS",
@@ -103,7 +103,7 @@ class StreamPeer:
             return
         self.queue.put_nowait(line)
 
-    def close(self, error: ProtocolError | None = None) -> None:
+    def close(self, error: LineRefused | None = None) -> None:
         if self.closed:
             return
         self.closed = True
@@ -190,7 +190,7 @@ async def handle_connection(
     if doorway is None:
         doorway = Doorway(limits.max_waiting_per_address, limits.max_waiting)
     address = str((writer.get_extra_info("peername") or ("?",))[0])
-    waiting = doorway.enter(address, lambda: peer.close(ProtocolError("full", TOO_MANY_WAITING, fatal=True)))
+    waiting = doorway.enter(address, lambda: peer.close(LineRefused("full", TOO_MANY_WAITING, fatal=True)))
     connection = _Connection(coordinator, peer, limits)
     try:
         await connection.serve(reader, admitted=lambda: doorway.leave(waiting))
@@ -257,12 +257,12 @@ class _Connection:
         member = self.member
         if member is None:
             seconds = self.limits.hello_seconds
-            self.peer.close(ProtocolError("hello_expected", f"no hello within {seconds:g} s", fatal=True))
+            self.peer.close(LineRefused("hello_expected", f"no hello within {seconds:g} s", fatal=True))
         elif member.pinged_at is None:
             member.ping(now)
         else:
             seconds = self.limits.silence_seconds
-            self.peer.close(ProtocolError("silent", f"nothing heard from you for {seconds:g} s", fatal=True))
+            self.peer.close(LineRefused("silent", f"nothing heard from you for {seconds:g} s", fatal=True))
 
     def _paced(self) -> bool:
         """Whether the line may be handled; a flood is told once, then closed after too many lines in a row."""
@@ -271,9 +271,9 @@ class _Connection:
             return True
         self._strikes += 1
         if self._strikes >= self.limits.flood_strikes:
-            self.peer.close(ProtocolError("flood", "too many lines, too fast", fatal=True))
+            self.peer.close(LineRefused("flood", "too many lines, too fast", fatal=True))
         elif self._strikes == 1:  # once a run: answering each would fill the queue of a client that floods
-            refused = ProtocolError("rate_limited", "too many lines: they are ignored until you slow down")
+            refused = LineRefused("rate_limited", "too many lines: they are ignored until you slow down")
             self.peer.send(encode(refused.message()))
         return False
 
@@ -282,24 +282,24 @@ class _Connection:
         peer = self.peer
         try:
             if line is LineBuffer.TOO_LONG:
-                raise ProtocolError("too_long", f"a line may hold at most {MAX_REQUEST_BYTES} bytes: it was ignored")
+                raise LineRefused("too_long", f"a line may hold at most {MAX_REQUEST_BYTES} bytes: it was ignored")
             if not line.strip():
                 return
             request = parse_request(line)
             if self.member is None:
                 if not isinstance(request, Hello):
-                    raise ProtocolError("hello_expected", "the first line must be a hello", fatal=True)
+                    raise LineRefused("hello_expected", "the first line must be a hello", fatal=True)
                 self.member = await self.coordinator.admit(peer, request, answer_seconds=self.limits.answer_seconds)
                 return
             self.coordinator.handle(self.member, request)
-        except ProtocolError as error:
+        except LineRefused as error:
             if error.fatal:
                 peer.close(error)
             else:
                 peer.send(encode(error.message()))
         except Exception:  # a bug must cost one line, never the game or the other clients
             BUG_LOG(traceback.format_exc().rstrip())
-            peer.send(encode(ProtocolError("internal", "the coordinator could not handle that line").message()))
+            peer.send(encode(LineRefused("internal", "the coordinator could not handle that line").message()))
 
 
 class CoordinatorServer:
@@ -356,14 +356,8 @@ async def run_host(
 ) -> None:
     """Serve until ``stop`` is set (or SIGINT, SIGTERM, SIGHUP when ``stop`` is not given), then save and close."""
     served = await serve_tcp(coordinator, host, port, limits=limits)
-    loop = asyncio.get_running_loop()
-    if stop is None:
-        stop = asyncio.Event()
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            loop.add_signal_handler(signum, stop.set)
-    ready(served.port)
     try:
-        await stop.wait()
+        await until_stopped(lambda: ready(served.port), stop)
     finally:
         await served.close()
 

@@ -9,7 +9,9 @@ explains itself instead of doing nothing.
 An action of :attr:`Scope.SESSION` is the :class:`GameSession` method of the
 same name; one of :attr:`Scope.SCREEN` is something only a screen can do
 (flip the board, show the help, copy to the clipboard), which the front end
-implements.  Keys are Textual key names, comma-separated.
+implements.  Keys are Textual key names, comma-separated: the table's are
+the defaults, which a front end's keymap (the player's ``[keys]`` setting)
+may change; :func:`keys_of` and :func:`press` read both.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from .terms import capitalised, say, side, termination
 if TYPE_CHECKING:
     from .game_session import GameSession
 
-__all__ = ["ACTIONS", "Action", "Scope", "key_name", "keys_label", "press"]
+__all__ = ["ACTIONS", "NO_KEYMAP", "Action", "Keymap", "Scope", "key_name", "keys_label", "keys_of", "press"]
 
 
 class Scope(Enum):
@@ -346,10 +348,22 @@ def key_name(key: str) -> str:
 
 def keys_label(keys: str) -> str:
     """Textual key names, comma-separated, as a person reads them (``"slash,colon"`` → ``"/, :"``)."""
-    return ", ".join(key_name(k) for k in keys.split(","))
+    return ", ".join(key_name(k.strip()) for k in keys.split(","))
 
 
-def press(action: str) -> str:
+Keymap = Mapping[str, str]
+"""Keys (Textual key names, comma-separated) by action name: the player's, over the table's."""
+NO_KEYMAP: Final[Keymap] = MappingProxyType({})
+
+
+def keys_of(action: str, keymap: Keymap = NO_KEYMAP) -> str:
+    """The keys of ``action``: the keymap's, else the table's (``""``: none; such an action has no binding to
+    rebind, and is reached through the command palette)."""
+    keys = ACTIONS[action].keys
+    return keymap.get(action, keys) if keys else ""
+
+
+def press(action: str, keymap: Keymap = NO_KEYMAP) -> str:
     """How the app's keyboard does ``action``: its first key (``"}"``), or the command palette's title."""
-    entry = ACTIONS[action]
-    return key_name(entry.keys.split(",")[0]) if entry.keys else f"{_(entry.title)} (Ctrl+P)"
+    keys = keys_of(action, keymap)
+    return key_name(keys.split(",")[0]) if keys else f"{_(ACTIONS[action].title)} (Ctrl+P)"

@@ -7,8 +7,12 @@ what players do — play a typed move, pick a hex, take back, resign, claim a
 draw — and each returns a :class:`~cescacs_tui.session.feedback.Feedback`
 saying what happened (or why nothing did), what to redraw and what to ask.
 Every front end drives a session: the Textual app, the plain line mode, the
-tests.  It saves the game itself (the autosave and the archive, through its
-:class:`~cescacs_tui.session.store.GameStore`), so no front end can forget to.
+tests.  Every command that changes the game goes through the session's
+:class:`~cescacs_tui.session.port.GamePort`: a game played here
+(:class:`~cescacs_tui.session.local_game.LocalGame`, the default) or held
+elsewhere (a remote coordinator's).  Where the game is kept between runs is
+its :class:`~cescacs_tui.data.store.GameStore`'s business, which the session
+tells of every change, so no front end can forget to save.
 
 >>> from cescacs_tui.session import GameSession
 >>> GameSession().play_text("H6-H12").text
@@ -19,28 +23,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core import HEX_NAMES, CescacsError, Move, MoveError, find_hex
+from ..core import HEX_NAMES, CescacsError, Move, find_hex
 from ..core.errors import PGNError
-from ..core.game import Game, GameError, Node
+from ..core.game import Game, Node
 from ..core.message import Message
 from ..core.move import CASTLING, IN_PLACE_PROMOTION
 from ..core.notation import normalise_typed
 from ..core.pieces import LETTERS
-from ..data.autosave import SavedGame
-from ..data.lock import AutosaveBusy
-from ..engine.seats import takeback_plies
+from ..data.store import GameStore, NoStore, StoreError
 from ..i18n import _
-from .actions import ACTIONS, computer_plays_on, no_move_now, press
+from .actions import press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
-from .seating import PLAYERS_OPTION, TWO_PEOPLE, Seats, human_side, seats_from, seats_option
+from .local_game import LocalGame
+from .players import PLAYERS_OPTION, TWO_PEOPLE, Players, human_side, players_from, players_option
+from .port import GamePort
 from .selection import Picker, PickKind
-from .store import GameStore
-from .terms import capitalised, piece_name, piece_words, say, side, side_label, termination
+from .terms import piece_name, piece_words, say, side
 from .variations import VariationStack
 from .words import half_moves, king_move_label, promotion_label, tolerated, when
+
+if TYPE_CHECKING:
+    from ..data.autosave import SavedGame
 
 
 def _explained(error: CescacsError) -> str:
@@ -60,16 +66,25 @@ _TYPED_PROMPTS = "/:"
 class GameSession:
     """One game being played or reviewed, and everything the players do with it.
 
-    ``store`` keeps the game between runs (``None``: nothing is saved);
-    ``options`` are the front end's own settings saved with the game (the
-    app keeps the board's orientation there).
+    ``port`` is where the game is played (default: here, a
+    :class:`~cescacs_tui.session.local_game.LocalGame`); ``store`` keeps it
+    between runs (default: nowhere); ``options`` are the front end's own
+    settings saved with the game (the app keeps the board's orientation
+    there, the session the players).
     """
 
     def __init__(
-        self, game: Game | None = None, *, store: GameStore | None = None, how: Callable[[str], str] = press
+        self,
+        game: Game | None = None,
+        *,
+        store: GameStore | None = None,
+        port: GamePort | None = None,
+        how: Callable[[str], str] = press,
     ) -> None:
         self.game = game or Game.new()
-        self.store = store
+        """The game on the table (of a game held elsewhere, the copy its port keeps up to date)."""
+        self.store: GameStore = store or NoStore()
+        self.port: GamePort = port or LocalGame()
         self.how = how
         """How this front end does an action, for the hints in messages ("}" in the app, "live" typed in plain mode)."""
         self.options: dict[str, Any] = {}
@@ -78,16 +93,11 @@ class GameSession:
         self.overlays = Overlays()
         self.preview: tuple[int, ...] = ()
         """The hexes of a move about to be played (typed, or highlighted in a choice), marked on the board."""
-        self.save_problem: str | None = None
-        """Why the last save failed; ``None`` once a save succeeds.  Front ends keep it in view."""
-        self.notices: list[Message] = []
-        """What the store did besides saving (a file kept aside...): front ends show them, then clear the list."""
-        self.waiting_for: Path | None = None
-        """The autosave another process has open, which this session takes over once it exits."""
         self.offered_with: Node | None = None
         """The half-move a draw was last offered with: one offer per move, even once declined."""
         self._picker: Picker | None = None
         self._picker_key: tuple[int, tuple[Move, ...]] | None = None
+        self.port.attach(self)
 
     # --- what is on the table --------------------------------------------------------
 
@@ -112,82 +122,58 @@ class GameSession:
         return self._picker
 
     @property
-    def seats(self) -> Seats:
+    def players(self) -> Players:
         """Who plays White and Black: people, or the computer at a level (kept in :attr:`options`, so saved)."""
-        return seats_from(self.options)
+        return players_from(self.options)
 
-    @seats.setter
-    def seats(self, seats: Seats) -> None:
-        self.options[PLAYERS_OPTION] = seats_option(seats)
+    @players.setter
+    def players(self, players: Players) -> None:
+        self.options[PLAYERS_OPTION] = players_option(players)
 
     @property
     def against_computer(self) -> bool:
         """Whether one side is a person and the other the computer."""
-        return human_side(self.seats) is not None
+        return human_side(self.players) is not None
 
     @property
     def computer_to_move(self) -> bool:
         """Whether the computer is to move at the live end of the game (the front end then asks it to)."""
         game = self.game
-        return not game.is_over and self.seats[game.position.turn].is_computer
+        return not game.is_over and self.players[game.position.turn].is_computer
 
     @property
     def watching(self) -> bool:
-        """Whether the person only watches (a watcher of a game held elsewhere): a local game is always played."""
-        return False
+        """Whether the person only watches (a watcher of a game held elsewhere): a game played here never is."""
+        return self.port.watching
 
     def blocked(self) -> str | None:
         """Why no move can be played now, or ``None`` when one can: the one rule every move command follows."""
-        return no_move_now(self)
+        return self.port.blocked()
 
     def refusal(self, action: str) -> str | None:
         """Why the action named ``action`` (see :data:`~cescacs_tui.session.actions.ACTIONS`) cannot act now."""
-        return ACTIONS[action].refusal(self)
+        return self.port.refusal(action)
 
     def available(self, action: str) -> bool:
         return self.refusal(action) is None
 
-    # --- playing ------------------------------------------------------------------------
+    def replace_game(self, game: Game) -> None:
+        """Put ``game`` on the table in place of the one there: the selection, the preview and the variations
+        followed belonged to that one (the port that replaces it has kept what must be kept)."""
+        self.game = game
+        self.variations.clear()
+        self._picker = None
+        self.preview = ()
+
+    # --- playing: the port plays ----------------------------------------------------------------
 
     def play(self, move: Move, *, offer_draw: bool = False) -> Feedback:
         """Play ``move`` in the live position (with a draw offer, ``offer_draw``)."""
-        if (reason := self.blocked() or (computer_plays_on(self) if offer_draw else None)) is not None:
-            return Feedback.refused(reason)
-        game = self.game
-        mover = game.position.turn
-        try:
-            node = game.play(move)
-        except (GameError, MoveError) as error:
-            return Feedback.refused(say(error.explanation))
-        self.preview = ()
-        said = capitalised(_("{side} played {move}").format(side=side(mover), move=node.san))
-        if offer_draw and not game.is_over:
-            game.offer_draw()
-            self._save()
-            return self._ask_about_draw(said)
-        return self._changed(said)
+        return self.port.play(move, offer_draw=offer_draw)
 
     def play_computer(self, move: Move) -> Feedback:
-        """Play the computer's ``move`` at the live end, while the player may be reviewing an earlier one.
-
-        The review stays where the player left it (a variation shown too);
-        the move is announced like a person's.
-        """
-        game = self.game
-        if not self.computer_to_move:
-            return Feedback.refused(_("the computer is not to move"))
-        cursor = None if game.is_live else game.cursor
-        game.go_to(game.ply)
-        mover = game.position.turn
-        try:
-            node = game.play(move)
-        except (GameError, MoveError) as error:
-            return Feedback.refused(say(error.explanation))
-        finally:
-            if cursor is not None:
-                game.go_to(cursor)
-        self.preview = ()
-        return self._changed(capitalised(_("{side} played {move}").format(side=side(mover), move=node.san)))
+        """Play the computer's ``move`` at the live end, while the player may be reviewing an earlier one."""
+        return self.port.play_computer(move)
 
     def play_text(self, text: str) -> Feedback:
         """Play a move typed in CTL-AN (or the canonical form); a hex name alone goes to that hex instead.
@@ -305,40 +291,11 @@ class GameSession:
 
     def takeback(self) -> Feedback:
         """Undo the last half-move; against the computer, back to before the person's last move (its reply too)."""
-        if (reason := self.refusal("takeback")) is not None:
-            return Feedback.refused(reason)
-        game = self.game
-        plies = takeback_plies(game.moves, game.start.turn, self.seats)
-        taken = [node for node in (game.takeback() for _ in range(plies)) if node is not None]
-        assert taken  # not refused: there was a move
-        self.preview = ()
-        if len(taken) == 2:
-            said = _("took back {move} and the computer's reply {reply}").format(move=taken[1].san, reply=taken[0].san)
-        else:
-            said = _("took back {move}").format(move=taken[-1].san)
-        return self._changed(said, tone=Tone.PLAIN)
+        return self.port.takeback()
 
     def redo(self) -> Feedback:
         """Replay a taken-back half-move; against the computer, its reply too (it need not think again)."""
-        if (reason := self.refusal("redo")) is not None:
-            return Feedback.refused(reason)
-        game = self.game
-        replayed: list[Node] = []
-        try:
-            while not replayed or (self.computer_to_move and game.can_redo):
-                node = game.redo()
-                assert node is not None  # not refused, and can_redo checked
-                replayed.append(node)
-        except GameError as error:  # the game has ended since the takeback
-            if not replayed:
-                return Feedback.refused(say(error.explanation))
-        if len(replayed) == 2:
-            said = _("replayed {move} and the computer's reply {reply}").format(
-                move=replayed[0].san, reply=replayed[1].san
-            )
-        else:
-            said = _("replayed {move}").format(move=replayed[0].san)
-        return self._changed(said, tone=Tone.PLAIN)
+        return self.port.redo()
 
     def review_back(self) -> Feedback:
         return self._review(self.shown.cursor - 1, "review_back")
@@ -395,110 +352,41 @@ class GameSession:
         self.overlays = self.overlays.cycle()
         return Feedback(self.overlays.describe(), redraw=Redraw.BOARD)
 
-    # --- ending a game ----------------------------------------------------------------
+    # --- ending a game: the port decides ------------------------------------------------------
 
     def resign(self) -> Feedback:
-        """The player to move resigns, once confirmed (No is the safe answer)."""
-        if (reason := self.refusal("resign")) is not None:
-            return Feedback.refused(reason)
-        person = human_side(self.seats)
-        mover = self.game.position.turn if person is None else person  # against the computer, the person resigns
-
-        def answer(yes: bool) -> Feedback:
-            if not yes:
-                return Feedback(_("the game goes on"))
-            if (again := self.refusal("resign")) is not None:
-                return Feedback.refused(again)
-            self.game.resign(mover)
-            return self._changed(termination(self.game))
-
-        prompt = _("{side} resigns: {opponent} wins the game. Sure?").format(
-            side=side(mover), opponent=side(mover.opponent)
-        )
-        return Feedback(question=Confirm(capitalised(prompt), answer))
+        """Resign, once confirmed (No is the safe answer)."""
+        return self.port.resign()
 
     def offer_draw(self) -> Feedback:
-        """The player who has just moved offers a draw; the opponent answers at once (RULES.md 10.3-1)."""
-        if (reason := self.refusal("offer_draw")) is not None:
-            return Feedback.refused(reason)
-        self.game.offer_draw()
-        self._save()
-        return self._ask_about_draw(None)
-
-    def _ask_about_draw(self, said: str | None) -> Feedback:
-        game = self.game
-        offerer = game.draw_offered_by
-        assert offerer is not None
-        self.offered_with = game.nodes[-1]
-
-        def answer(accept: bool) -> Feedback:
-            if game is not self.game or game.draw_offered_by != offerer:
-                return Feedback.refused(_("that draw offer is no longer open"))
-            if accept:
-                game.accept_draw()
-                return self._changed(capitalised(_("{side} accepts the draw").format(side=side(offerer.opponent))))
-            game.decline_draw()
-            said = capitalised(_("{side} declines the draw").format(side=side(offerer.opponent)))
-            return self._changed(said, tone=Tone.PLAIN)
-
-        prompt = _("{side} offers a draw. {opponent}, do you accept?").format(
-            side=side(offerer), opponent=side_label(offerer.opponent)
-        )
-        question = Confirm(capitalised(prompt), answer, yes=_("Accept"), no=_("Decline"))
-        return Feedback(said, Tone.INFO, Redraw.GAME, done=said is not None, question=question)
+        """The player who has just moved offers a draw."""
+        return self.port.offer_draw()
 
     def claim_draw(self) -> Feedback:
-        if (reason := self.refusal("claim_draw")) is not None:
-            return Feedback.refused(reason)
-        outcome = self.game.claim_draw()
-        return self._changed(capitalised(say(outcome.message)))
+        return self.port.claim_draw()
 
     def check_time(self) -> Feedback:
         """Notice a flag fall (the front end's clock display asks when it sees a time run out)."""
-        outcome = self.game.check_time()
-        if outcome is None:
-            return Feedback()
-        return self._changed(f"{outcome.result}: {capitalised(say(outcome.message))}", notice_title=_("Flag fall"))
+        return self.port.check_time()
 
     def pause_clock(self) -> Feedback:
-        if (reason := self.refusal("pause_clock")) is not None:
-            return Feedback.refused(reason)
-        clock = self.game.clock
-        assert clock is not None
-        if clock.paused:
-            clock.resume()
-            said = _("clock running")
-        elif clock.running is not None:
-            clock.pause()
-            said = _("clock paused: {key} resumes it").format(key=self.how("pause_clock"))
-        else:
-            clock.start(self.game.position.turn)
-            said = capitalised(_("the clock of {side} started").format(side=side(self.game.position.turn)))
-        self._save()
-        return Feedback(said, redraw=Redraw.PANELS)
+        return self.port.pause_clock()
 
     # --- whole games ------------------------------------------------------------------
 
-    def start_game(self, game: Game, *, said: str | None = None, seats: Seats | None = None) -> Feedback:
-        """Put ``game`` on the table (a new one, a record opened, a resumed one), played by ``seats``.
+    def start_game(self, game: Game, *, said: str | None = None, players: Players | None = None) -> Feedback:
+        """Put ``game`` on the table (a new one, a record opened, a resumed one), played by ``players``.
 
-        ``seats=None`` keeps the seats of :attr:`options` (a resumed game's).
+        ``players=None`` keeps the players of :attr:`options` (a resumed game's).
         An unfinished game that was on the table is archived first: no game is
         dropped without a copy.
         """
-        kept = self._keep_unfinished()
-        if seats is not None:
-            self.seats = seats
-        self.game = game
-        self.variations.clear()
-        self._picker = None
-        self.preview = ()
-        self._save()
-        said = said or (_("new game") if not game.nodes else _("{moves} loaded").format(moves=half_moves(game.ply)))
-        if kept:
-            said = _("{said}; the unfinished game was kept in {path}").format(said=said, path=kept)
-        cursor = game.position.king(game.position.turn)
-        return Feedback(said, Tone.INFO, Redraw.GAME, done=True, cursor=cursor, new_game=True)
+        return self.port.start_game(game, said=said, players=players)
+
+    def request_new_game(self) -> Feedback | None:
+        """The players want a new game: ``None`` when it is made here (the front end asks for its options, then
+        :meth:`start_game`), else what asking for it did (the other player of a game held elsewhere is asked)."""
+        return self.port.request_new_game()
 
     def offer_resume(self, saved: SavedGame) -> Feedback:
         """Ask whether to resume an unfinished game found at start; Resume is the safe answer.
@@ -517,13 +405,10 @@ class GameSession:
                     said = f"{said} — {paused}"
                 return self.start_game(game, said=said)
             try:
-                kept = self.store.keep(game) if self.store is not None else None
-            except OSError as error:
-                self.save_problem = _("the unfinished game could not be kept: {reason}").format(
-                    reason=error.strerror or error
-                )
-                return Feedback.refused(self.save_problem)
-            self._save()
+                kept = self.store.keep(game)
+            except StoreError as error:
+                return Feedback.refused(say(error.explanation))
+            self.save()
             said = _("new game; the unfinished one was kept in {path}").format(path=kept) if kept else _("new game")
             return Feedback(said, Tone.INFO)
 
@@ -532,32 +417,29 @@ class GameSession:
         )
         return Feedback(question=Confirm(prompt, answer, yes=_("Resume"), no=_("New game"), default=True))
 
-    def offer_separate_game(self, busy: AutosaveBusy) -> Feedback:
-        """The autosave is open in another cescacs: play a separate game here, or wait to take that one over.
+    def offer_separate_game(self) -> Feedback | None:
+        """The store's autosave is open in another cescacs: play a separate game here, or wait to take that one over.
 
-        Until one is chosen nothing is saved, so neither process can write over the other's game.
+        ``None`` when it is not.  Until one is chosen nothing is saved, so
+        neither process can write over the other's game.
         """
-        who = say(busy.owner.description())
+        holder = self.store.held_elsewhere
+        if holder is None:
+            return None
+        who = say(holder)
 
         def answer(separate: bool) -> Feedback:
             if not separate:
-                self.waiting_for = busy.path
+                self.store.wait()
                 said = _("waiting for {who} to close its game; what is played here meanwhile is kept apart").format(
                     who=who
                 )
                 return Feedback(said, Tone.INFO)
-            from ..data.slots import fresh_slot
-
             try:
-                slot = fresh_slot(busy.path.parent)
-            except OSError as error:
-                self.save_problem = _("no autosave of its own could be made: {reason}").format(
-                    reason=error.strerror or error
-                )
-                return Feedback.refused(self.save_problem)
-            self.store = slot
-            self._save()
-            return Feedback(_("a separate game, saved as {name}").format(name=slot.path.name), Tone.INFO, Redraw.PANELS)
+                name = self.store.separate(self.game, self.options)
+            except StoreError as error:
+                return Feedback.refused(say(error.explanation))
+            return Feedback(_("a separate game, saved as {name}").format(name=name), Tone.INFO, Redraw.PANELS)
 
         prompt = _(
             "The saved game is open in another cescacs ({who}). Play a separate game here, saved under its own name?"
@@ -566,33 +448,18 @@ class GameSession:
         return Feedback(question=question)
 
     def try_take_over(self) -> Feedback | None:
-        """While :attr:`waiting_for`: own that autosave once its process has exited and offer its game.
+        """While the store waits for another cescacs: own its autosave once it has exited, and offer its game.
 
-        ``None`` while the other process still has it (the front end asks again a moment later).
+        ``None`` while the other process still has it, or when nothing is awaited (the front end asks again a
+        moment later).
         """
-        if self.waiting_for is None:
+        taken = self.store.take_over(self.game, self.options)
+        if taken is None:
             return None
-        from ..data.lock import AutosaveBusy
-        from ..data.slots import AutosaveSlot
-
-        if self.store is not None and self.save_problem is not None:
-            self._save()  # a separate slot is let go of below: what it holds must be on disk first (a game that ended)
-            if self.save_problem is not None:
-                return None
-        try:
-            slot = AutosaveSlot.acquire(self.waiting_for)
-        except AutosaveBusy:
-            return None
-        self.waiting_for = None
-        if self.store is not None:  # a separate slot taken while waiting: what it holds is offered at the next start
-            self.store.release()
-        self.store = slot
-        loaded = slot.load()
-        if loaded.saved is None:
-            self._save()
+        if taken.saved is None:
             said = _("the other cescacs has closed: this game is saved from now on")
             return Feedback(said, Tone.INFO, Redraw.PANELS)
-        return self.offer_resume(loaded.saved)
+        return self.offer_resume(taken.saved)
 
     def open_record(self, path: Path) -> Feedback:
         """Load the first game of a record file; on any error keep the current game and say why."""
@@ -618,7 +485,7 @@ class GameSession:
             said = f"{said} ({holds.format(count=count)})"
         if game.warnings:
             said = f"{said}; {tolerated(game.warnings)}"
-        return self.start_game(game, said=said, seats=TWO_PEOPLE)  # a record is reviewed, or played on, by people
+        return self.start_game(game, said=said, players=TWO_PEOPLE)  # a record is reviewed, or played on, by people
 
     def save_record(self, path: Path) -> Feedback:
         from ..data.records import save_pgn_file
@@ -647,105 +514,49 @@ class GameSession:
 
         return record_file_name(self.game)
 
-    # --- saving --------------------------------------------------------------------------
+    # --- keeping the game: the store's ----------------------------------------------------------------
 
-    def save(self) -> None:
-        """Save the game now (the front end calls this when it quits, and while a clock runs)."""
-        self._save()
+    @property
+    def save_problem(self) -> str | None:
+        """Why the game is not kept as it should be (the last save failed); ``None`` once a save succeeds.  Front
+        ends keep it in view."""
+        problem = self.store.problem
+        return None if problem is None else say(problem)
+
+    @property
+    def notices(self) -> list[Message]:
+        """What the store did besides saving (a file kept aside...): front ends show them, then clear the list."""
+        return self.store.notices
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the store waits to take over the game another cescacs has open (see :meth:`try_take_over`)."""
+        return self.store.waiting
+
+    def save(self) -> Path | None:
+        """Keep the game as it is now (a game that ended goes to the archive: returns where).  The front end calls
+        this when it quits, and while a clock runs; every change of the game is kept at once."""
+        return self.store.save(self.game, self.options)
 
     def close(self) -> None:
-        """The front end quits: save the game and let another process own its autosave."""
-        self._separate_while_waiting()
-        self._save()
-        if self.store is not None:
-            self.store.release()
+        """The front end quits: keep the game and let another process own its storage."""
+        self.store.close(self.game, self.options)
 
     def save_running_clock(self) -> None:
         """Save while a clock runs, so a crash in mid-thought keeps the clock times too."""
         clock = self.game.clock
         if clock is not None and clock.running is not None and not self.game.is_over:
-            self._save()
+            self.save()
 
-    def _save(self) -> Path | None:
-        """The autosave, after every change; an ended game goes to the archive.  Returns the archive path."""
-        if self.store is None and self.game.is_over:
-            self._separate_while_waiting()
-        if self.store is None:
-            return None
-        try:
-            if self.game.is_over:
-                path = self.store.finish(self.game)
-            else:
-                self.store.save(self.game, self.options)
-                path = None
-        except OSError as error:
-            if self.game.is_over:  # kept by the store, archived before it writes anything else
-                said = _("the game that ended is not archived yet ({reason}): it will be as soon as the disk allows")
-                self.save_problem = said.format(reason=_first_cause(error))
-            else:
-                self.save_problem = _("the game is not being saved: {reason}").format(reason=error.strerror or error)
-            return None
-        finally:
-            self.notices.extend(self.store.notices)
-            self.store.notices.clear()
-        self.save_problem = None
-        return path
-
-    def _separate_while_waiting(self) -> None:
-        """Waiting to take another cescacs' game over, the moves played here meanwhile must still reach the disk.
-
-        Nothing is saved while waiting (the autosave is the other process's),
-        but a game that ends here, or that is on the table when this front end
-        quits first, gets a separate slot of its own: the archive, or the
-        autosave offered at the next start.
-        """
-        if self.store is not None or self.waiting_for is None or not self.game.nodes:
-            return
-        from ..data.slots import fresh_slot
-
-        try:
-            self.store = fresh_slot(self.waiting_for.parent)
-        except OSError as error:
-            self.save_problem = _("no autosave of its own could be made: {reason}").format(
-                reason=error.strerror or error
-            )
-
-    def _keep_unfinished(self) -> Path | None:
+    def keep_unfinished(self) -> Path | None:
         """Archive the game on the table if it is unfinished and has moves (it is about to be replaced)."""
         game = self.game
-        if self.store is None or not game.nodes or game.is_over:
+        if not game.nodes or game.is_over:
             return None
         try:
             return self.store.keep(game)
-        except OSError as error:
-            self.save_problem = _("the unfinished game could not be kept: {reason}").format(
-                reason=error.strerror or error
-            )
+        except StoreError:  # the store's problem says why; the new game is put on the table all the same
             return None
-
-    def _changed(self, said: str, *, tone: Tone = Tone.INFO, notice_title: str | None = None) -> Feedback:
-        """The game changed: save it and say so, announcing (and archiving) its end if it just ended."""
-        archived = self._save()
-        game = self.game
-        if not game.is_over:
-            return Feedback(said, tone, Redraw.GAME, done=True)
-        reason = capitalised(termination(game))
-        ending = f"{game.result}: {reason}"
-        text = said if reason.lower() in said.lower() else f"{said}.  {ending}"
-        if archived is not None:
-            text += " " + _("(saved in {path})").format(path=archived)
-        notice = Notice(notice_title or _("Game over"), ending)
-        return Feedback(text, Tone.INFO, Redraw.GAME, done=True, notice=notice, archived=archived)
-
-
-def _first_cause(error: BaseException) -> str:
-    """What the system said at the bottom of a chain of errors ("No space left on device"), else the error's words."""
-    cause: BaseException | None = error
-    while cause is not None:
-        if isinstance(cause, OSError) and cause.strerror:
-            return cause.strerror
-        cause = cause.__cause__
-    return str(error)
 
 
 def _hex_named(text: str) -> int | None:

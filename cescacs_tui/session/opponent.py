@@ -1,4 +1,4 @@
-"""The computer at the table: it plays the session's computer seats, and gives hints and a live analysis.
+"""The computer at the table: it plays the session's computer players, and gives hints and a live analysis.
 
 An :class:`Opponent` owns one engine process (:class:`~cescacs_tui.engine.client.EngineClient`,
 any program speaking docs/engine-protocol.md), started the first time it is
@@ -29,7 +29,7 @@ from ..i18n import _, ngettext
 from .feedback import Feedback, Redraw, Tone
 from .game_session import GameSession
 from .highlights import move_hexes
-from .seating import TWO_PEOPLE
+from .players import TWO_PEOPLE
 from .terms import capitalised, side
 
 if TYPE_CHECKING:  # the engine's client and search are loaded when the computer is first needed
@@ -115,7 +115,7 @@ class Asked:
 
 
 class Opponent:
-    """The engine behind the session's computer seats, hints and analysis.
+    """The engine behind the session's computer players, hints and analysis.
 
     ``command`` is the engine to run (``None``: this package's), or
     ``setting`` the ``engine`` setting to read it from
@@ -247,9 +247,9 @@ class Opponent:
         """
         self.problem = str(error)
         await self.close()
-        computer = self.session.seats != TWO_PEOPLE
+        computer = self.session.players != TWO_PEOPLE
         if computer:
-            self.session.seats = TWO_PEOPLE
+            self.session.players = TWO_PEOPLE
             self.session.save()
         said = _("the computer cannot play: {reason}").format(reason=error)
         if computer:
@@ -269,7 +269,7 @@ class Opponent:
         if not session.computer_to_move:
             return Feedback()
         game = session.game
-        level = session.seats[game.position.turn].level
+        level = session.players[game.position.turn].level
         assert level is not None  # the computer is to move
         asked = Asked.of(game)
         self.analysing = None  # its own search replaces any analysis

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .actions import Action
 
 __all__ = [
+    "CHOOSE_FILE_URL",
     "VISITOR_VARIABLE",
     "Decision",
     "LaunchKind",
@@ -50,6 +51,11 @@ __all__ = [
 
 VISITOR_VARIABLE: Final = "CESCACS_VISITOR"
 """Set by ``cescacs-web`` and ``serve-ssh`` for each visitor's process (:meth:`Policy.environment`)."""
+
+CHOOSE_FILE_URL: Final = "cescacs-web:choose-file"
+"""How a web visitor's app meets :attr:`Route.PASTE_OR_UPLOAD`'s upload: opened with ``App.open_url`` (the one
+public way a Textual app sends the page a message), it asks the page to show the browser's file chooser;
+``cescacs-web`` recognises it and turns it into its own message instead of opening a window."""
 
 
 class LaunchKind(StrEnum):

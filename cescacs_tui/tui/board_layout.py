@@ -1,7 +1,7 @@
 """Pure logic of the on-screen board: where each hex is drawn, how the cursor moves, what a cell says.
 
 Nothing here imports Textual, so the geometry and the cell texts are unit-tested
-without running an app, and :mod:`cescacs_tui.tui.board` is left with painting
+without running an app, and :mod:`cescacs_tui.tui.widgets.board` is left with painting
 and input only.
 
 Layout.  The 169 hexes are drawn as a "brick wall": column ``c`` (``P``..``Z``)
@@ -54,7 +54,6 @@ from ..i18n import _
 LayoutMode = Literal["full", "compact", "large"]
 CursorMove = Literal["up", "down", "left", "right", "up_left", "up_right", "down_left", "down_right", "top", "bottom"]
 
-LAYOUT_MODES: Final[tuple[LayoutMode, ...]] = get_args(LayoutMode)
 CURSOR_MOVES: Final[tuple[CursorMove, ...]] = get_args(CursorMove)
 
 START_HEX: Final = parse_hex("F14")

@@ -19,7 +19,7 @@ from textual.app import App
 
 from ..data.records import OpenedRecord
 from ..i18n import N_, _
-from ..web.mode import CHOOSE_FILE_URL
+from ..session.policy import CHOOSE_FILE_URL
 
 __all__ = ["PASTE_HINT", "UPLOAD_HINT", "ask_for_record", "deliver_record", "record_from_text"]
 
@@ -61,7 +61,7 @@ def deliver_record(app: App[Any], text: str, file_name: str) -> str:
 def ask_for_record(app: App[Any], show: Callable[[OpenedRecord], None], *, upload: bool) -> None:
     """A visitor's Open: a box for a pasted record or position, and, in the browser (``upload``), a button for a
     file of the visitor's computer."""
-    from .paste_dialog import PasteDialog
+    from .dialogs.paste import PasteDialog
 
     def opened(record: OpenedRecord | None) -> None:
         if record is not None:

@@ -30,7 +30,7 @@ loop, which :class:`TerminalInput` drives:
   silent panic.
 
 The parser is Textual's ``XTermParser`` (a private module; Textual is pinned to
-8.x and ``tests/test_driver.py`` checks the parts used).
+8.x and ``tests/tui/test_driver.py`` checks the parts used).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ cursor went (the "cursor position report", ``ESC [ 6 n``, answered with
 one round trip, bounded by ``timeout`` for a terminal that does not answer.
 
 :func:`wide_glyphs` is what an app calls (the board draws the glyphs it
-returns as letters: :attr:`~cescacs_tui.tui.board.HexBoard.wide_glyphs`).
+returns as letters: :attr:`~cescacs_tui.tui.widgets.board.HexBoard.wide_glyphs`).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ back into those ANSI colours (:func:`as_standard_colour`): the rest of the
 theme stays as the player chose it.
 
 The board's colours are theme variables (``$board-tile-white``...; see
-:data:`BOARD_VARIABLES`) that :class:`~cescacs_tui.tui.board.HexBoard`'s
+:data:`BOARD_VARIABLES`) that :class:`~cescacs_tui.tui.widgets.board.HexBoard`'s
 CSS uses.  A theme that does not define them (Textual's own themes, a user's)
 gets the set that suits it from :func:`board_variables`: the ANSI set for an
 ANSI theme, else the dark or the light one.  An app that shows the board
@@ -40,7 +40,7 @@ derives from :class:`BoardHostApp`, which supplies those fallbacks, so the
 board works under any theme.
 
 The contrast figures in this module's tables are checked by
-``tests/test_themes.py``.
+``tests/tui/test_themes.py``.
 """
 
 from __future__ import annotations
@@ -357,7 +357,7 @@ def colour_depth(color_system: str | None) -> ColourDepth:
 
 
 class BoardHostApp(App[ReturnType]):
-    """Base class of an app that shows a :class:`~cescacs_tui.tui.board.HexBoard`.
+    """Base class of an app that shows a :class:`~cescacs_tui.tui.widgets.board.HexBoard`.
 
     The board's CSS uses the ``$board-*`` variables, and Textual refuses CSS
     whose variables the current theme does not define.  This app supplies the

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import aiohttp_jinja2
+import jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
@@ -38,10 +39,10 @@ from ..data.settings import SETTINGS_NAME, read_language
 from ..i18n import NC_, _, locale_environment, translation
 from ..i18n import language as process_language
 from ..remote.log_pace import PacedLogFilter
-from ..session.policy import LaunchKind, Policy
+from ..remote.serving import until_stopped
+from ..session.policy import CHOOSE_FILE_URL, LaunchKind, Policy
 from .browsers import AUTH_COOKIE, BROWSER_COOKIE, Browser, browser_from_cookie, forget_browsers, new_browser_id
 from .languages import browser_language
-from .mode import CHOOSE_FILE_URL
 from .sessions import FULL, IDLE, SessionTable
 from .site import Site
 
@@ -254,7 +255,7 @@ class CescacsServer(Server):
 
     async def _serve(self) -> None:
         # No access log: a request line can carry ``?token=``, the password.
-        runner = web.AppRunner(await self._make_app(), handle_signals=False, access_log=None, shutdown_timeout=5)
+        runner = web.AppRunner(await self.application(), handle_signals=False, access_log=None, shutdown_timeout=5)
         await runner.setup()
         with tempfile.TemporaryDirectory(prefix="cescacs-engines-") as places:  # this server's own, gone with it
             engines = EngineSlots(Path(places), self.engines)
@@ -262,12 +263,8 @@ class CescacsServer(Server):
             forgetting = asyncio.create_task(self._forget_old_browsers()) if self.forget_days else None
             try:
                 await web.TCPSite(runner, self.host, self.port).start()
-                print(_("Serving C'escacs on {url} (Ctrl+C stops)").format(url=self.public_url), flush=True)
-                stop = asyncio.Event()
-                loop = asyncio.get_running_loop()
-                for signal_number in (signal.SIGINT, signal.SIGTERM):
-                    loop.add_signal_handler(signal_number, stop.set)
-                await stop.wait()
+                said = _("Serving C'escacs on {url} (Ctrl+C stops)").format(url=self.public_url)
+                await until_stopped(lambda: print(said, flush=True), signals=(signal.SIGINT, signal.SIGTERM))
             finally:
                 if forgetting is not None:
                     forgetting.cancel()
@@ -290,14 +287,27 @@ class CescacsServer(Server):
         """End every session, so no app process outlives the server."""
         await self.sessions.end_all()
 
-    async def _make_app(self) -> web.Application:
-        app = await super()._make_app()
-        app.middlewares.append(self._check_host)
-        app.middlewares.append(self._no_listings)
+    async def application(self) -> web.Application:
+        """The site: textual-serve's public handlers (the page, its websocket, downloads, the terminal's files
+        under ``/static``, never a listing) and ours (log in, the favicon, the page's own files), behind the
+        ``Host`` check, with the security headers.  Made here rather than by textual-serve's private app
+        factory, whose listings are on and whose app would need its middlewares added after it was made."""
+        app = web.Application(middlewares=[self._check_host, self._no_listings])
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, name="static"),
+                web.post("/login", self.handle_login, name="login"),
+                web.get("/favicon.ico", self.handle_favicon),
+                web.static("/cescacs", HERE / "static", name="cescacs-static"),
+            ]
+        )
         app.on_response_prepare.append(self._add_security_headers)
-        app.router.add_post("/login", self.handle_login, name="login")
-        app.router.add_get("/favicon.ico", self.handle_favicon)
-        app.router.add_static("/cescacs", HERE / "static", name="cescacs-static")
+        app.on_startup.append(self.on_startup)
+        app.on_shutdown.append(self.on_shutdown)
         return app
 
     @web.middleware
@@ -310,7 +320,7 @@ class CescacsServer(Server):
     @staticmethod
     @web.middleware
     async def _no_listings(request: web.Request, handler: Any) -> web.StreamResponse:
-        """Files, never a folder's contents: textual-serve serves ``/static`` with directory listings on."""
+        """Files, never a folder: a folder asked for is not found (aiohttp would say it exists, and forbid it)."""
         resource = request.match_info.route.resource
         if isinstance(resource, web.StaticResource):
             filename = request.match_info.get("filename", "")

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
+from textual.app import App
 from textual.pilot import Pilot
 
-from cescacs_tui.app import CescacsApp
 from cescacs_tui.core import parse_hex
+from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.board_layout import cursor_step
-from cescacs_tui.tui.dialogs import DeliberateDialog
+from cescacs_tui.tui.dialogs.questions import DeliberateDialog
 from tests.helpers.waiting import until
 
 ARROWS = ("up", "down", "left", "right")
 
 
-def message(app: CescacsApp) -> str:
+def message(app: App[Any]) -> str:
+    """What the message line under the board says."""
     return str(app.query_one("#message").render())
 
 
@@ -69,7 +72,7 @@ async def answer(pilot: Pilot[None], *keys: str) -> None:
 async def panels_ready(pilot: Pilot[None]) -> None:
     """Wait until the side panel, mounted after the first paint, is there and shows the game (a loaded machine
     can need more than one pause)."""
-    from cescacs_tui.tui.side_panel import SidePanel
+    from cescacs_tui.tui.widgets.side_panel import SidePanel
 
     for _ in range(200):
         await pilot.pause()

@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 
 from cescacs_tui.core.game import Game
+from cescacs_tui.data.store import GameStore
 from cescacs_tui.plain import PlainGame
 from cescacs_tui.plain.output import LineWriter
-from cescacs_tui.session import GameSession, GameStore
+from cescacs_tui.session import GameSession
 
 
 class Typist:

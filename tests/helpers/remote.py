@@ -13,12 +13,12 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from cescacs_tui.core.errors import CescacsError
 from cescacs_tui.data.autosave import read_autosave
 from cescacs_tui.remote.coordinator import Coordinator, Member
-from cescacs_tui.remote.protocol import Hello, ProtocolError, Seat, parse_request
+from cescacs_tui.remote.protocol import Hello, LineRefused, Seat, parse_request
 from tests.helpers.terminal import PATIENCE
 
 TOKEN = "test-token-0123456789"
@@ -29,14 +29,14 @@ class RecordingPeer:
 
     def __init__(self) -> None:
         self.lines: list[dict[str, Any]] = []
-        self.closed: ProtocolError | None = None
+        self.closed: LineRefused | None = None
         self.is_closed = False
 
     def send(self, line: bytes) -> None:
         assert line.endswith(b"\n") and line.count(b"\n") == 1
         self.lines.append(json.loads(line))
 
-    def close(self, error: ProtocolError | None = None) -> None:
+    def close(self, error: LineRefused | None = None) -> None:
         self.is_closed = True
         self.closed = error
 
@@ -69,11 +69,11 @@ def seat(
     return member, peer
 
 
-def request(coordinator: Coordinator, member: Member, message: Mapping[str, Any]) -> ProtocolError | None:
+def request(coordinator: Coordinator, member: Member, message: Mapping[str, Any]) -> LineRefused | None:
     """Send ``message`` as its JSON line would arrive; the refusal, if any."""
     try:
         coordinator.handle(member, parse_request(json.dumps(message).encode()))
-    except ProtocolError as error:
+    except LineRefused as error:
         return error
     return None
 
@@ -86,7 +86,7 @@ def canonical(coordinator: Coordinator, text: str) -> str:
         return text  # not a move here: sent as it is, to be refused
 
 
-def move(coordinator: Coordinator, member: Member, text: str, *, draw: bool = False) -> ProtocolError | None:
+def move(coordinator: Coordinator, member: Member, text: str, *, draw: bool = False) -> LineRefused | None:
     """Request ``text`` (CTL-AN) as a move of ``member``."""
     message = {"type": "move", "move": canonical(coordinator, text), "ply": coordinator.game.ply, "draw": draw}
     return request(coordinator, member, message)
@@ -189,13 +189,23 @@ class CommandProcess:
         self.output += self.process.stdout.read()
         return code
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
 
 class HostProcess(CommandProcess):
     """``cescacs host`` on a free port of 127.0.0.1, its join command parsed."""
 
     def __init__(self, env: dict[str, str], args: Sequence[str] = ()) -> None:
         super().__init__(env, ["host", "--port", "0", "--token", TOKEN, *args])
-        words = ["cescacs", "join", *self.line_after(b": cescacs join ").split()]  # "Join with:", in any language
+        try:
+            words = ["cescacs", "join", *self.line_after(b": cescacs join ").split()]  # "Join with:", in any language
+        except BaseException:
+            self.stop()  # a host that never said how to join is not left running
+            raise
         self.join_args = words[1:]
         self.port = int(self.join_args[1].rpartition(":")[2])
 
@@ -205,7 +215,11 @@ class ServerProcess(CommandProcess):
 
     def __init__(self, env: dict[str, str], args: Sequence[str], *, cwd: Path | None = None) -> None:
         super().__init__(env, args, cwd=cwd)
-        self.port = int(self.line_after(b"over SSH on 127.0.0.1:").split()[0])
+        try:
+            self.port = int(self.line_after(b"over SSH on 127.0.0.1:").split()[0])
+        except BaseException:
+            self.stop()
+            raise
 
 
 def hosted_moves(data: Path) -> list[str]:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pyte
 import pytest
 
-from cescacs_tui.cli import CRASH_NOTE
+from cescacs_tui.cli.launch import CRASH_NOTE
 from cescacs_tui.data.autosave import read_autosave
 from tests.helpers.waiting import PATIENCE
 

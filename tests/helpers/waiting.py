@@ -117,12 +117,14 @@ def steady_pilot() -> Iterator[None]:
         finally:
             _in_hand -= 1
 
-    saved = textual.app.wait_for_idle, textual.pilot.wait_for_idle
-    textual.app.wait_for_idle = settled_after_a_key  # type: ignore[assignment]
-    textual.pilot.wait_for_idle = wait_for_idle_then_settled  # type: ignore[assignment]
+    modules = vars(textual.app), vars(textual.pilot)  # Textual's own names, imported into the two modules
+    saved = [module["wait_for_idle"] for module in modules]
+    modules[0]["wait_for_idle"] = settled_after_a_key
+    modules[1]["wait_for_idle"] = wait_for_idle_then_settled
     MessagePump._dispatch_message = counted_dispatch  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:
-        textual.app.wait_for_idle, textual.pilot.wait_for_idle = saved  # type: ignore[assignment]
+        for module, original in zip(modules, saved, strict=True):
+            module["wait_for_idle"] = original
         MessagePump._dispatch_message = dispatch  # type: ignore[method-assign]

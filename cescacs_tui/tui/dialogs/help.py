@@ -1,0 +1,95 @@
+"""The help page: every key (from the widgets' bindings and the action table, so it never goes stale) and CTL-AN."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.text import Text
+from textual.binding import Binding
+
+from ...i18n import N_, _
+from ...session import ACTIONS
+from ...session.actions import NO_KEYMAP, keys_label, keys_of
+from ..keymap import VIM_HELP, VIM_LETTERS
+from ..widgets.board import HexBoard
+from ..widgets.move_list import MoveList
+
+
+def ctl_an_guide() -> str:
+    """The notation guide of the help page, in the interface's language (the notation itself never changes)."""
+    return _(CTL_AN_GUIDE)
+
+
+CTL_AN_GUIDE = N_("""\
+Moves are typed in CTL-AN (lower case and an x between hexes are fine here):
+
+  E7-E13        a pawn move: no letter for pawns (here a triple step)
+  NE3-D8        a piece move: its letter, its hex, a hyphen, the target
+  E13×F16       a capture: × (or * or x); a captured piece is named:
+  EF12×NF14       the Elephant on F12 takes a Knight
+  F12@@G9       en passant (@@: on the far crossed hex after a triple step)
+  E15@F14       taking a scornful pawn
+  B20-B24=G     promotion: = and the regained piece
+  A19-A23=&     a pawn that reaches its last hex with nothing to regain
+  P21=J         promoting a pawn that was waiting (the forced turn)
+  KRK-HIO       castling: King + king's rook (KRK), queen's rook (KRD) or both (KRR)
+
+Pieces: K King, D Queen, V Wyvern, R Rook, G Pegasus, N Knight, J Bishop,
+E Elephant (aliases such as Q, W, T, C, B, H are understood too).
+Check marks (+^ adjoining, +∞ from afar, ++ double, # mate) are optional.
+The canonical coordinate form also works: E3-A11, F26-F28=D.
+
+On the board: · a move (1-9 its number key), × a capture, [ ] the cursor,
+> < the selected piece, ! a King in check, P? a pawn awaiting promotion,
+{ } a typed move's preview.  With a piece selected, the arrows jump among its targets.
+""")
+
+
+def _binding_rows(bindings: list[Binding], keymap: Mapping[str, str]) -> list[tuple[str, str]]:
+    """One row per binding, with the keymap's keys; the bindings of one group share a row (the board's 1 to 9)."""
+    rows: list[tuple[str, str]] = []
+    groups: dict[int, int] = {}  # group id -> its row
+    for binding in bindings:
+        keys = keys_label(keymap.get(binding.id, binding.key) if binding.id else binding.key)
+        if binding.group is None:
+            rows.append((keys, _(binding.description) if binding.description else binding.action))
+        elif id(binding.group) in groups:
+            index = groups[id(binding.group)]
+            rows[index] = (rows[index][0] + ("" if binding.group.compact else " ") + keys, rows[index][1])
+        else:
+            groups[id(binding.group)] = len(rows)
+            rows.append((keys, _(binding.group.description)))
+    return rows
+
+
+def help_text(keymap: Mapping[str, str] = NO_KEYMAP) -> Text:
+    """The help page: board keys, move-list keys, then every game action (the keys ``keymap`` gives), then the
+    notation guide."""
+    text = Text()
+    sections = (
+        (
+            _("On the board"),
+            [
+                *_binding_rows([b for b in HexBoard.BINDINGS if isinstance(b, Binding)], keymap),
+                ("".join(VIM_LETTERS.values()), _(VIM_HELP)),
+            ],
+        ),
+        (_("In the move list"), _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)], keymap)),
+        (_("Game"), [(keys_label(keys), _(a.label)) for a in ACTIONS.values() if (keys := keys_of(a.name, keymap))]),
+    )
+    for title, rows in sections:
+        text.append(f"{title}\n", style="bold underline")
+        for keys, description in rows:
+            text.append(f"  {keys:<14}", style="bold")
+            text.append(f"{description}\n")
+        text.append("\n")
+    text.append(_("Also: Tab moves between the board, the move list and the move box\n"
+                  "(and the notes beside the move list, when a record comments on a move: ¶;\n"
+                  "i follows a variation the record gives there, Esc comes back out of it);\n"
+                  "click a hex to pick it, click a move in the list to review it;\n"
+                  "type a hex name (f14) in the move box to put the cursor there;\n"
+                  "Ctrl+P opens the command palette (Language: Català, Español, English);\n"
+                  "Ctrl+Q quits (the game is saved).\n") + "\n")  # fmt: skip
+    text.append("CTL-AN\n", style="bold underline")
+    text.append(ctl_an_guide())
+    return text

@@ -1,0 +1,171 @@
+"""What a real terminal sends, in a pseudo-terminal: bursts, Esc, bytes that are not UTF-8, and crashes.
+
+Every burst is written in one write, so the app reads it in one read, as it
+does over SSH or from a fast typist (see tests/helpers/terminal.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from cescacs_tui.core import parse_hex
+from cescacs_tui.data.autosave import read_autosave
+from cescacs_tui.data.settings import Settings
+from tests.helpers.app import key_path
+from tests.helpers.terminal import (
+    ARROW_BYTES,
+    CRASHING_MAIN,
+    POSIX_ONLY,
+    Terminal,
+    crash_by_flipping,
+    saved_moves,
+    terminal_environment,
+)
+
+pytestmark = POSIX_ONLY
+
+SEEN = 1.0
+"""Seconds to let a dialog be seen before answering it (it ignores answers given before: tui/dialogs/questions.py)."""
+
+RUN_CESCACS = "from cescacs_tui.cli import main\nraise SystemExit(main())\n"
+"""The cescacs command, after a test's own set-up code."""
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return terminal_environment(tmp_path)
+
+
+@pytest.fixture
+def terminal(env: dict[str, str]):
+    terminal = Terminal(env)
+    terminal.wait_for("Move:")  # the whole screen is up
+    yield terminal
+    terminal.close()
+
+
+def test_a_move_typed_in_one_burst_from_the_board_is_played(terminal, tmp_path):
+    terminal.type("/E7-E13\r")
+    terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13"], "the move in the autosave")
+
+
+def test_bursts_of_several_moves_from_the_board_then_from_the_move_box_are_played_in_order(terminal, tmp_path):
+    data = tmp_path / "data"
+    terminal.type("/e7-e13\re21-e15\r/f8-f12\r:f20-f16\r")  # from the board; "/" and ":" again in the box
+    terminal.read_until(lambda: len(saved_moves(data)) == 4, "four moves in the autosave")
+    terminal.type("h6-h12\r/i23-i19\rgd2-b7\x7f6\r")  # from the move box, a typo corrected with Backspace
+    terminal.read_until(lambda: len(saved_moves(data)) == 7, "seven moves in the autosave")
+    assert saved_moves(data) == ["E7-E13", "E21-E15", "F8-F12", "F20-F16", "H6-H12", "I23-I19", "GD2-B6"]
+
+
+def test_letters_of_board_commands_after_a_slash_go_to_the_move_box_and_never_resign(terminal):
+    terminal.type("/RC25-C23\r", settle=1.0)  # R resigns, C and digits are board keys
+    terminal.wait_for("RC25-C23: there is a Black Rook on C25")  # the whole move reached the box
+    assert b"resigns" not in terminal.output
+
+
+def test_a_move_starting_with_a_command_letter_is_played_and_changes_no_setting(terminal, tmp_path):
+    terminal.type("/gd2-b6\r")  # g changes the piece set, d moves the cursor
+    terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["GD2-B6"], "the Pegasus move in the autosave")
+    assert Settings.load(tmp_path / "config" / "settings.toml") == Settings()
+
+
+@pytest.mark.parametrize(
+    ("burst", "question", "answered"),
+    [
+        ("R\r", "Sure?", "0-3: White resigns"),  # Enter with the key that asks
+        ("Ry", "Sure?", "0-3: White resigns"),
+        ("n\r", "Abandon this game", "Enter starts"),  # the new-game dialog would be next
+        ("ny", "Abandon this game", "Enter starts"),
+    ],
+)
+def test_a_burst_that_asks_a_question_never_answers_it(terminal, tmp_path, burst, question, answered):
+    data = tmp_path / "data"
+    terminal.type("/")  # a game in progress (typed slowly: this test is about the question)
+    terminal.type("e7-e13\r")
+    terminal.read_until(lambda: saved_moves(data) == ["E7-E13"], "the move in the autosave")
+    terminal.type("\x1b", settle=0.5)  # back to the board
+    terminal.type(burst, settle=SEEN)
+    terminal.wait_for(question)
+    after_burst = terminal.output.split(question.encode(), 1)[1]
+    assert answered.encode() not in after_burst
+    session = read_autosave(data / "autosave.json")
+    assert session is not None and session.game.outcome is None and len(session.game.nodes) == 1
+
+
+def test_a_question_takes_an_answer_once_seen_and_enter_gives_the_safe_default(terminal):
+    terminal.type("R", settle=SEEN)
+    terminal.wait_for("Sure?")
+    terminal.type("\r", settle=SEEN)  # Enter on the focused button: No
+    assert b"0-3: White resigns" not in terminal.output
+    terminal.type("R", settle=SEEN)
+    terminal.type("y")
+    terminal.wait_for("0-3: White resigns")
+
+
+def test_esc_then_a_key_read_apart_are_two_keys_and_alt_sequences_stay_alt(env):
+    terminal = Terminal(env | {"ESCDELAY": "3000"})  # 3 s in which an escape sequence may go on, as Textual reads it
+    try:
+        _esc_then_a_key(terminal)
+    finally:
+        terminal.close()
+
+
+def _esc_then_a_key(terminal: Terminal) -> None:
+    terminal.wait_for("Move:")
+    terminal.type("/e7-e13", settle=0.5)  # in the move box
+    terminal.type("\x1b", settle=0.3)  # a read of its own, then the next key "quickly": well within ESCDELAY
+    terminal.type("f", settle=0.5)  # Esc took the focus to the board, where f flips it
+    terminal.wait_for("Black at the bottom")
+    terminal.type("\x1bf", settle=0.5)  # Alt+F in one write, as terminals send it (Textual: a word jump), not Esc, f
+    assert b"White at the bottom" not in terminal.output
+    arrows = key_path(parse_hex("G1"), parse_hex("G3"), flipped=True)  # from the King, on the flipped board
+    terminal.type("".join(ARROW_BYTES[key] for key in arrows), settle=0.5)  # arrow keys still arrive as arrows
+    terminal.wait_for("G3")  # the hex under the cursor is named
+
+
+@pytest.mark.parametrize("garbage", [b"\xff", b"\xe9a", b"/\xe9\xff\x1b"], ids=["0xFF", "Latin-1", "in the box"])
+def test_bytes_that_are_not_utf8_are_replaced_the_player_is_told_and_the_game_goes_on(terminal, tmp_path, garbage):
+    terminal.type(garbage, settle=1.0)
+    assert terminal.process.poll() is None
+    terminal.wait_for_screen("not UTF-8")
+    terminal.type("/E7-E13\r")
+    terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13"], "the move in the autosave")
+    assert terminal.quit() == 0
+
+
+BROKEN = {"CSI": b"\x1b[99;99", "Esc [": b"\x1b[", "long": b"\x1b[" + b"1;" * 30 + b"X", "cut": b"\x1b[<0;12\x1b[99"}
+
+
+@pytest.mark.parametrize("broken", BROKEN.values(), ids=BROKEN.keys())
+def test_a_broken_escape_sequence_leaves_nothing_in_the_move_box(terminal, tmp_path, broken):
+    """Its characters were typed as keys and went before the next move typed there, which was refused (issue 22)."""
+    terminal.type("/")
+    terminal.type(broken, settle=0.5)  # more than the Esc delay: the terminal will never finish it
+    terminal.type("e7-e13\r")
+    terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13"], "the move in the autosave")
+    assert terminal.quit() == 0
+
+
+CRASHES = {
+    "in a key's action": (
+        "from cescacs_tui.tui.screens.game import GameScreen\nGameScreen.action_flip = lambda self: 1 / 0\n"
+    ),
+    "in the input thread": (
+        "from textual import _xterm_parser as parser\n"
+        "feed = parser.XTermParser.feed\n"
+        "def failing(self, data):\n"
+        "    if 'f' in data:\n"
+        "        raise RuntimeError('a parser bug')\n"
+        "    return feed(self, data)\n"
+        "parser.XTermParser.feed = failing\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("crash", list(CRASHES))
+def test_a_crash_restores_the_terminal_says_so_and_exits_non_zero(env, crash):
+    crash_by_flipping(Terminal(env, program=(sys.executable, "-c", CRASHES[crash] + CRASHING_MAIN)), "Move:")

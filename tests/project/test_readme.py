@@ -1,0 +1,42 @@
+"""The README's promises: its two commands work as written, and its table of keys is the app's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from scripts.key_table import BEGIN, END, key_table, with_table
+
+README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+CI = (Path(__file__).parents[2] / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_readme_opens_with_the_play_and_test_commands_and_ci_runs_the_test_one() -> None:
+    blocks = re.findall(r"```sh\n(.*?)\n```", README, re.S)
+    play, test = blocks[0], blocks[1]
+    assert README.index(play) < README.index("## ")  # before any section
+    assert play.endswith(".venv/bin/cescacs")
+    assert "'.[test]'" in test and "pytest" in test
+    assert test in CI
+
+
+def test_the_readme_is_short() -> None:
+    assert len(README.splitlines()) <= 250  # the rest is in docs/
+
+
+def test_the_readmes_table_of_keys_is_made_from_the_action_table() -> None:
+    assert f"{BEGIN}\n{key_table()}\n{END}" in README  # else: python scripts/key_table.py --write
+    assert with_table(README) == README
+
+
+def test_the_table_of_keys_lists_every_action_and_each_of_its_keys() -> None:
+    from cescacs_tui.session import ACTIONS
+    from cescacs_tui.session.actions import key_name
+
+    rows = key_table().splitlines()[2:]
+    assert len(rows) == len(ACTIONS)
+    for row, action in zip(rows, ACTIONS.values(), strict=True):
+        keys, title, what = (cell.strip() for cell in row.strip("|").split(" | "))
+        assert (title, what) == (action.title, action.help)
+        expected = [key_name(key) for key in action.keys.split(",")] if action.keys else ["Ctrl+P"]
+        assert re.findall(r"`([^`]+)`", keys) == expected

@@ -1,0 +1,208 @@
+"""Questions that cannot be answered by accident (tui/dialogs/questions.py): keys that came too soon asked again, safe
+defaults, safe text.  The dialogs' clock is injected and each key says when it arrived: no test depends on
+the machine's speed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual import events
+from textual._time import get_time
+from textual.app import App
+from textual.widget import Widget
+from textual.widgets import Button, Label
+
+from cescacs_tui.core.game import Game
+from cescacs_tui.data.autosave import read_autosave, save_autosave
+from cescacs_tui.tui.app import CescacsApp
+from cescacs_tui.tui.dialogs.questions import SETTLE_SECONDS, ChoiceDialog, ConfirmDialog, DeliberateDialog
+from tests.helpers.app import answer
+from tests.helpers.clock import FakeTime
+from tests.helpers.waiting import until
+
+MOVE = Game.new().position.parse_move("E7-E13")
+
+
+class Host(App[None]):
+    """An app that asks one question and keeps the answer."""
+
+    def __init__(self, dialog: DeliberateDialog[Any]) -> None:
+        super().__init__()
+        self.dialog = dialog
+        self.answers: list[object] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(self.dialog, self.answers.append)
+
+
+def arrive(app: App[Any], key: str, character: str | None, at: float) -> None:
+    """A key as the terminal delivers it, read at the time ``at`` (``Message.time``), however late it is handled."""
+    event = events.Key(key, character)
+    event.time = at
+    app.post_message(event)
+
+
+SHOWN = 1000.0
+"""When the dialogs of these tests are shown, on their injected clock (the keys say when they arrived on it)."""
+
+
+@pytest.mark.parametrize(
+    ("dialog", "keys", "on_escape"),
+    [
+        (ConfirmDialog("Resign?", clock=FakeTime(SHOWN)), [("y", "y")], False),
+        (ConfirmDialog("Resign?", clock=FakeTime(SHOWN)), [("enter", "\r")], False),
+        (ConfirmDialog("Resume?", default=True, clock=FakeTime(SHOWN)), [("n", "n"), ("enter", "\r")], True),
+        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)], clock=FakeTime(SHOWN)), [("j", "j")], None),
+        (ChoiceDialog("Promote to:", [("J", "Bishop", MOVE)], clock=FakeTime(SHOWN)), [("enter", "\r")], None),
+    ],
+    ids=["y", "Enter", "n Enter", "a letter", "Enter on a choice"],
+)
+async def test_keys_that_arrive_too_soon_answer_nothing_and_ask_to_be_pressed_again(dialog, keys, on_escape):
+    app = Host(dialog)
+    async with app.run_test() as pilot:
+        note = dialog.query_one("#too-soon", Label)
+        assert not note.display
+        for key, character in keys:  # a burst: before the question was shown, and just after
+            arrive(app, key, character, SHOWN - 0.01)
+            arrive(app, key, character, SHOWN + SETTLE_SECONDS - 0.01)
+        await pilot.pause()
+        assert app.screen is dialog and app.answers == []
+        assert note.display and "press it again" in str(note.render())  # never dropped without a word
+        arrive(app, "escape", "\x1b", SHOWN + SETTLE_SECONDS)  # the same key, once the question could be read
+        await pilot.pause()
+        assert app.answers == [on_escape]
+
+
+async def test_a_key_that_arrived_in_time_counts_however_late_it_is_handled():
+    """The guard compares times of arrival, not the time of a repaint: a busy machine drops no answer."""
+    clock = FakeTime(SHOWN)
+    dialog = ConfirmDialog("Resign?", clock=clock)
+    app = Host(dialog)
+    async with app.run_test() as pilot:
+        clock.advance(30.0)  # the machine is so busy that the key is handled half a minute after it arrived
+        arrive(app, "n", "n", SHOWN + 0.3)
+        await pilot.pause()
+        assert app.answers == [False]
+
+
+async def test_a_key_of_the_burst_that_asked_the_question_answers_nothing_and_asks_again():
+    """``Ry`` in one read: the ``y`` was routed to the board before the question came (it resigned)."""
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        arrived = get_time()
+        arrive(app, "R", "R", arrived)
+        arrive(app, "y", "y", arrived)
+        await until(lambda: isinstance(app.screen, ConfirmDialog), "the question R asks")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog) and not app.game.is_over
+        assert dialog.query_one("#too-soon", Label).display
+        assert dialog._shown_at is not None
+        arrive(app, "y", "y", dialog._shown_at + SETTLE_SECONDS)  # pressed again, once it could be read
+        await pilot.pause()
+        assert app.game.is_over and app.game.result == "0-3"
+
+
+async def test_a_click_too_soon_answers_nothing_and_asks_again():
+    dialog = ConfirmDialog("Resign?", clock=FakeTime(get_time() + 3600))  # shown an hour from now: every click is soon
+    app = Host(dialog)
+    async with app.run_test() as pilot:
+        await pilot.click("#yes")
+        await pilot.pause()  # the press is a message of its own, handled after the click
+        await pilot.pause()
+        assert app.answers == []
+        assert dialog.query_one("#too-soon", Label).display
+
+
+async def test_a_click_once_the_question_could_be_read_counts():
+    dialog = ConfirmDialog("Resign?")
+    app = Host(dialog)
+    async with app.run_test() as pilot:
+        await answer(pilot)  # waits until it listens
+        await pilot.click("#yes")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.answers == [True]
+
+
+@pytest.mark.parametrize(
+    ("options", "key", "expected"),
+    [
+        ({}, "enter", False),  # the default is No: resign? abandon?
+        ({}, "y", True),
+        ({}, "n", False),
+        ({}, "escape", False),  # Esc too gives the safe answer
+        ({"default": True}, "enter", True),  # resume? (No starts afresh)
+        ({"default": True}, "escape", True),
+        ({"default": True}, "n", False),
+    ],
+)
+async def test_enter_and_esc_give_the_default_answer(options, key, expected):
+    dialog = ConfirmDialog("Sure?", **options)
+    app = Host(dialog)
+    async with app.run_test() as pilot:
+        await answer(pilot, key)
+        assert app.answers == [expected]
+
+
+@pytest.mark.parametrize("default", [False, True])
+async def test_the_default_answer_has_the_focus_from_the_first_frame_and_the_other_is_a_warning(default):
+    dialog = ConfirmDialog("Sure?", default=default)
+    app = Host(dialog)
+    async with app.run_test():
+        focused, other = ("#yes", "#no") if default else ("#no", "#yes")
+        assert app.focused is dialog.query_one(focused)  # before on_mount could move it: Enter in a burst
+        assert dialog.query_one(other, Button).variant == "error"
+
+
+async def test_the_resume_question_resumes_unless_new_game_is_chosen(tmp_path: Path):
+    path = tmp_path / "autosave.json"
+    game = Game.new()
+    game.play(MOVE)
+    save_autosave(game, {}, path)
+    for key, kept in (("escape", True), ("enter", True), ("n", False)):
+        saved = read_autosave(path)
+        assert saved is not None
+        app = CescacsApp(Game.new(), resume=saved)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmDialog)
+            await answer(pilot, key)
+            assert (len(app.game.nodes) == 1) is kept, key
+
+
+async def test_a_question_quoting_a_record_shows_it_as_safe_text():
+    dialog = ConfirmDialog("Bru\x1b]0;evil\x07 offers a draw. Accept?")
+    app = Host(dialog)
+    async with app.run_test():
+        text = str(dialog.query_one("Static").render())
+        assert "Bru\u241b]0;evil\u2407" in text
+
+
+def release_and_click(app: App[Any], widget: Widget, at: float) -> None:
+    """A click as the terminal delivers it: the button's release read at ``at``, the click Textual makes of it."""
+    up = events.MouseUp(widget, 1, 0, 0, 0, 1, False, False, False)
+    up.time = at
+    widget.post_message(up)
+    widget.post_message(events.Click(widget, 1, 0, 0, 0, 1, False, False, False))
+
+
+async def test_a_click_that_arrived_too_soon_answers_nothing_however_late_it_is_handled():
+    """A press is made when the click is handled: it is dated by the release that arrived, not by then."""
+    clock = FakeTime(get_time() - 30.0)  # shown half a minute ago: a click handled now would count by its message
+    shown = clock()
+    dialog = ConfirmDialog("Resign?", clock=clock)
+    app = Host(dialog)
+    async with app.run_test() as pilot:
+        target = dialog.query_one("#yes", Button)
+        release_and_click(app, target, shown + SETTLE_SECONDS - 0.01)  # the release arrived just too soon
+        await until(lambda: dialog.query_one("#too-soon", Label).display, "the note asking to press again", 10)
+        assert app.answers == []
+        await until(lambda: not target.has_class("-active"), "the button's press to end")  # till then it is deaf
+        release_and_click(app, target, shown + SETTLE_SECONDS)  # clicked again, once the question could be read
+        await until(lambda: app.answers != [], "the answer", patience=10)
+        assert app.answers == [True]
+        await pilot.pause()

@@ -1,0 +1,44 @@
+"""The recoverable-pieces panel: one letter case per side, Bishops by the tone of their hexes, tidy wrapping."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from cescacs_tui.core.game import Game
+from cescacs_tui.tui.widgets.panels import HEX_TONES, material_rows, material_table
+from scripts.screenshots import middlegame
+
+
+def test_each_side_in_its_own_letter_case_and_bishops_by_tone():
+    rows = material_rows(middlegame())
+    assert rows == [
+        ("White", "", ""),
+        ("", "regain:", "J(light)"),
+        ("", "lost:", "P P P E E J"),
+        ("Black", "", ""),
+        ("", "regain:", "n"),
+        ("", "lost:", "p p n e e"),
+    ]
+    for _, _, pieces in rows[1:3]:
+        assert pieces.replace("(light)", "").upper() == pieces.replace("(light)", "")
+    for _, _, pieces in rows[4:]:
+        assert pieces.lower() == pieces
+
+
+def test_the_tones_cannot_be_read_as_a_side():
+    assert HEX_TONES == ("light", "dark", "mid")
+    assert not {"white", "black"} & {word.lower() for word in HEX_TONES}
+
+
+def test_nothing_to_regain_or_lost_at_the_start():
+    assert [pieces for _, label, pieces in material_rows(Game.new()) if label] == ["nothing"] * 4
+
+
+def test_a_long_list_wraps_under_itself():
+    console = Console(width=18, color_system=None, record=True)
+    console.print(material_table(material_rows(middlegame())))
+    text = console.export_text().splitlines()
+    start = text[2].index("P")  # where White's lost pieces begin
+    continued = [line for line in text if line and not line.lstrip().startswith(("regain", "lost", "White", "Black"))]
+    assert continued, text  # 18 cells are too few for one line of lost pieces
+    assert all(len(line) - len(line.lstrip()) == start for line in continued), text
