@@ -16,7 +16,6 @@ from cescacs_tui.core.pieces import BLACK, WHITE
 from cescacs_tui.engine.client import EngineClient
 from cescacs_tui.engine.search import Limits
 from cescacs_tui.i18n import set_language
-from cescacs_tui.learn import review as review_module
 from cescacs_tui.learn.annotate import annotate, eval_comment, parse_eval, read_annotations
 from cescacs_tui.learn.puzzles import Puzzle
 from cescacs_tui.learn.review import Evaluation, PlyReview, Review, ReviewError, review_game
@@ -102,7 +101,7 @@ async def test_a_cancelled_review_closes_the_engine_it_started(monkeypatch: pyte
         started.append(client)
         return client
 
-    monkeypatch.setattr(review_module.EngineClient, "start", start)
+    monkeypatch.setattr(EngineClient, "start", start)
     first = asyncio.Event()
     task = asyncio.create_task(review_game(planted(), movetime=5.0, on_progress=lambda done, total: first.set()))
     await asyncio.wait_for(first.wait(), 60)
