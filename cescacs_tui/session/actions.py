@@ -137,6 +137,17 @@ def no_move_now(session: GameSession) -> str | None:
     return _first(computer_thinking, _variation_shown, _reviewing, _over_until_taken_back)(session)
 
 
+def _blocked(session: GameSession) -> str | None:
+    """Why no move can be played now, as the session's port says (a joined game has reasons of its own)."""
+    return session.blocked()
+
+
+def _no_hint_shown(session: GameSession) -> str | None:
+    if session.hinted is not None:
+        return None
+    return _("no hint on the board for this position: {key} asks the engine for one").format(key=session.how("hint"))
+
+
 def _no_position_to_search(session: GameSession) -> str | None:
     """Why the engine cannot look at the position shown now: the computer is busy with its move, or it has none."""
     if (thinking := computer_thinking(session)) is not None:
@@ -239,6 +250,10 @@ _TABLE: Final = (
     Action(
         "hint", "h,H", N_("Hint"), N_("Hint"), N_("The engine's best move here, shown on the board, with its score"),
         _U, _no_position_to_search, footer=True, needs=frozenset({Need.ENGINE}),
+    ),
+    Action(
+        "play_hint", "x", N_("Play hint"), N_("Play the hint"), N_("Play the move the last hint shows on the board"),
+        _S, _first(_blocked, _no_hint_shown),
     ),
     Action(
         "analysis", "A", N_("Analysis"), N_("Analysis panel"),

@@ -34,6 +34,10 @@ class LocalGame(GamePort):
     def game(self) -> Game:
         return self.session.game
 
+    @property
+    def hot_seat(self) -> bool:
+        return not any(player.is_computer for player in self.session.players)
+
     # --- why not now ----------------------------------------------------------------------------------
 
     def blocked(self) -> str | None:

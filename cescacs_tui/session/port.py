@@ -47,6 +47,11 @@ class GamePort(ABC):
         """Whether the person only watches (a watcher of a game held elsewhere): a game played here never is."""
         return False
 
+    @property
+    def hot_seat(self) -> bool:
+        """Whether both sides are played by people at this one board (each then keeps a cursor of its own)."""
+        return False
+
     # --- why not now ----------------------------------------------------------------------------------
 
     @abstractmethod

@@ -42,6 +42,10 @@ The canonical coordinate form also works: E3-A11, F26-F28=D.
 On the board: · a move (1-9 its number key), × a capture, [ ] the cursor,
 > < the selected piece, ! a King in check, P? a pawn awaiting promotion,
 { } a typed move's preview.  With a piece selected, the arrows jump among its targets.
+The arrows follow the rows drawn: on the full and large boards a row is one
+line (← from D4 goes to B4), on the compact board a row holds two (← from D4
+goes to C3).  In the hot seat each side's cursor starts on the piece it moved
+last (or picked since).
 """)
 
 
@@ -87,7 +91,8 @@ def help_text(keymap: Mapping[str, str] = NO_KEYMAP) -> Text:
                   "(and the notes beside the move list, when a record comments on a move: ¶;\n"
                   "i follows a variation the record gives there, Esc comes back out of it);\n"
                   "click a hex to pick it, click a move in the list to review it;\n"
-                  "type a hex name (f14) in the move box to put the cursor there;\n"
+                  "type a hex name (f14) in the move box to put the cursor there: your piece's\n"
+                  "hex picks it, then the number shown on a target (or its hex) plays it;\n"
                   "Ctrl+P opens the command palette (Language: Català, Español, English);\n"
                   "Ctrl+Q quits (the game is saved).\n") + "\n")  # fmt: skip
     text.append("CTL-AN\n", style="bold underline")

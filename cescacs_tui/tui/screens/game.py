@@ -352,14 +352,18 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._refresh_footer()
 
     def _follow_turn(self) -> None:
-        """With auto-flip on, turn the board to the side to move whenever the turn changes, with that side's cursor."""
-        position = self.session.game.position
+        """Whenever the turn changes: in the hot seat, the cursor goes where the side to move left its own (the
+        session says where); with auto-flip on, the board turns to that side (with that side's cursor)."""
+        session = self.session
+        position = session.game.position
         turn = position.turn
         if turn != self._turn_shown:
             self._turn_shown = turn
             if self.options.auto_flip:
-                self.session.options["flipped"] = turn == Colour.BLACK
+                session.options["flipped"] = turn == Colour.BLACK
                 self.board.switch_cursor(turn, default=position.king(turn))
+            if (cursor := session.turn_cursor()) is not None:
+                self.board.cursor = cursor
 
     def _refresh_footer(self) -> None:
         """Re-read the bindings only when an action shown only while possible changed.
@@ -654,10 +658,23 @@ class GameScreen(TranslatedBindings, Screen[None]):
         if not event.text.strip():
             self.set_focus(self.board)
             return
+        if event.number is not None:
+            self._play_numbered_target(event.number)
+            return
         feedback = self.session.play_text(event.text)
         if not feedback.done:  # the box emptied itself on Enter: the keys after it start the next move
             self._panel(MoveEntry, lambda entry: entry.give_back(event.text))
         self.apply(feedback)
+
+    def _play_numbered_target(self, number: int) -> None:
+        """A target's number typed in the move box after a hex picked its piece: played as on the board."""
+        target = self.board.numbered_target(number)
+        if target is None:
+            said = _("{number}: pick a piece first (type its hex), then the number shown on its target")
+            self.apply(Feedback.refused(said.format(number=number)))
+            return
+        self.board.cursor = target
+        self.apply(self.session.pick(target))
 
     @on(HexBoard.LayoutChanged)
     def layout_changed(self, event: HexBoard.LayoutChanged) -> None:
