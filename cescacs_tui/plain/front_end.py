@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -138,6 +139,9 @@ class PlainGame:
         self._save_problem: str | None = None
         self._typed = ""
         """The line being answered, whose words the answer quotes as they were typed."""
+        self.lock = threading.RLock()
+        """Held while a line (and the computer's turn after it) is handled: a :class:`~.flag_watch.FlagWatch`
+        announcing a flag fall meanwhile waits for it."""
 
     # --- start and end -----------------------------------------------------------------
 
@@ -192,10 +196,11 @@ class PlainGame:
     def run(self, lines: Iterable[str]) -> None:
         """Handle ``lines`` until they end or the player quits."""
         for line in lines:
-            self.handle(line)
-            if not self.running:
-                return
-            self._computer_plays()
+            with self.lock:
+                self.handle(line)
+                if not self.running:
+                    return
+                self._computer_plays()
 
     def _computer_plays(self) -> None:
         """The computer's turn, if it is: it thinks, then its move is announced like a person's."""
@@ -261,11 +266,15 @@ class PlainGame:
             self.write(questions.last_move(self.session.shown))
 
     def _notice_time(self) -> None:
-        """A line is the only moment a line-mode front end looks at the clock: a flag may have fallen since."""
+        """A line arrived: a flag may have fallen since (when no :class:`~.flag_watch.FlagWatch` said so)."""
+        self.announce_flag()
+        self.session.save_running_clock()
+
+    def announce_flag(self) -> None:
+        """Say that a flag has fallen, if it has (the game ends on time), at once."""
         feedback = self.session.check_time()
         if feedback.text:
             self.show(feedback)
-        self.session.save_running_clock()
 
     # --- showing what the session said ----------------------------------------------------
 
