@@ -22,13 +22,12 @@ accents easy.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from ..i18n import N_, NC_, _
+from ..i18n import N_, NC_, _, folded
 from ..session import ACTIONS
 from ..session.answers import words_of
 
@@ -40,8 +39,7 @@ COMMAND_CONTEXT: Final = "command typed in plain mode"
 
 def typed(word: str) -> str:
     """A word as it is compared: lower case, without accents (``Desfés`` → ``desfes``)."""
-    decomposed = unicodedata.normalize("NFD", word.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return folded(word)
 
 
 @dataclass(frozen=True)

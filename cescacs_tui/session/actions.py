@@ -269,6 +269,11 @@ _TABLE: Final = (
         N_("Stop or restart the running clock"), _S, _first(_no_clock, _game_over),
     ),
     Action(
+        "archive", "G", N_("Archive"), N_("Archived games"),
+        N_("The finished games kept in the archive, newest first: type to filter, Enter opens one for review"), _U,
+        needs=frozenset({Need.ARCHIVE}),
+    ),
+    Action(
         "copy_pgn", "y", N_("Copy PGN"), N_("Copy game (CTL-PGN)"),
         N_("Copy the record to the clipboard, also over SSH"), _U, footer=True, needs=frozenset({Need.CLIPBOARD}),
     ),

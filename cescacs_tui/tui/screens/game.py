@@ -578,13 +578,27 @@ class GameScreen(TranslatedBindings, Screen[None]):
 
             ask_for_record(self.app, show, upload=route is Route.PASTE_OR_UPLOAD)
             return
+        from ...data.archive import archive_dir
         from ..dialogs.files import PathDialog
 
         def chosen(path: Path | None) -> None:
             if path is not None:
                 self.apply(self.session.open_record(path))
 
-        self.app.push_screen(PathDialog(_("Open a CTL-PGN record"), Path.cwd(), browse=True), chosen)
+        archive = archive_dir()  # the games this machine kept, where a record to open most often is
+        start = archive if self.policy.decide(Need.ARCHIVE).allowed and archive.is_dir() else Path.cwd()
+        self.app.push_screen(PathDialog(_("Open a CTL-PGN record"), start, browse=True), chosen)
+
+    def action_archive(self) -> None:
+        """The archived games, newest first, one opened for review (the policy refused a visitor before this)."""
+        from ...data.archive import list_archive
+        from ..dialogs.archive import ArchiveDialog
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.apply(self.session.open_record(path))
+
+        self.app.push_screen(ArchiveDialog(list_archive()), chosen)
 
     def action_screenshot(self) -> None:
         """An SVG of the screen: saved on the owner's machine (Textual says where), a download in a visitor's

@@ -11,7 +11,6 @@ opens it with that character.
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Generic
 
 from rich.text import Text
@@ -20,13 +19,9 @@ from textual.app import ComposeResult
 from textual.widgets import Select
 from textual.widgets._select import SelectCurrent, SelectOverlay, SelectType
 
-__all__ = ["FilterSelect", "folded"]
+from ...i18n import folded
 
-
-def folded(text: str) -> str:
-    """``text`` as it is matched: lower case, without accents (``Ràpida`` → ``rapida``)."""
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+__all__ = ["FilterSelect"]
 
 
 class FilterOverlay(SelectOverlay):
