@@ -7,14 +7,17 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from cescacs_tui.server.storage import Storage, open_storage
+from tests.helpers.postgres import PostgresMissing, PrivatePostgres
 from tests.helpers.reference import DATA
+from tests.helpers.server import BACKENDS, sqlite_path
 from tests.helpers.terminal import terminal_environment
 from tests.helpers.waiting import steady_pilot
 
@@ -157,3 +160,44 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             or item.path.name in SLOW_MODULES
         ):
             item.add_marker(pytest.mark.slow)
+
+
+# --- the C'escacs server's storage, on each backend ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PrivatePostgres]:
+    """This test session's own PostgreSQL server (tests/helpers/postgres.py), stopped at the end; its tests are
+    skipped, saying why, only on a machine without PostgreSQL's server binaries."""
+    try:
+        server = PrivatePostgres().start()
+    except PostgresMissing as missing:
+        pytest.skip(str(missing))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each storage backend of the server in turn (tests/helpers/server.py)."""
+    return str(request.param)
+
+
+@pytest.fixture
+def database(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """What ``--db`` says for a fresh database of the backend: a file in the test's folder, or a database of
+    its own on the session's PostgreSQL server (started by the first test that needs it)."""
+    if backend == "postgresql":
+        server: PrivatePostgres = request.getfixturevalue("postgres_server")
+        return server.new_database()
+    return str(sqlite_path(tmp_path))
+
+
+@pytest.fixture
+async def storage(database: str) -> AsyncIterator[Storage]:
+    """The fresh database of the backend, opened and migrated, closed after the test."""
+    opened = await open_storage(database)
+    yield opened
+    await opened.close()

@@ -5,6 +5,8 @@ The layers point one way (a layer may import any below it, not only the next)::
     cli ──► tui, plain, web ──► remote ──► session ──┬──► data ────┬──► core
                                                       └──► engine ──┘
 
+    server ──► data ──► core      (the C'escacs server's foundation: accounts, games, ratings, storage; no UI)
+
 (``i18n`` and ``arguments`` are small modules the layers above ``core`` may
 use, as the table says.)  Each package is checked twice, after harlequin's import-hygiene
 tests: on its source (every import, relative ones resolved, those inside
@@ -30,11 +32,16 @@ PACKAGE = Path(cescacs_tui.__file__).parent
 
 UI: Final = frozenset({"textual", "rich"})
 LIBRARIES: Final = frozenset(
-    {*UI, "textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2", "asyncssh", "pyperclip", "platformdirs", "tomli_w"}
+    {
+        *UI,
+        *("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2", "asyncssh", "pyperclip", "platformdirs", "tomli_w"),
+        *("psycopg", "psycopg_pool"),
+    }
 )
 """The project's dependencies a contract rules on (the standard library is free to every package)."""
 LOADS: Final = {
     "textual": frozenset({"rich"}),
+    "psycopg_pool": frozenset({"psycopg"}),
     "textual_serve": frozenset({"rich", "aiohttp", "aiohttp_jinja2", "jinja2"}),
 }
 """What a library loads of the others when imported (textual-serve logs through Rich): allowed with it at run time."""
@@ -58,6 +65,7 @@ CONTRACT: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
         frozenset({"core", "data", "engine", "session", "remote", "plain", "tui", "i18n", "arguments"}),
         frozenset(),
     ),
+    "server": (frozenset({"core", "data", "i18n"}), frozenset({"psycopg", "psycopg_pool"})),
     "__main__": (frozenset({"cli"}), frozenset()),
 }
 """Every package and top-level module of ``cescacs_tui``, and what it may import besides itself."""
