@@ -82,3 +82,21 @@ async def test_left_on_the_full_board_follows_the_row_the_player_sees() -> None:
         assert HEX_NAMES[app.board.cursor] == "B14"  # not C13, a half-row lower
         await pilot.press("right", "right")
         assert HEX_NAMES[app.board.cursor] == "F14"
+
+
+async def test_the_hex_description_follows_the_position_not_the_last_cursor_move() -> None:
+    from cescacs_tui.tui.widgets.move_entry import MoveEntry
+
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter", *"e21-e15", "enter", "escape")
+        await pilot.pause()
+        assert app.board.cursor == parse_hex("E13")
+
+        def described() -> str:
+            return str(app.screen.query_one(MoveEntry).query_one("#cursor-info").render())
+
+        assert described() == "E13 White Pawn"
+        await pilot.press("left_curly_bracket")  # the start position: E13 is empty there, the cursor did not move
+        await pilot.pause()
+        assert app.board.cursor == parse_hex("E13") and described() == "E13"

@@ -333,6 +333,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
                 overlays=session.overlays,
             )
         )
+        self._show_cursor_hex(self.board.cursor)  # the piece under it may have gone (a capture, a takeback, a review)
         if board_only:
             return
         # The side panel is mounted after the first paint (it shows the game when it arrives, SidePanel.Ready)
