@@ -260,3 +260,14 @@ async def test_the_app_and_the_plain_mode_ask_with_the_same_keys_in_each_languag
             assert f"{key}: {word}" in plain, (button, plain)
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [([("1", "King's leap", MOVE), ("2", "Castling", MOVE)], "the number"), ([("J", "Bishop", MOVE)], "the letter")],
+)
+async def test_a_choice_says_how_to_choose_in_the_words_of_its_keys(options: list[Any], words: str) -> None:
+    dialog = ChoiceDialog("Which?", options)
+    app = Host(dialog)
+    async with app.run_test():
+        assert f"Enter or {words} chooses" in str(dialog.query_one("#choice-hint", Label).render())

@@ -193,8 +193,14 @@ class ChoiceDialog(DeliberateDialog[Value | None], Generic[Value]):
                 ),
                 id="choices",
             )
-            yield Label(Text(_("Enter or the letter chooses, Esc cancels")), id="choice-hint")
+            yield Label(Text(self._hint()), id="choice-hint")
             yield too_soon_note()
+
+    def _hint(self) -> str:
+        """How to choose, in the words of the keys shown: numbers (the castlings), else letters (the pieces)."""
+        if all(key.isdigit() for key, _label, _value in self._options):
+            return _("Enter or the number chooses, Esc cancels")
+        return _("Enter or the letter chooses, Esc cancels")
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if self._on_preview is not None and event.option.id is not None:
