@@ -353,3 +353,24 @@ async def test_typing_filters_the_players_list_too() -> None:
         await pilot.press(*"10", "enter")  # the computer at level 10
         await pilot.pause()
         assert chosen(app, "black-seat") == str(Contender(10))
+
+
+@pytest.mark.parametrize("language", ["en", "ca", "es"])
+async def test_every_field_label_leaves_a_space_before_its_field_in_each_language(language: str) -> None:
+    from rich.cells import cell_len
+    from textual.widgets import Label
+
+    from cescacs_tui import i18n
+
+    i18n.set_language(language)
+    try:
+        app = DialogApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            shown = [label for label in app.screen.query(".field-label").results(Label) if label.region.width]
+            assert len(shown) >= 6
+            for label in shown:  # "Posició inicial" ran into its field
+                text = str(label.render())
+                assert cell_len(text) <= label.content_region.width < label.region.width, text
+    finally:
+        i18n.set_language("en")

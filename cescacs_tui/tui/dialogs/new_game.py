@@ -164,7 +164,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
     NewGameDialog #new-title { text-style: bold; }
     NewGameDialog .field { height: auto; margin-top: 1; }
     NewGameDialog .field.-tight { margin-top: 0; }
-    NewGameDialog .field-label { width: 15; color: $text-muted; }
+    NewGameDialog .field-label { width: 20; padding-right: 1; color: $text-muted; }
     NewGameDialog Input, NewGameDialog Select { width: 1fr; }
     NewGameDialog .seat { width: 24; margin-left: 1; }
     NewGameDialog Input:focus { background: $boost; }
