@@ -39,7 +39,16 @@ from .actions import press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
 from .local_game import LocalGame
-from .players import PLAYERS_OPTION, TWO_PEOPLE, Players, human_side, players_from, players_option
+from .players import (
+    OVER_THE_BOARD,
+    PLAYERS_OPTION,
+    TWO_PEOPLE,
+    Players,
+    human_side,
+    play_tags,
+    players_from,
+    players_option,
+)
 from .port import GamePort
 from .selection import Picker, PickKind
 from .terms import piece_name, piece_words, say, side
@@ -134,6 +143,13 @@ class GameSession:
     @players.setter
     def players(self, players: Players) -> None:
         self.options[PLAYERS_OPTION] = players_option(players)
+        self._tag_players()
+
+    def _tag_players(self) -> None:
+        """A game against the computer says so in its record: ``Mode``, ``WhiteType``, ``BlackType``."""
+        players = self.players
+        if any(player.is_computer for player in players):
+            self.game.tags.update(play_tags(OVER_THE_BOARD, players))
 
     @property
     def against_computer(self) -> bool:
@@ -191,6 +207,7 @@ class GameSession:
         self.variations.clear()
         self._picker = None
         self._picked.clear()
+        self._tag_players()
         self.preview = ()
 
     # --- playing: the port plays ----------------------------------------------------------------
