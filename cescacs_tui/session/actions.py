@@ -339,6 +339,11 @@ _TABLE: Final = (
         N_("Turn the board to the side to move after each move (hot seat)"), _U, needs=frozenset({Need.SETTINGS}),
     ),
     Action(
+        "bell", "", N_("Bell"), N_("Bell on the opponent's moves"),
+        N_("Ring the terminal's bell when the computer or a player elsewhere has moved (off by default)"), _U,
+        needs=frozenset({Need.SETTINGS}),
+    ),
+    Action(
         "vim_keys", "", N_("Vim keys"), N_("Vim keys"),
         N_("h j k l and y u b n move the cursor on the board (they then leave u, y, n to the board)"), _U,
         needs=frozenset({Need.SETTINGS}),

@@ -137,6 +137,7 @@ class CescacsApp(BoardHostApp[None]):
             settings.vim_keys,
             self._wide_glyphs,
             settings.keys,
+            settings.bell,
         )
 
     def on_mount(self) -> None:
@@ -256,6 +257,7 @@ class CescacsApp(BoardHostApp[None]):
             board_layout=options.layout,
             auto_flip=options.auto_flip,
             vim_keys=options.vim_keys,
+            bell=options.bell,
         )
 
     @on(GameScreen.LanguageChanged)

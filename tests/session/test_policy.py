@@ -49,7 +49,7 @@ NEEDS = {
     "open": {Need.RECORD_IN},
     "screenshot": {Need.SCREENSHOT},
     "archive": {Need.ARCHIVE},
-    **{name: {Need.SETTINGS} for name in ("next_theme", "piece_set", "board_layout", "auto_flip", "vim_keys")},
+    **{name: {Need.SETTINGS} for name in ("next_theme", "piece_set", "board_layout", "auto_flip", "vim_keys", "bell")},
     "language": {Need.SETTINGS},
 }
 """What each action of the table needs from the machine; every other action needs nothing of it."""

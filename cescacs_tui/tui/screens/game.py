@@ -100,6 +100,8 @@ class BoardOptions:
     vim_keys: bool = False
     wide_glyphs: frozenset[str] = frozenset()
     keys: Mapping[str, str] = field(default_factory=dict)
+    bell: bool = False
+    """Ring the terminal's bell when the opponent (the computer, a player elsewhere) has moved."""
 
 
 class GameScreen(TranslatedBindings, Screen[None]):
@@ -153,6 +155,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         """The position the computer is thinking about, while it is (its worker runs)."""
         self._footer_state: tuple[bool, ...] = ()
         self._turn_shown: Colour | None = None
+        self._ply_shown: int | None = None
         self._layout_said: tuple[str, str | None] | None = None
         """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
         self.board = HexBoard(id="board", piece_set=self.options.piece_set, layout=self.options.layout)
@@ -358,8 +361,12 @@ class GameScreen(TranslatedBindings, Screen[None]):
         session = self.session
         position = session.game.position
         turn = position.turn
+        ply, self._ply_shown = self._ply_shown, session.game.ply
         if turn != self._turn_shown:
             self._turn_shown = turn
+            moved = ply is not None and session.game.ply > ply  # a move, not a takeback, a new game or the start
+            if moved and self.options.bell and not session.port.plays_here(turn.opponent):
+                self.app.bell()  # the computer or a player elsewhere has moved
             if self.options.auto_flip:
                 session.options["flipped"] = turn == Colour.BLACK
                 self.board.switch_cursor(turn, default=position.king(turn))
@@ -490,6 +497,12 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self.board.switch_cursor(turn, default=self.board.cursor)  # the cursor now is the mover's own
         said = _("auto-flip after each move: on") if self.options.auto_flip else _("auto-flip after each move: off")
         self.apply(Feedback(said, redraw=Redraw.GAME))
+
+    def action_bell(self) -> None:
+        self.options.bell = not self.options.bell
+        self.post_message(self.OptionsChanged(self.options))
+        said = _("bell on the opponent's moves: on") if self.options.bell else _("bell on the opponent's moves: off")
+        self.apply(Feedback(said))
 
     def action_next_theme(self) -> None:
         from ..themes import THEMES
