@@ -22,7 +22,7 @@ from enum import Enum, auto
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
-from ..i18n import N_, _
+from ..i18n import N_, NC_, _, pgettext
 from .policy import Need
 from .terms import capitalised, say, side, termination
 
@@ -360,15 +360,26 @@ ACTIONS: Final[Mapping[str, Action]] = MappingProxyType({action.name: action for
 
 _KEY_NAMES: Final = {
     "question_mark": "?", "slash": "/", "colon": ":", "left_square_bracket": "[", "right_square_bracket": "]",
-    "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "Space", "enter": "Enter",
-    "escape": "Esc", "up": "↑", "down": "↓", "left": "←", "right": "→", "home": "Home", "end": "End",
-    "pageup": "PgUp", "pagedown": "PgDn", "tab": "Tab", "shift+tab": "Shift+Tab",
+    "left_curly_bracket": "{", "right_curly_bracket": "}", "up": "↑", "down": "↓", "left": "←", "right": "→",
 }  # fmt: skip
+"""Keys shown as the character or arrow they are, the same in every language."""
+KEY_WORD_CONTEXT: Final = "key name"
+_KEY_WORDS: Final = {
+    "space": NC_("key name", "Space"), "enter": NC_("key name", "Enter"), "escape": NC_("key name", "Esc"),
+    "home": NC_("key name", "Home"), "end": NC_("key name", "End"), "pageup": NC_("key name", "PgUp"),
+    "pagedown": NC_("key name", "PgDn"), "tab": NC_("key name", "Tab"), "shift": NC_("key name", "Shift"),
+    "ctrl": NC_("key name", "Ctrl"),
+}  # fmt: skip
+"""Keys shown by a word, as the keyboards of the interface's language name them (Retorn, Intro; Maj, Mayús)."""
 
 
 def key_name(key: str) -> str:
-    """A Textual key name as a person reads it (``"right_curly_bracket"`` → ``"}"``)."""
-    return _KEY_NAMES.get(key, key.replace("ctrl+", "Ctrl+"))
+    """A Textual key name as a person reads it in the interface's language (``"right_curly_bracket"`` → ``"}"``,
+    ``"ctrl+s"`` → ``"Ctrl+s"``, ``"enter"`` → ``"Retorn"`` in Catalan)."""
+    *modifiers, base = key.split("+")
+    named = _KEY_NAMES.get(base) or (pgettext(KEY_WORD_CONTEXT, _KEY_WORDS[base]) if base in _KEY_WORDS else base)
+    words = [pgettext(KEY_WORD_CONTEXT, _KEY_WORDS[m]) if m in _KEY_WORDS else m for m in modifiers]
+    return "+".join([*words, named])
 
 
 def keys_label(keys: str) -> str:

@@ -81,10 +81,11 @@ def help_text(keymap: Mapping[str, str] = NO_KEYMAP) -> Text:
         (_("In the move list"), _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)], keymap)),
         (_("Game"), [(keys_label(keys), _(a.label)) for a in ACTIONS.values() if (keys := keys_of(a.name, keymap))]),
     )
+    width = max(14, *(len(keys) + 1 for _title, rows in sections for keys, _description in rows))
     for title, rows in sections:
         text.append(f"{title}\n", style="bold underline")
         for keys, description in rows:
-            text.append(f"  {keys:<14}", style="bold")
+            text.append(f"  {keys:<{width}}", style="bold")
             text.append(f"{description}\n")
         text.append("\n")
     text.append(_("Also: Tab moves between the board, the move list and the move box\n"
