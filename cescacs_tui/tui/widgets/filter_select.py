@@ -40,8 +40,8 @@ class FilterOverlay(SelectOverlay):
     async def _on_key(self, event: events.Key) -> None:
         if event.key == "backspace" and self.typed:
             self.typed = self.typed[:-1]
-        elif event.character is not None and event.is_printable and event.key != "space":
-            self.typed += event.character
+        elif event.character is not None and event.is_printable and (event.key != "space" or self.typed):
+            self.typed += event.character  # a space inside what is typed ("level 10"), not one alone
         else:
             return
         event.stop()
@@ -49,7 +49,8 @@ class FilterOverlay(SelectOverlay):
         self.filter_by(self.typed)
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
-        return (character is not None and character.isprintable() and key != "space") or key == "backspace"
+        printable = character is not None and character.isprintable() and (key != "space" or bool(self.typed))
+        return printable or key == "backspace"
 
     def filter_by(self, typed: str) -> None:
         """Keep the options that contain ``typed`` (disable the others) and highlight the first one kept."""
