@@ -3,19 +3,26 @@
     python benchmarks/keys_per_move.py                       # the player's guide's game (Cescacs-A0001-24)
     python benchmarks/keys_per_move.py tests/data/games/*.txt
 
-Each half-move is played with the cursor only, starting where the previous one
-left the cursor (on its target; the game starts with the cursor on White's
-King, as the app puts it), counting the fewest key presses each way:
+Each half-move is played with the cursor only, counting the fewest key
+presses each way:
 
-* before: the free cursor keys (arrows, ``q e a d``, Home/End) to the piece,
-  Enter, the free keys to the target, Enter;
-* after: the same to the piece and Enter, then, among the selected piece's
-  targets, the direction keys (which jump to the nearest target that way),
-  Tab/Shift+Tab, Home/End and Enter, or the target's number key (one press,
-  no Enter) when it is one of the first nine.
+* before: from where the previous half-move left the cursor (on its target;
+  the game starts with the cursor on White's King, as the app puts it), the
+  free cursor keys (arrows, ``q e a d``, Home/End) to the piece, Enter, the
+  free keys to the target, Enter;
+* among the targets: the same to the piece and Enter, then, among the
+  selected piece's targets, the direction keys (which jump to the nearest
+  target that way), Tab/Shift+Tab, Home/End and Enter, or the target's
+  number key (one press, no Enter) when it is one of the first nine;
+* the hot seat's own cursors: the same, but each side starts its turn on the
+  piece it moved last (its King at first), on the compact board and on the
+  full board (whose ← → go along the row drawn, two columns over);
+* and with the move box too: each half-move the cheaper of that cursor (full
+  board) and typing the piece's hex (``/``, the hex, Enter), then the
+  target's number or keys.
 
 Choices asked afterwards (which piece a pawn regains, leap or castling) cost
-the same both ways and are not counted.  The counts are exact shortest paths
+the same every way and are not counted.  The counts are exact shortest paths
 (breadth-first searches over the board's own cursor functions), not timings.
 """
 
@@ -26,13 +33,24 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from statistics import mean
+from typing import NamedTuple
 
+from cescacs_tui.core import BLACK, HEX_NAMES, WHITE
 from cescacs_tui.core.pgn import read_pgn
-from cescacs_tui.tui.board_layout import CURSOR_MOVES, cursor_step, cycle_target, move_cursor, reading_order
+from cescacs_tui.tui.board_layout import (
+    CURSOR_MOVES,
+    LayoutMode,
+    cursor_step,
+    cycle_target,
+    move_cursor,
+    reading_order,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "tests" / "data" / "games" / "site-file_2020-07-20.txt"
 NUMBER_KEYS = 9
+GOAL = 4.0
+"""Issue 25's goal: keys a half-move, the fewest way a player has (the last figure printed)."""
 
 
 def fewest_keys(start: int, goal: int, steps: Callable[[int], Iterable[int]]) -> int:
@@ -50,8 +68,11 @@ def fewest_keys(start: int, goal: int, steps: Callable[[int], Iterable[int]]) ->
     raise ValueError("the goal cannot be reached")
 
 
-def free_steps(h: int) -> list[int]:
-    return [move_cursor(h, move) for move in CURSOR_MOVES]
+def free_steps(mode: LayoutMode = "compact") -> Callable[[int], list[int]]:
+    def steps(h: int) -> list[int]:
+        return [move_cursor(h, move, mode=mode) for move in CURSOR_MOVES]
+
+    return steps
 
 
 def target_steps(targets: tuple[int, ...]) -> Callable[[int], list[int]]:
@@ -64,23 +85,48 @@ def target_steps(targets: tuple[int, ...]) -> Callable[[int], list[int]]:
     return steps
 
 
-def keys_per_half_move(record_text: str) -> list[tuple[int, int, int]]:
-    """Per half-move of the record's first game, the keys (before, after, of which to the piece and Enter)."""
+class Counts(NamedTuple):
+    """One half-move's keys, each way (see the module's docstring)."""
+
+    before: int
+    after: int
+    to_piece: int
+    own_cursor: int
+    own_cursor_full: int
+    with_move_box: int
+
+
+def keys_per_half_move(record_text: str) -> list[Counts]:
+    """Per half-move of the record's first game, the keys each way."""
     game = read_pgn(record_text)[0]
     position = game.position_at(0)
     cursor = position.king(position.turn)
+    own = {side: position.king(side) for side in (WHITE, BLACK)}
     counts = []
     for node in game.nodes:
         move = node.move
-        to_piece = fewest_keys(cursor, move.origin, free_steps) + 1  # and Enter selects it
+        to_piece = fewest_keys(cursor, move.origin, free_steps()) + 1  # and Enter selects it
         targets = tuple(dict.fromkeys(m.target for m in position.legal_moves() if m.origin == move.origin))
-        before = to_piece + fewest_keys(move.origin, move.target, free_steps) + 1
+        before = to_piece + fewest_keys(move.origin, move.target, free_steps()) + 1
         by_keys = fewest_keys(move.origin, move.target, target_steps(targets)) + 1
         numbered = reading_order(targets)[:NUMBER_KEYS]
-        after = to_piece + (1 if move.target in numbered else by_keys)
-        counts.append((before, after, to_piece))
+        to_target = 1 if move.target in numbered else by_keys
+        side = position.turn
+        own_piece = fewest_keys(own[side], move.origin, free_steps()) + 1
+        own_piece_full = fewest_keys(own[side], move.origin, free_steps("full")) + 1
+        typed_piece = 1 + len(HEX_NAMES[move.origin]) + 1  # "/", the hex, Enter
+        counts.append(
+            Counts(
+                before,
+                to_piece + to_target,
+                to_piece,
+                own_piece + to_target,
+                own_piece_full + to_target,
+                min(own_piece_full, typed_piece) + to_target,
+            )
+        )
         position.push(move)
-        cursor = move.target
+        cursor = own[side] = move.target
     return counts
 
 
@@ -90,18 +136,24 @@ def main(paths: list[str]) -> None:
         if text.startswith("#"):  # the reference files start with a line saying where they come from
             text = text.partition("\n")[2]
         counts = keys_per_half_move(text)
-        before, after, to_piece = (sum(side) for side in zip(*counts, strict=True))
+        before, after, to_piece, *_ = (sum(side) for side in zip(*counts, strict=True))
         print(f"{Path(path).name}: {len(counts)} half-moves")
-        print(f"  before (free cursor keys):     {before} keys, {mean(c[0] for c in counts):.2f} per half-move")
-        print(f"  after (play among the targets): {after} keys, {mean(c[1] for c in counts):.2f} per half-move")
+        print(f"  before (free cursor keys):     {before} keys, {mean(c.before for c in counts):.2f} per half-move")
+        print(f"  after (play among the targets): {after} keys, {mean(c.after for c in counts):.2f} per half-move")
         print(
-            f"  of which to the piece and Enter (the same both ways): {mean(c[2] for c in counts):.2f};"
+            f"  of which to the piece and Enter (the same both ways): {mean(c.to_piece for c in counts):.2f};"
             f" from the piece to the target: {(before - to_piece) / len(counts):.2f} before,"
             f" {(after - to_piece) / len(counts):.2f} after"
         )
-        print(f"  worst half-move: {max(c[0] for c in counts)} keys before, {max(c[1] for c in counts)} after")
-        dearer = sum(1 for c in counts if c[1] > c[0])
+        print(f"  worst half-move: {max(c.before for c in counts)} keys before, {max(c.after for c in counts)} after")
+        dearer = sum(1 for c in counts if c.after > c.before)
         print(f"  half-moves that cost more keys after: {dearer}")
+        own = mean(c.own_cursor for c in counts)
+        print(f"  hot seat, each side's own cursor, compact board: {own:.2f} per half-move")
+        print(f"  hot seat, each side's own cursor, full board:    {mean(c.own_cursor_full for c in counts):.2f}")
+        fewest = mean(c.with_move_box for c in counts)
+        print(f"  the same, or the piece's hex typed in the move box: {fewest:.2f}")
+        print(f"  goal: at most {GOAL:.1f} keys a half-move: {'met' if fewest <= GOAL else 'not met'}")
 
 
 if __name__ == "__main__":

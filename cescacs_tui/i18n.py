@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
@@ -33,6 +34,7 @@ __all__ = [
     "N_",
     "_",
     "choose_language",
+    "folded",
     "language",
     "language_from_locale",
     "locale_environment",
@@ -153,3 +155,9 @@ def choose_language(flag: str | None, setting: str | None, environ: Mapping[str,
         if candidate:
             return candidate
     return language_from_locale(environ) or DEFAULT_LANGUAGE
+
+
+def folded(text: str) -> str:
+    """``text`` as typed words are matched in any language: lower case, without accents (``Desfés`` → ``desfes``)."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

@@ -43,6 +43,7 @@ from .learn import LEARN_SUBCOMMANDS, add_learn_subcommands
 from .remote import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 if TYPE_CHECKING:
+    from ..core.clock import TimeControl
     from ..session.players import Contender
 
 EXIT_USAGE = 2
@@ -154,6 +155,21 @@ def _player(text: str) -> Contender:
         ) from None
 
 
+def _time_control(text: str) -> TimeControl:
+    """A time control from the command line: any CTL-PGN ``TimeControl`` tag (``300+3``, ``600``, ``*30``...)."""
+    from ..core.clock import TimeControl
+    from ..session.terms import say
+
+    try:
+        return TimeControl.from_tag(text)
+    except CescacsError as error:
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a time control: {reason}").format(
+                text=repr(printable(text[:40])), reason=printable(say(error.explanation))
+            )
+        ) from None
+
+
 def _add_position_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pdtl", metavar="PDTL", help=_("start from this position (default: the initial position)"))
     parser.add_argument(
@@ -207,6 +223,8 @@ def _play(args: argparse.Namespace) -> int:
         if args.file is not None or args.pdtl is not None:
             raise CescacsError(_("--games only lists the archive: it opens no game"))
         return _list_games()
+    if args.clock is not None and args.file is not None:
+        raise CescacsError(_("--clock starts a new game: a record keeps the clock it was played with"))
     game = None if args.file is None else _resolve_game(args.file)
     from ..session.players import HUMAN
     from ..session.policy import LaunchKind
@@ -219,12 +237,26 @@ def _play(args: argparse.Namespace) -> int:
         from ..plain import run_plain  # no Textual: the plain mode starts fast and never draws
 
         resume = True if args.resume else False if args.new else None
-        return run_plain(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, resume=resume, players=players)
+        return run_plain(
+            pgn_file=game,
+            pdtl=args.pdtl,
+            castling=not args.no_castling,
+            resume=resume,
+            players=players,
+            time_control=args.clock,
+        )
     if args.resume or args.new:
         raise CescacsError(_("--resume and --new are options of the plain mode: add --plain"))
     from ..tui.app import run_app  # imported here: the subcommands must not pay for Textual
 
-    status = run_app(pgn_file=game, pdtl=args.pdtl, castling=not args.no_castling, players=players, policy=policy)
+    status = run_app(
+        pgn_file=game,
+        pdtl=args.pdtl,
+        castling=not args.no_castling,
+        players=players,
+        policy=policy,
+        time_control=args.clock,
+    )
     if status:  # Textual has restored the terminal and printed the traceback
         print(_(CRASH_NOTE), file=sys.stderr)
     return status
@@ -319,6 +351,15 @@ def _play_parser() -> argparse.ArgumentParser:
     )
     for flag, said in players:
         parser.add_argument(flag, type=_player, metavar="PLAYER", help=said)
+    parser.add_argument(
+        "--clock",
+        type=_time_control,
+        metavar="TC",
+        help=_(
+            "a new game with this clock, a TimeControl tag in seconds: 180+2 (3 min + 2 s a move), 300 (5 min), "
+            "300d3 (a 3 s delay), 900b10 (Bronstein), *30 (30 s a move), - (none); default: the settings'"
+        ),
+    )
     parser.add_argument("--version", action=_VersionAction, nargs=0, help=_("show the version and exit"))
     _add_position_options(parser)
     _language_option(parser)

@@ -190,16 +190,20 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _game_factory(args: argparse.Namespace) -> Callable[[], Game]:
-    """The new-game function for these options (checked now: a bad time control is an error before serving)."""
+def _game_factory(args: argparse.Namespace, mode: str) -> Callable[[], Game]:
+    """The new-game function for these options (checked now: a bad time control is an error before serving), its
+    games tagged as played in ``mode`` (``TC`` from two places, ``ICS`` on a server) by two people."""
     from ..core.clock import NO_CLOCK, TimeControl
     from ..core.game import Game
+    from ..session.players import TWO_PEOPLE, play_tags
 
     control = NO_CLOCK if args.time is None else TimeControl.from_tag(args.time)
     castling = not args.no_castling
 
     def new_game() -> Game:
-        return Game.new(castling=castling, time_control=control)
+        game = Game.new(castling=castling, time_control=control)
+        game.tags.update(play_tags(mode, TWO_PEOPLE))
+        return game
 
     return new_game
 
@@ -251,11 +255,12 @@ def _host(args: argparse.Namespace) -> int:
     from ..remote.protocol import Seat
     from ..remote.store import open_store
     from ..remote.tcp import HostThread, Limits, run_host
+    from ..session.players import PEER_TO_PEER
     from ..session.policy import LaunchKind, Policy
     from ..session.words import half_moves, situation
 
     token = _token(args)
-    new_game = _game_factory(args)
+    new_game = _game_factory(args, PEER_TO_PEER)
     directory = args.data_dir or data_dir() / "hosted"
     coordinator = Coordinator.open(open_store(directory), token=token, new_game=new_game)
     limits = Limits(silence_seconds=args.silence, answer_seconds=min(2.0, args.silence / 3))
@@ -351,7 +356,9 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         if key_file is not None and (size := key_file.stat().st_size) > MAX_KEY_FILE_BYTES:
             said = _("{path} holds {size} bytes: a key file has at most {most}")
             raise CescacsError(said.format(path=key_file, size=size, most=MAX_KEY_FILE_BYTES))
-    new_game = _game_factory(args)
+    from ..session.players import CHESS_SERVER
+
+    new_game = _game_factory(args, CHESS_SERVER)
     options = ServerOptions(
         host_key=args.host_key,
         bind=args.bind,

@@ -82,6 +82,8 @@ class ArchivedGame:
     archived: datetime.datetime
     """When the file was last written (its modification time), in local time."""
     problem: str | None = None
+    time_control: str = "?"
+    """The ``TimeControl`` tag as written (``"?"`` when absent)."""
 
 
 def archive_dir(data: Path | None = None) -> Path:
@@ -244,4 +246,5 @@ def _read_entry(path: Path, moment: float) -> ArchivedGame:
         plies=plies,
         archived=archived,
         problem=problem,
+        time_control=tags.get("TimeControl", "?"),
     )

@@ -7,6 +7,7 @@ The file is plain TOML with one key per setting, for example::
     board_layout = "auto"
     auto_flip = false
     vim_keys = false
+    bell = false
     white = "?"
     black = "?"
     time_control = "900+10"
@@ -72,7 +73,8 @@ class Settings:
     are the :class:`~cescacs_tui.tui.widgets.board.HexBoard` options; ``auto_flip``
     turns the board towards the side to move after each move; ``vim_keys``
     adds the board's vim-style cursor keys (hjkl, yubn), which then take
-    those letters from the app's keys while the board has the focus.  ``white`` and
+    those letters from the app's keys while the board has the focus; ``bell`` rings the terminal's bell
+    (BEL) when the opponent, the computer or a player elsewhere, has moved.  ``white`` and
     ``black`` are the default player names (``"?"``: unknown, as in PGN);
     ``time_control`` is a CTL-PGN ``TimeControl`` tag (``"-"``: no clock,
     ``"900+10"``...: see :meth:`~cescacs_tui.core.clock.TimeControl.from_tag`);
@@ -96,6 +98,7 @@ class Settings:
     board_layout: LayoutChoice = "auto"
     auto_flip: bool = False
     vim_keys: bool = False
+    bell: bool = False
     white: str = "?"
     black: str = "?"
     time_control: str = "-"
@@ -329,6 +332,7 @@ _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "board_layout": _choice(LAYOUT_CHOICES, N_("the board layout must be one of {options}")),
     "auto_flip": _flag,
     "vim_keys": _flag,
+    "bell": _flag,
     "white": _name,
     "black": _name,
     "time_control": _time_control,

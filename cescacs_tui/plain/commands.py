@@ -22,16 +22,16 @@ accents easy.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from ..i18n import N_, NC_, _, pgettext
+from ..i18n import N_, NC_, _, folded
 from ..session import ACTIONS
+from ..session.answers import words_of
 
-__all__ = ["COMMANDS", "COMMAND_CONTEXT", "Command", "find_command", "help_lines", "typed", "words_of"]
+__all__ = ["COMMANDS", "COMMAND_CONTEXT", "Command", "find_command", "help_lines", "typed"]
 
 COMMAND_CONTEXT: Final = "command typed in plain mode"
 """The catalogs' context of the commands' words (the same English word may be another word elsewhere)."""
@@ -39,14 +39,7 @@ COMMAND_CONTEXT: Final = "command typed in plain mode"
 
 def typed(word: str) -> str:
     """A word as it is compared: lower case, without accents (``Desfés`` → ``desfes``)."""
-    decomposed = unicodedata.normalize("NFD", word.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-def words_of(context: str, message: str) -> tuple[str, ...]:
-    """The words a translation in ``context`` gives (space-separated), then the English ones, each once."""
-    found = [*pgettext(context, message).split(), *message.split()]
-    return tuple(dict.fromkeys(found))
+    return folded(word)
 
 
 @dataclass(frozen=True)

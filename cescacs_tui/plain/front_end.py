@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -31,14 +32,15 @@ from ..core.geometry import COLUMNS, HEX_COLOUR, LINES
 from ..core.notation import normalise_typed
 from ..core.pieces import ALIASES, LETTERS, PIECE_BY_LETTER, Colour, PieceType
 from ..data.settings import Settings
-from ..i18n import NC_, _, pgettext
+from ..i18n import _, pgettext
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Option, Question, Tone
+from ..session.answers import CANCEL, NO, YES, answer_key, answer_words
 from ..session.game_session import DRAW_OFFER_MARK
 from ..session.players import TWO_PEOPLE, Players, player_names
 from ..session.terms import hex_words, piece_words, say, side_label
 from ..session.words import announce_last_move, describe_move, half_moves, situation
 from . import questions
-from .commands import COMMANDS, Command, find_command, help_lines, typed, words_of
+from .commands import COMMANDS, Command, find_command, help_lines, typed
 from .computer import PlainComputer
 
 __all__ = ["PlainGame", "new_game", "plain_how"]
@@ -50,11 +52,6 @@ _VARIATIONS: Final = frozenset({"follow_variation", "leave_variation"})
 _MOVE_NUMBER: Final = re.compile(r"[0-9]+(?:\.+|\u2026)")
 _HEX_NAME: Final = re.compile(r"[A-Z][0-9]+")
 _CHECK_MARK: Final = re.compile(r"([+#^\u221e]*)$")
-ANSWER_CONTEXT: Final = "answer typed in plain mode"
-"""The catalogs' context of the words that answer a question (the first is the key the prompt shows)."""
-_YES: Final = NC_("answer typed in plain mode", "y yes")
-_NO: Final = NC_("answer typed in plain mode", "n no")
-_CANCEL: Final = NC_("answer typed in plain mode", "cancel")
 
 
 def new_game(
@@ -142,6 +139,9 @@ class PlainGame:
         self._save_problem: str | None = None
         self._typed = ""
         """The line being answered, whose words the answer quotes as they were typed."""
+        self.lock = threading.RLock()
+        """Held while a line (and the computer's turn after it) is handled: a :class:`~.flag_watch.FlagWatch`
+        announcing a flag fall meanwhile waits for it."""
 
     # --- start and end -----------------------------------------------------------------
 
@@ -196,10 +196,11 @@ class PlainGame:
     def run(self, lines: Iterable[str]) -> None:
         """Handle ``lines`` until they end or the player quits."""
         for line in lines:
-            self.handle(line)
-            if not self.running:
-                return
-            self._computer_plays()
+            with self.lock:
+                self.handle(line)
+                if not self.running:
+                    return
+                self._computer_plays()
 
     def _computer_plays(self) -> None:
         """The computer's turn, if it is: it thinks, then its move is announced like a person's."""
@@ -265,11 +266,15 @@ class PlainGame:
             self.write(questions.last_move(self.session.shown))
 
     def _notice_time(self) -> None:
-        """A line is the only moment a line-mode front end looks at the clock: a flag may have fallen since."""
+        """A line arrived: a flag may have fallen since (when no :class:`~.flag_watch.FlagWatch` said so)."""
+        self.announce_flag()
+        self.session.save_running_clock()
+
+    def announce_flag(self) -> None:
+        """Say that a flag has fallen, if it has (the game ends on time), at once."""
         feedback = self.session.check_time()
         if feedback.text:
             self.show(feedback)
-        self.session.save_running_clock()
 
     # --- showing what the session said ----------------------------------------------------
 
@@ -335,7 +340,9 @@ class PlainGame:
             default = yes if question.default else no
             said = _("{question} {y}: {yes}, {n}: {no} (an empty line: {default}).")
             self.write(
-                said.format(question=question.prompt, y=_key(_YES), yes=yes, n=_key(_NO), no=no, default=default)
+                said.format(
+                    question=question.prompt, y=answer_key(True), yes=yes, n=answer_key(False), no=no, default=default
+                )
             )
             return
         self.write(question.prompt)
@@ -352,8 +359,8 @@ class PlainGame:
         word = text.lower()
         if isinstance(question, Confirm):
             choices = {
-                **dict.fromkeys(map(typed, (*_answers(_YES), _yes(question))), True),
-                **dict.fromkeys(map(typed, (*_answers(_NO), _no(question))), False),
+                **dict.fromkeys(map(typed, (*answer_words(YES), _yes(question))), True),
+                **dict.fromkeys(map(typed, (*answer_words(NO), _no(question))), False),
             }
             answer: bool | None = question.default if not text else choices.get(typed(word))
             if answer is not None:
@@ -362,7 +369,7 @@ class PlainGame:
                 return
         else:
             found = _chosen(question, word)
-            if found is not None or not text or typed(word) in map(typed, _answers(_CANCEL)):
+            if found is not None or not text or typed(word) in map(typed, answer_words(CANCEL)):
                 self.pending = None
                 self.show(question.answer(None if found is None else found.value))
                 return
@@ -609,7 +616,7 @@ def help_wrapped(line: str) -> list[str]:
 def _reminder(question: Question) -> str:
     """The question waiting, in one line: asked again after a line that did not answer it."""
     if isinstance(question, Confirm):
-        return _("{question} {y} or {n}.").format(question=question.prompt, y=_key(_YES), n=_key(_NO))
+        return _("{question} {y} or {n}.").format(question=question.prompt, y=answer_key(True), n=answer_key(False))
     keys = ", ".join(option.key for option in question.options)
     return _("{question} Keys: {keys}; an empty line cancels.").format(question=question.prompt, keys=keys)
 
@@ -650,16 +657,6 @@ def _took_back(game: Game, common: int, removed: Sequence[Move]) -> str:
         position.push(move)
     what = said[0] if len(said) == 1 else f"{half_moves(len(said))}: {'; '.join(said)}"
     return _("Took back: {moves}. {situation}").format(moves=what, situation=situation(game))
-
-
-def _answers(words: str) -> tuple[str, ...]:
-    """The words that give one answer (``_YES``...): the language's, then the English ones."""
-    return words_of(ANSWER_CONTEXT, words)
-
-
-def _key(words: str) -> str:
-    """The word a prompt shows for an answer: the language's first (``y``, ``s``)."""
-    return _answers(words)[0]
 
 
 def _side_words(colour: Colour) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
+from ..core.clock import NO_CLOCK, TimeControl
 from ..core.game import Game
 from ..data.autosave_store import AutosaveStore
 from ..data.settings import Settings
@@ -27,6 +28,7 @@ from ..session.players import TWO_PEOPLE, Players, player_names
 from ..session.terms import say
 from ..session.words import tolerated
 from .computer import PlainComputer
+from .flag_watch import FlagWatch
 from .front_end import PlainGame, new_game
 from .output import LineWriter
 
@@ -83,6 +85,7 @@ def run_plain(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     players: Players = TWO_PEOPLE,
+    time_control: TimeControl | None = None,
 ) -> int:
     """Play in plain text on ``stdin`` and ``stdout`` (default: the process's); returns the exit status, 0.
 
@@ -94,7 +97,8 @@ def run_plain(
     (resume; a separate game): nothing is replaced by accident.  ``players``
     other than two people start a new game against the computer (an
     unfinished one is kept in the archive), which thinks in the engine of the
-    ``engine`` setting.
+    ``engine`` setting.  ``time_control`` (``--clock``) starts a new game with that clock instead of the
+    settings' (an unfinished one is kept in the archive too).
     """
     source = stdin or sys.stdin
     target = stdout or sys.stdout
@@ -116,9 +120,10 @@ def run_plain(
             problems.append(f"{Path(pgn_file).name}: {tolerated(game.warnings)}")
     elif pdtl is not None:
         white, black = player_names(players, settings.white, settings.black)
-        game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black)
-    elif players != TWO_PEOPLE:
-        game = new_game(settings, castling=castling, players=players)
+        clock = NO_CLOCK if time_control is None else time_control
+        game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black, time_control=clock)
+    elif players != TWO_PEOPLE or time_control is not None:
+        game = new_game(settings, castling=castling, players=players, time_control=time_control)
     if game is not None and saved is not None and start.slot is not None:
         problems.append(_("the unfinished game was kept in {path}").format(path=start.slot.keep(saved.game)))
         saved = None
@@ -139,7 +144,8 @@ def run_plain(
     try:
         with _stopping_signals():
             plain.start(opening, answer=resume, why=why, problems=problems)
-            plain.run(_lines(source))
+            with FlagWatch(plain):
+                plain.run(_lines(source))
             plain.finish("" if not plain.running else _("End of input."))
     except (KeyboardInterrupt, _Stopped) as stop:
         plain.session.close()

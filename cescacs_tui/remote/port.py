@@ -84,6 +84,9 @@ class RemoteGame(GamePort):
     def watching(self) -> bool:
         return self.seat is Seat.WATCH
 
+    def plays_here(self, colour: Colour) -> bool:
+        return colour == self.colour
+
     # --- what the coordinator says ---------------------------------------------------------------
 
     def link_changed(self, connected: bool, problem: str = "") -> Feedback:

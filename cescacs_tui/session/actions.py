@@ -22,7 +22,7 @@ from enum import Enum, auto
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
-from ..i18n import N_, _
+from ..i18n import N_, NC_, _, pgettext
 from .policy import Need
 from .terms import capitalised, say, side, termination
 
@@ -137,6 +137,17 @@ def no_move_now(session: GameSession) -> str | None:
     return _first(computer_thinking, _variation_shown, _reviewing, _over_until_taken_back)(session)
 
 
+def _blocked(session: GameSession) -> str | None:
+    """Why no move can be played now, as the session's port says (a joined game has reasons of its own)."""
+    return session.blocked()
+
+
+def _no_hint_shown(session: GameSession) -> str | None:
+    if session.hinted is not None:
+        return None
+    return _("no hint on the board for this position: {key} asks the engine for one").format(key=session.how("hint"))
+
+
 def _no_position_to_search(session: GameSession) -> str | None:
     """Why the engine cannot look at the position shown now: the computer is busy with its move, or it has none."""
     if (thinking := computer_thinking(session)) is not None:
@@ -241,6 +252,10 @@ _TABLE: Final = (
         _U, _no_position_to_search, footer=True, needs=frozenset({Need.ENGINE}),
     ),
     Action(
+        "play_hint", "x", N_("Play hint"), N_("Play the hint"), N_("Play the move the last hint shows on the board"),
+        _S, _first(_blocked, _no_hint_shown),
+    ),
+    Action(
         "analysis", "A", N_("Analysis"), N_("Analysis panel"),
         N_("Show or hide the engine's live analysis of the position shown: score, depth, best line"), _U,
         needs=frozenset({Need.ENGINE}),
@@ -252,6 +267,11 @@ _TABLE: Final = (
     Action(
         "pause_clock", "p", N_("Pause clock"), N_("Pause or resume the clock"),
         N_("Stop or restart the running clock"), _S, _first(_no_clock, _game_over),
+    ),
+    Action(
+        "archive", "G", N_("Archive"), N_("Archived games"),
+        N_("The finished games kept in the archive, newest first: type to filter, Enter opens one for review"), _U,
+        needs=frozenset({Need.ARCHIVE}),
     ),
     Action(
         "copy_pgn", "y", N_("Copy PGN"), N_("Copy game (CTL-PGN)"),
@@ -319,6 +339,11 @@ _TABLE: Final = (
         N_("Turn the board to the side to move after each move (hot seat)"), _U, needs=frozenset({Need.SETTINGS}),
     ),
     Action(
+        "bell", "", N_("Bell"), N_("Bell on the opponent's moves"),
+        N_("Ring the terminal's bell when the computer or a player elsewhere has moved (off by default)"), _U,
+        needs=frozenset({Need.SETTINGS}),
+    ),
+    Action(
         "vim_keys", "", N_("Vim keys"), N_("Vim keys"),
         N_("h j k l and y u b n move the cursor on the board (they then leave u, y, n to the board)"), _U,
         needs=frozenset({Need.SETTINGS}),
@@ -335,15 +360,26 @@ ACTIONS: Final[Mapping[str, Action]] = MappingProxyType({action.name: action for
 
 _KEY_NAMES: Final = {
     "question_mark": "?", "slash": "/", "colon": ":", "left_square_bracket": "[", "right_square_bracket": "]",
-    "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "Space", "enter": "Enter",
-    "escape": "Esc", "up": "↑", "down": "↓", "left": "←", "right": "→", "home": "Home", "end": "End",
-    "pageup": "PgUp", "pagedown": "PgDn", "tab": "Tab", "shift+tab": "Shift+Tab",
+    "left_curly_bracket": "{", "right_curly_bracket": "}", "up": "↑", "down": "↓", "left": "←", "right": "→",
 }  # fmt: skip
+"""Keys shown as the character or arrow they are, the same in every language."""
+KEY_WORD_CONTEXT: Final = "key name"
+_KEY_WORDS: Final = {
+    "space": NC_("key name", "Space"), "enter": NC_("key name", "Enter"), "escape": NC_("key name", "Esc"),
+    "home": NC_("key name", "Home"), "end": NC_("key name", "End"), "pageup": NC_("key name", "PgUp"),
+    "pagedown": NC_("key name", "PgDn"), "tab": NC_("key name", "Tab"), "shift": NC_("key name", "Shift"),
+    "ctrl": NC_("key name", "Ctrl"),
+}  # fmt: skip
+"""Keys shown by a word, as the keyboards of the interface's language name them (Retorn, Intro; Maj, Mayús)."""
 
 
 def key_name(key: str) -> str:
-    """A Textual key name as a person reads it (``"right_curly_bracket"`` → ``"}"``)."""
-    return _KEY_NAMES.get(key, key.replace("ctrl+", "Ctrl+"))
+    """A Textual key name as a person reads it in the interface's language (``"right_curly_bracket"`` → ``"}"``,
+    ``"ctrl+s"`` → ``"Ctrl+s"``, ``"enter"`` → ``"Retorn"`` in Catalan)."""
+    *modifiers, base = key.split("+")
+    named = _KEY_NAMES.get(base) or (pgettext(KEY_WORD_CONTEXT, _KEY_WORDS[base]) if base in _KEY_WORDS else base)
+    words = [pgettext(KEY_WORD_CONTEXT, _KEY_WORDS[m]) if m in _KEY_WORDS else m for m in modifiers]
+    return "+".join([*words, named])
 
 
 def keys_label(keys: str) -> str:

@@ -22,6 +22,7 @@ tells of every change, so no front end can forget to save.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,14 +32,23 @@ from ..core.game import Game, Node
 from ..core.message import Message
 from ..core.move import CASTLING, IN_PLACE_PROMOTION
 from ..core.notation import normalise_typed
-from ..core.pieces import LETTERS
+from ..core.pieces import LETTERS, Colour
 from ..data.store import GameStore, NoStore, StoreError
 from ..i18n import _
 from .actions import press
 from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
 from .local_game import LocalGame
-from .players import PLAYERS_OPTION, TWO_PEOPLE, Players, human_side, players_from, players_option
+from .players import (
+    OVER_THE_BOARD,
+    PLAYERS_OPTION,
+    TWO_PEOPLE,
+    Players,
+    human_side,
+    play_tags,
+    players_from,
+    players_option,
+)
 from .port import GamePort
 from .selection import Picker, PickKind
 from .terms import piece_name, piece_words, say, side
@@ -97,6 +107,10 @@ class GameSession:
         """The half-move a draw was last offered with: one offer per move, even once declined."""
         self._picker: Picker | None = None
         self._picker_key: tuple[int, tuple[Move, ...]] | None = None
+        self._hinted: tuple[tuple[Move, ...], Move] | None = None
+        """The move the last hint showed, with the moves of the game it was given after (:meth:`play_hint`)."""
+        self._picked: dict[Colour, tuple[int, int]] = {}
+        """Per side, the hex of the piece it last picked and the half-move it picked it at (:meth:`turn_cursor`)."""
         self.port.attach(self)
 
     # --- what is on the table --------------------------------------------------------
@@ -129,6 +143,13 @@ class GameSession:
     @players.setter
     def players(self, players: Players) -> None:
         self.options[PLAYERS_OPTION] = players_option(players)
+        self._tag_players()
+
+    def _tag_players(self) -> None:
+        """A game against the computer says so in its record: ``Mode``, ``WhiteType``, ``BlackType``."""
+        players = self.players
+        if any(player.is_computer for player in players):
+            self.game.tags.update(play_tags(OVER_THE_BOARD, players))
 
     @property
     def against_computer(self) -> bool:
@@ -145,6 +166,28 @@ class GameSession:
     def watching(self) -> bool:
         """Whether the person only watches (a watcher of a game held elsewhere): a game played here never is."""
         return self.port.watching
+
+    def turn_cursor(self) -> int | None:
+        """Where the cursor of the side to move starts its turn in the hot seat; ``None`` in other games.
+
+        Each side finds the cursor where it left it: on the piece it last
+        picked, if it has picked one since its last move (a takeback brings
+        back the piece it had moved), else on the piece it moved last (where
+        that move went), else on its King.  The opponent's last move, where
+        one cursor shared by both would be, is rarely where the next move starts.
+        """
+        if not self.port.hot_seat:
+            return None
+        game = self.game
+        position = game.position
+        side = position.turn
+        last = game.ply - 2  # the side to move's own last half-move (the sides alternate)
+        picked = self._picked.get(side)
+        if picked is not None and last < picked[1] <= game.ply:
+            return picked[0]
+        if last >= 0:
+            return game.nodes[last].move.target
+        return position.king(side)
 
     def blocked(self) -> str | None:
         """Why no move can be played now, or ``None`` when one can: the one rule every move command follows."""
@@ -163,6 +206,8 @@ class GameSession:
         self.game = game
         self.variations.clear()
         self._picker = None
+        self._picked.clear()
+        self._tag_players()
         self.preview = ()
 
     # --- playing: the port plays ----------------------------------------------------------------
@@ -174,6 +219,27 @@ class GameSession:
     def play_computer(self, move: Move) -> Feedback:
         """Play the computer's ``move`` at the live end, while the player may be reviewing an earlier one."""
         return self.port.play_computer(move)
+
+    def show_hint(self, position_moves: tuple[Move, ...], move: Move) -> None:
+        """Mark the engine's hint ``move`` on the board; :meth:`play_hint` plays it while the game is still at
+        ``position_moves`` (the moves of the live line it was given after)."""
+        self._hinted = (position_moves, move)
+
+    @property
+    def hinted(self) -> Move | None:
+        """The hint on the board, if it can be played: given for the live position, which is shown."""
+        if self._hinted is None or self.variations or not self.game.is_live:
+            return None
+        moves, move = self._hinted
+        return move if moves == tuple(self.game.moves) else None
+
+    def play_hint(self) -> Feedback:
+        """Play the move the hint shows (one key instead of picking it on the board)."""
+        if (reason := self.refusal("play_hint")) is not None:
+            return Feedback.refused(reason)
+        move = self.hinted
+        assert move is not None  # no refusal
+        return self.play(move)
 
     def play_text(self, text: str) -> Feedback:
         """Play a move typed in CTL-AN (or the canonical form); a hex name alone goes to that hex instead.
@@ -214,10 +280,14 @@ class GameSession:
         return Feedback(said, redraw=Redraw.BOARD if self.preview != shown else Redraw.NOTHING)
 
     def go_to_hex(self, h: int) -> Feedback:
-        """Put the cursor on hex ``h``, selecting the piece there if it is the mover's; nothing is played."""
+        """Put the cursor on hex ``h``, selecting the piece there if it is the mover's; a target of the piece
+        selected is played instead (its hex typed after the piece's)."""
         name = HEX_NAMES[h]
         piece = self.shown.reviewed_position().piece_at(h)
         picker = self.selection
+        if picker is not None and picker.selected is not None and h in picker.targets():
+            played = self.pick(h)  # the target of the piece picked (typed as a hex too): played at once
+            return played if played.question is None else replace(played, done=True)  # or asked which way
         if picker is not None and piece is not None and piece.colour == self.game.position.turn:
             picker.cancel()
             picked = self.pick(h)
@@ -241,6 +311,7 @@ class GameSession:
         if result.kind is PickKind.SELECTED:
             piece = self.game.position.piece_at(h)
             assert piece is not None
+            self._picked[piece.colour] = (h, self.game.ply)
             said = _("{piece} on {hex}: pick its target (Esc cancels)").format(
                 piece=piece_name(piece.type), hex=HEX_NAMES[h]
             )

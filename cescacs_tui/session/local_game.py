@@ -34,6 +34,13 @@ class LocalGame(GamePort):
     def game(self) -> Game:
         return self.session.game
 
+    def plays_here(self, colour: Colour) -> bool:
+        return not self.session.players[colour].is_computer
+
+    @property
+    def hot_seat(self) -> bool:
+        return not any(player.is_computer for player in self.session.players)
+
     # --- why not now ----------------------------------------------------------------------------------
 
     def blocked(self) -> str | None:

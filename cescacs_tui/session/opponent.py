@@ -320,6 +320,10 @@ class Opponent:
         move = position.ctl_an(best.move)
         score = score_words(best.info) if best.info is not None else "?"
         said = _("hint: {move} (score {score}, from White's side)").format(move=move, score=score)
+        if shown is session.game and shown.is_live:
+            session.show_hint(tuple(shown.moves), best.move)
+            if session.available("play_hint"):
+                said += " · " + _("{key} plays it").format(key=session.how("play_hint"))
         return Feedback(said, Tone.INFO, Redraw.BOARD)
 
     async def analyse(self, on_analysis: Callable[[Analysis], None]) -> Feedback:

@@ -102,6 +102,20 @@ def player_names(players: Players, white: str, black: str) -> tuple[str, str]:
     )
 
 
+OVER_THE_BOARD: Final = "OTB"
+"""The ``Mode`` tag (NOTATION.md 7.3.3) of a game at one board: the hot seat, or a person against the computer."""
+PEER_TO_PEER: Final = "TC"
+"""The ``Mode`` of a game played from two places over TCP (``cescacs host``, ``cescacs join``)."""
+CHESS_SERVER: Final = "ICS"
+"""The ``Mode`` of a game played on a server's rooms (``cescacs serve-ssh``)."""
+
+
+def play_tags(mode: str, players: Players) -> dict[str, str]:
+    """The spec's ``Mode``, ``WhiteType`` and ``BlackType`` tags of a game played this way by ``players``."""
+    white, black = ("program" if player.is_computer else "human" for player in players)
+    return {"Mode": mode, "WhiteType": white, "BlackType": black}
+
+
 def players_option(players: Players) -> list[str]:
     """The players as the options (and the autosave) keep them."""
     return [str(players[WHITE]), str(players[BLACK])]

@@ -91,6 +91,8 @@ class Need(Enum):
     """A preference kept for the next time (theme, pieces, layout, language, the new-game defaults)."""
     ENGINE = auto()
     """An engine process on this machine (the computer's moves, a hint, the analysis)."""
+    ARCHIVE = auto()
+    """The archive of finished games kept on this machine, browsed and opened in the app."""
 
 
 class Route(Enum):
@@ -133,6 +135,8 @@ class Decision:
 # Translators: said to an SSH visitor of a server who asks for a screenshot.
 NO_SCREENSHOT: Final = N_("a screenshot would be a file on the server: your terminal can take one of its window")
 NO_ENGINES: Final = N_("this server runs no engine for its visitors")
+# Translators: said to a visitor of a server (web or SSH) who asks for the archive of finished games.
+NO_ARCHIVE: Final = N_("the archive is the server's: a visitor opens records by pasting them")
 NO_ENGINES_FOR_WATCHERS: Final = N_("this server runs engines for its players only: watchers start none")
 
 
@@ -177,6 +181,8 @@ class Policy:
             return Decision(Route.DOWNLOAD) if kind is LaunchKind.WEB else Decision(reason=Message(NO_SCREENSHOT))
         if need is Need.SETTINGS:
             return Decision(Route.VISITOR_SETTINGS)
+        if need is Need.ARCHIVE:
+            return Decision(reason=Message(NO_ARCHIVE))
         if self.engines is None or self.engines.count < 1:
             return Decision(reason=Message(NO_ENGINES))
         if watching and not self.watchers_use_engines:
@@ -257,5 +263,6 @@ _OWNER_ROUTES: Final = {
     Need.SCREENSHOT: Route.HOST_FILE,
     Need.SETTINGS: Route.OWN_SETTINGS,
     Need.ENGINE: Route.OWN_ENGINE,
+    Need.ARCHIVE: Route.HOST_FILE,
 }
 """The owner's machine is theirs: every need is met on it."""

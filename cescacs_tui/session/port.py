@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..core.game import Game
     from ..core.move import Move
+    from ..core.pieces import Colour
     from .feedback import Feedback
     from .game_session import GameSession
     from .players import Players
@@ -45,6 +46,15 @@ class GamePort(ABC):
     @property
     def watching(self) -> bool:
         """Whether the person only watches (a watcher of a game held elsewhere): a game played here never is."""
+        return False
+
+    def plays_here(self, colour: Colour) -> bool:
+        """Whether ``colour``'s moves are made at this keyboard (not by the computer, nor by a player elsewhere)."""
+        return True
+
+    @property
+    def hot_seat(self) -> bool:
+        """Whether both sides are played by people at this one board (each then keeps a cursor of its own)."""
         return False
 
     # --- why not now ----------------------------------------------------------------------------------

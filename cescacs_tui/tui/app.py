@@ -21,6 +21,7 @@ from textual.driver import Driver
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from ..core.clock import NO_CLOCK, TimeControl
 from ..core.game import Game
 from ..core.message import Message
 from ..core.safe_text import safe_text
@@ -136,6 +137,7 @@ class CescacsApp(BoardHostApp[None]):
             settings.vim_keys,
             self._wide_glyphs,
             settings.keys,
+            settings.bell,
         )
 
     def on_mount(self) -> None:
@@ -255,6 +257,7 @@ class CescacsApp(BoardHostApp[None]):
             board_layout=options.layout,
             auto_flip=options.auto_flip,
             vim_keys=options.vim_keys,
+            bell=options.bell,
         )
 
     @on(GameScreen.LanguageChanged)
@@ -292,10 +295,12 @@ class CescacsApp(BoardHostApp[None]):
         self.push_screen(NewGameDialog(defaults), start)
 
 
-def settings_game(settings: Settings, players: Players = TWO_PEOPLE) -> Game:
-    """A new game with the players, clock and castling option of ``settings``, played by ``players``."""
+def settings_game(settings: Settings, players: Players = TWO_PEOPLE, time_control: TimeControl | None = None) -> Game:
+    """A new game with the players, clock and castling option of ``settings``, played by ``players`` (with
+    ``time_control`` instead of the settings' clock, if given)."""
     white, black = player_names(players, settings.white, settings.black)
-    return Game.new(white=white, black=black, time_control=settings.parsed_time_control, castling=settings.castling)
+    clock = settings.parsed_time_control if time_control is None else time_control
+    return Game.new(white=white, black=black, time_control=clock, castling=settings.castling)
 
 
 def measured_wide_glyphs(settings: Settings) -> frozenset[str]:
@@ -318,9 +323,11 @@ def run_app(
     castling: bool = True,
     players: Players = TWO_PEOPLE,
     policy: Policy | None = None,
+    time_control: TimeControl | None = None,
 ) -> int:
-    """Start the app (the ``cescacs`` command without a subcommand); ``players`` play a new game (``--white``);
-    ``policy`` says what the person may do with this machine (the owner's, unless a server started it).
+    """Start the app (the ``cescacs`` command without a subcommand); ``players`` play a new game (``--white``),
+    with ``time_control`` (``--clock``) instead of the settings' if given; ``policy`` says what the person may do
+    with this machine (the owner's, unless a server started it).
 
     The autosave this process will own is taken first (:func:`open_autosave`
     never raises: damaged files are kept aside and reported).  An unfinished
@@ -341,9 +348,10 @@ def run_app(
             notices.append(f"{Path(pgn_file).name}: {tolerated(game.warnings)}")
     elif pdtl is not None or not castling:
         white, black = player_names(players, settings.white, settings.black)
-        game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black)
-    elif players != TWO_PEOPLE:
-        game = settings_game(settings, players)
+        clock = NO_CLOCK if time_control is None else time_control
+        game = Game.new(pdtl=pdtl, castling=castling, white=white, black=black, time_control=clock)
+    elif players != TWO_PEOPLE or time_control is not None:
+        game = settings_game(settings, players, time_control)
     if game is not None and resume is not None and start.slot is not None:
         notices.append(_("the unfinished game was kept in {path}").format(path=start.slot.keep(resume.game)))
         resume = None

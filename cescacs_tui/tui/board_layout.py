@@ -262,16 +262,19 @@ def _view_hex(column: int, line: int, flipped: bool) -> int | None:
     return hex_at(*_to_view(column, line, flipped))
 
 
-def move_cursor(h: int, move: CursorMove, *, flipped: bool = False) -> int:
-    """Where the cursor goes from hex ``h``; it stays put when the board ends that way.
+def move_cursor(h: int, move: CursorMove, *, flipped: bool = False, mode: LayoutMode = "compact") -> int:
+    """Where the cursor goes from hex ``h`` on the board drawn in ``mode``; it stays put when the board ends that way.
 
     Moves are in screen terms, so they feel the same when the board is flipped.
     Up/down follow the column; the four obliques are the true hex directions.
-    Left/right go to the adjacent column's neighbour that shares this hex's
-    compact row (so repeating them walks a row and left undoes right), or,
-    at the rim where that hex is missing, to the other oblique neighbour.  The
-    board is convex, so one of the two always exists when the column does:
-    with up/down this reaches every hex.  Top/bottom jump to the column's ends.
+    Left/right follow the row the eye sees.  In the compact layout a row holds
+    two lines: they go to the adjacent column's neighbour that shares this
+    hex's row (so repeating them walks a row and left undoes right).  In the
+    full and large layouts a row holds one line (D4, B4, F4 side by side):
+    they go two columns over along it (D4 to B4).  At the rim, where that hex
+    is missing, they go to an adjacent column's neighbour.  The board is
+    convex, so one always exists when the column does: with up/down this
+    reaches every hex.  Top/bottom jump to the column's ends.
     """
     column, line = _to_view(COLUMN[h], LINE[h], flipped)
     if move in ("top", "bottom"):
@@ -280,9 +283,12 @@ def move_cursor(h: int, move: CursorMove, *, flipped: bool = False) -> int:
             line += step
         return h if (end := _view_hex(column, line, flipped)) is None else end
     if move in ("left", "right"):
-        to = column + (1 if move == "right" else -1)
+        way = 1 if move == "right" else -1
+        to = column + way
         same_row = line - 1 if line % 2 == 0 else line + 1
         candidates = [(to, same_row), (to, 2 * line - same_row)]
+        if mode != "compact":
+            candidates.insert(0, (column + 2 * way, line))
     elif move in _STEPS:
         dc, dl = _STEPS[move]
         candidates = [(column + dc, line + dl)]
@@ -364,7 +370,9 @@ def target_towards(h: int, move: CursorMove, targets: Iterable[int], *, flipped:
     return None if best is None else best[1]
 
 
-def cursor_step(h: int, move: CursorMove, targets: Iterable[int] = (), *, flipped: bool = False) -> int:
+def cursor_step(
+    h: int, move: CursorMove, targets: Iterable[int] = (), *, flipped: bool = False, mode: LayoutMode = "compact"
+) -> int:
     """Where a cursor key takes the board's cursor from ``h``: among ``targets`` when there are any.
 
     With targets (a piece is selected), a direction goes to the nearest
@@ -377,7 +385,7 @@ def cursor_step(h: int, move: CursorMove, targets: Iterable[int] = (), *, flippe
         target = target_towards(h, move, targets, flipped=flipped)
         if target is not None:
             return target
-    return move_cursor(h, move, flipped=flipped)
+    return move_cursor(h, move, flipped=flipped, mode=mode)
 
 
 # --- What the board shows --------------------------------------------------------

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 
 from cescacs_tui.core import parse_hex
 from cescacs_tui.tui.app import CescacsApp
-from cescacs_tui.tui.board_layout import cursor_step
+from cescacs_tui.tui.board_layout import LayoutMode, cursor_step
 from cescacs_tui.tui.dialogs.questions import DeliberateDialog
 from tests.helpers.waiting import until
 
@@ -23,8 +23,11 @@ def message(app: App[Any]) -> str:
     return str(app.query_one("#message").render())
 
 
-def key_path(start: int, goal: int, flipped: bool = False, targets: Iterable[int] = ()) -> list[str]:
-    """The arrow keys that take the board cursor from ``start`` to ``goal`` (breadth-first).
+def key_path(
+    start: int, goal: int, flipped: bool = False, targets: Iterable[int] = (), mode: LayoutMode = "compact"
+) -> list[str]:
+    """The arrow keys that take the board cursor from ``start`` to ``goal`` (breadth-first) on a board drawn in
+    ``mode``.
 
     ``targets`` are the selected piece's targets, among which the arrows jump (the board's ``view.targets``).
     """
@@ -36,7 +39,7 @@ def key_path(start: int, goal: int, flipped: bool = False, targets: Iterable[int
         if h == goal:
             break
         for key in ARROWS:
-            nxt = cursor_step(h, key, targets, flipped=flipped)  # type: ignore[arg-type]
+            nxt = cursor_step(h, key, targets, flipped=flipped, mode=mode)  # type: ignore[arg-type]
             if nxt not in previous:
                 previous[nxt] = (h, key)
                 queue.append(nxt)
@@ -50,7 +53,7 @@ def key_path(start: int, goal: int, flipped: bool = False, targets: Iterable[int
 
 async def cursor_pick(pilot: Pilot[None], app: CescacsApp, name: str) -> None:
     board = app.board
-    for key in key_path(board.cursor, parse_hex(name), board.flipped, board.view.targets):
+    for key in key_path(board.cursor, parse_hex(name), board.flipped, board.view.targets, board.mode):
         await pilot.press(key)
     assert board.cursor == parse_hex(name)
     await pilot.press("enter")

@@ -115,3 +115,17 @@ def test_the_checks_accept_what_they_should() -> None:
     assert host_name("xn--bcher-kva.example") and host_name("bücher.example")
     assert host_name("a" * 63 + "." + "b" * 63)
     assert whole_number(1, 10)("10") == 10 and decimal(0, 60)("2.5") == 2.5
+
+
+@pytest.mark.parametrize(
+    ("clock", "words"),
+    [("5 minutes", "'5 minutes' is not a time control"), ("40/9000", "not supported"), ("300+٣", "not a time control")],
+)
+def test_a_clock_that_is_no_time_control_is_refused_with_its_reason(environment, clock: str, words: str) -> None:
+    refused(cescacs(environment, "--clock", clock), words)
+
+
+def test_a_clock_cannot_go_with_a_record(environment, tmp_path: Path) -> None:
+    record = tmp_path / "game.ctl-pgn"
+    record.write_text('[White "A"]\n\n1. E7-E13 *\n', encoding="utf-8")
+    refused(cescacs(environment, "--clock", "300", str(record)), "--clock starts a new game")

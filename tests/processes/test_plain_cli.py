@@ -7,6 +7,7 @@ checked, and the next run is offered that game back.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -243,3 +244,39 @@ def test_a_second_plain_session_plays_a_separate_game_while_the_first_owns_the_a
     assert saved_moves(tmp_path) == ["E7-E13"]  # the first game was never written over
     separate = read_autosave(tmp_path / "data" / "autosave-2.json")
     assert separate is not None and [node.san for node in separate.game.nodes] == ["H6-H12"]
+
+
+def test_a_clock_given_on_the_command_line_times_the_new_game(environment, tmp_path) -> None:
+    result = cescacs(environment, "e7-e13\n", "--plain", "--clock", "180+2")
+    assert result.returncode == 0, result.stderr
+    saved = read_autosave(tmp_path / "data" / "autosave.json")
+    assert saved is not None and saved.game.tags["TimeControl"] == "180+2"
+
+
+@POSIX_ONLY
+def test_a_flag_that_falls_is_announced_before_the_next_line(environment) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cescacs_tui", "--plain", "--clock", "2"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"e7-e13\n")  # Black's two seconds run; no other line is typed
+        process.stdin.flush()
+        deadline = time.monotonic() + PATIENCE
+        said = b""
+        while b"on time" not in said:
+            left = deadline - time.monotonic()
+            assert left > 0, said
+            if select.select([process.stdout], [], [], left)[0]:
+                said += os.read(process.stdout.fileno(), 4096)
+        assert b"White wins on time" in said
+    finally:
+        process.stdin.close()
+        process.wait(timeout=PATIENCE)
+        process.stdout.close()
+        if process.stderr is not None:
+            process.stderr.close()

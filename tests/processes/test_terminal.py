@@ -43,10 +43,11 @@ def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_off
         terminal.read_until(lambda: saved_moves(data) == ["H6-H12"], "the first move in the autosave")
         terminal.type("i23-i19\r")
         terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the second move in the autosave")
-        terminal.type("\x1b")  # Esc: from the move box back to the board, its cursor still on the King (G1)
-        cursor, targets = parse_hex("G1"), tuple[int, ...]()
+        terminal.type("\x1b")  # Esc: from the move box back to the board, White's cursor on its last move (H12)
+        cursor, targets = parse_hex("H12"), tuple[int, ...]()
         for name in ("F6", "C15"):  # the Bishop's move by arrow keys and Enter (once selected, among its targets)
-            terminal.type("".join(ARROW_BYTES[key] for key in key_path(cursor, parse_hex(name), False, targets)) + "\r")
+            arrows = key_path(cursor, parse_hex(name), False, targets, mode="full")  # 120x40: the full board
+            terminal.type("".join(ARROW_BYTES[key] for key in arrows) + "\r")
             cursor, targets = parse_hex(name), bishop_targets()
         terminal.read_until(lambda: len(saved_moves(data)) == 3, "the move made with the arrow keys")
         assert saved_moves(data)[2] == "JF6-C15"

@@ -61,6 +61,17 @@ def test_bursts_of_several_moves_from_the_board_then_from_the_move_box_are_playe
     assert saved_moves(data) == ["E7-E13", "E21-E15", "F8-F12", "F20-F16", "H6-H12", "I23-I19", "GD2-B6"]
 
 
+def test_a_piece_picked_by_its_hex_plays_its_target_by_number_or_by_hex_in_one_burst(terminal, tmp_path):
+    from cescacs_tui.core.position import Position
+    from cescacs_tui.tui.board_layout import reading_order
+
+    start = Position.initial()
+    targets = reading_order({m.target for m in start.legal_moves() if m.origin == parse_hex("E7")})
+    number = targets.index(parse_hex("E13")) + 1
+    terminal.type(f"/e7\r{number}e21\re15\r")  # a number typed after the piece's hex; then a target's hex
+    terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13", "E21-E15"], "both moves saved")
+
+
 def test_letters_of_board_commands_after_a_slash_go_to_the_move_box_and_never_resign(terminal):
     terminal.type("/RC25-C23\r", settle=1.0)  # R resigns, C and digits are board keys
     terminal.wait_for("RC25-C23: there is a Black Rook on C25")  # the whole move reached the box
@@ -122,7 +133,7 @@ def _esc_then_a_key(terminal: Terminal) -> None:
     terminal.wait_for("Black at the bottom")
     terminal.type("\x1bf", settle=0.5)  # Alt+F in one write, as terminals send it (Textual: a word jump), not Esc, f
     assert b"White at the bottom" not in terminal.output
-    arrows = key_path(parse_hex("G1"), parse_hex("G3"), flipped=True)  # from the King, on the flipped board
+    arrows = key_path(parse_hex("G1"), parse_hex("G3"), flipped=True, mode="full")  # from the King, flipped
     terminal.type("".join(ARROW_BYTES[key] for key in arrows), settle=0.5)  # arrow keys still arrive as arrows
     terminal.wait_for("G3")  # the hex under the cursor is named
 

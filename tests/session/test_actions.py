@@ -147,3 +147,33 @@ async def test_a_reason_too_long_for_the_line_is_shown_whole_in_a_notification(s
         await pilot.press("u")  # a short reason: the line holds it
         await pilot.pause()
         assert shown == ([] if fits else [reason])
+
+
+@pytest.mark.parametrize(
+    ("language", "named"),
+    [("en", ["Enter", "Esc", "Home", "Shift+Tab", "Ctrl+s", "}"]),
+     ("ca", ["Retorn", "Esc", "Inici", "Maj+Tab", "Ctrl+s", "}"]),
+     ("es", ["Intro", "Esc", "Inicio", "Mayús+Tab", "Ctrl+s", "}"])],
+)  # fmt: skip
+def test_key_names_are_the_keyboards_words_of_the_interfaces_language(language: str, named: list[str]) -> None:
+    from cescacs_tui import i18n
+    from cescacs_tui.session.actions import key_name
+
+    i18n.set_language(language)
+    try:
+        keys = ["enter", "escape", "home", "shift+tab", "ctrl+s", "right_curly_bracket"]
+        assert [key_name(key) for key in keys] == named
+        assert "Retorn" not in help_text().plain or language == "ca"
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_help_names_the_board_keys_in_catalan() -> None:
+    from cescacs_tui import i18n
+
+    i18n.set_language("ca")
+    try:
+        text = help_text().plain
+        assert "Inici" in text and "Retorn" in text and "  Home " not in text
+    finally:
+        i18n.set_language("en")

@@ -120,6 +120,19 @@ async def test_a_hint_previews_the_best_move_with_its_score_and_plays_nothing() 
         await opponent.close()
 
 
+async def test_the_hint_found_is_the_one_played_by_its_key() -> None:
+    session = GameSession()
+    opponent = opponent_for(session)
+    try:
+        said = await opponent.hint()
+        assert (said.text or "").endswith("x plays it")
+        hinted = session.hinted
+        assert hinted is not None and session.play_hint().done
+        assert session.game.moves == [hinted]
+    finally:
+        await opponent.close()
+
+
 async def test_the_analysis_follows_the_position_shown_and_stops() -> None:
     session = GameSession()
     session.play_text("E7-E13")

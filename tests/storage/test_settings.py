@@ -69,6 +69,7 @@ def test_the_file_is_plain_toml_with_one_key_per_setting(tmp_path: Path):
         "board_layout",
         "auto_flip",
         "vim_keys",
+        "bell",
         "white",
         "black",
         "time_control",

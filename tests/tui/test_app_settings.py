@@ -55,10 +55,10 @@ async def test_with_auto_flip_each_side_keeps_its_own_cursor() -> None:
         assert app.board.cursor == app.game.position.king(BLACK)  # Black's cursor starts on its King
         await pilot.press(*"b20", "enter", *"e21-e15", "enter")
         await pilot.pause()
-        assert app.board.cursor == parse_hex("F14")  # White's cursor is where White left it
+        assert app.board.cursor == parse_hex("E13")  # White's cursor is on the piece White moved last
         await pilot.press(*"f8-f12", "enter")
         await pilot.pause()
-        assert app.board.cursor == parse_hex("B20")
+        assert app.board.cursor == parse_hex("E15")  # Black's too: it moved after it looked at B20
 
 
 async def test_new_game_dialog_uses_and_remembers_the_defaults(tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ async def test_the_players_keys_rebind_actions_and_board_keys_and_every_word_tha
         assert app.game.ply == 0
         start = app.board.cursor
         await pilot.press("w")
-        assert app.board.cursor == cursor_step(start, "up", {})
+        assert app.board.cursor == cursor_step(start, "up", {}, mode=app.board.mode)
         assert app.session.how("takeback") == "z"
         assert "z" in str(help_text(app.game_screen.keys)).split("Takeback")[0].splitlines()[-1]
         shown = [n.message for n in app._notifications]
@@ -126,5 +126,5 @@ async def test_the_players_keys_rebind_actions_and_board_keys_and_every_word_tha
         await pilot.press("k")
         assert app.board.cursor == before
         await pilot.press("l")
-        assert app.board.cursor == cursor_step(before, "right", {})
+        assert app.board.cursor == cursor_step(before, "right", {}, mode=app.board.mode)
         assert app.settings.vim_keys

@@ -475,3 +475,39 @@ def test_board_view_checks_its_input():
         BoardView(codes=(0,) * 168)
     with pytest.raises(ValueError):
         BoardView(targets={0: "jump"})
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+@pytest.mark.parametrize("mode", ["full", "large"])
+def test_left_right_follow_the_line_the_full_and_large_boards_draw_as_a_row(flipped, mode):
+    layout = layout_for(mode, flipped)
+    along = 0
+    for h in HEXES:
+        here = layout.cells[h]
+        sideways: tuple[tuple[CursorMove, int], ...] = (("left", -2 * here.width), ("right", 2 * here.width))
+        for key, dx in sideways:
+            target = move_cursor(h, key, flipped=flipped, mode=mode)
+            beside = layout.hex_at(here.x + dx, layout.piece_y(h))
+            if beside is not None:  # the next hex on the row the eye sees (D4, B4: the same line)
+                along += 1
+                assert target == beside and LINE[target] == LINE[h]
+                back: CursorMove = "left" if key == "right" else "right"
+                assert move_cursor(target, back, flipped=flipped, mode=mode) == h
+            else:  # the rim: to a neighbouring column, as on the compact board
+                assert target == move_cursor(h, key, flipped=flipped)
+    assert along > 200
+    assert move_cursor(parse_hex("D4"), "left", mode=mode) == parse_hex("B4")
+
+
+@pytest.mark.parametrize("mode", ["full", "large"])
+def test_arrow_keys_reach_every_hex_on_the_full_and_large_boards(mode):
+    seen = {START_HEX}
+    queue = deque([START_HEX])
+    while queue:
+        h = queue.popleft()
+        for key in ARROWS:
+            n = move_cursor(h, key, mode=mode)
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    assert len(seen) == 169

@@ -206,3 +206,68 @@ async def test_a_click_that_arrived_too_soon_answers_nothing_however_late_it_is_
         await until(lambda: app.answers != [], "the answer", patience=10)
         assert app.answers == [True]
         await pilot.pause()
+
+
+@pytest.mark.parametrize(("language", "yes"), [("en", "y"), ("ca", "s"), ("es", "s")])
+async def test_a_question_shows_and_takes_the_keys_of_the_players_language(language: str, yes: str) -> None:
+    from cescacs_tui import i18n
+
+    i18n.set_language(language)
+    try:
+        dialog = ConfirmDialog("Sure?")
+        app = Host(dialog)
+        async with app.run_test() as pilot:
+            labels = [str(button.label) for button in dialog.query(Button)]
+            assert labels[0].endswith(f"({yes})") and labels[1].endswith("(n)")
+            wrong = "s" if yes == "y" else "x"  # s is no answer in English
+            await answer(pilot, wrong)
+            assert app.answers == [] and app.screen is dialog
+            await pilot.press(yes)
+            assert app.answers == [True]
+    finally:
+        i18n.set_language("en")
+
+
+async def test_the_english_yes_is_understood_in_every_language_as_the_plain_mode_reads_it() -> None:
+    from cescacs_tui import i18n
+
+    i18n.set_language("es")
+    try:
+        dialog = ConfirmDialog("Sure?")
+        app = Host(dialog)
+        async with app.run_test() as pilot:
+            await answer(pilot, "y")
+            assert app.answers == [True]
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("language", "resign"), [("ca", "abandona"), ("es", "abandonar"), ("en", "resign")])
+async def test_the_app_and_the_plain_mode_ask_with_the_same_keys_in_each_language(language: str, resign: str) -> None:
+    from cescacs_tui import i18n
+    from tests.helpers.plain import Typist
+
+    i18n.set_language(language)
+    try:
+        plain = " ".join(Typist().type(resign))
+        app = CescacsApp(Game.new())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("R")
+            await until(lambda: isinstance(app.screen, ConfirmDialog), "the question R asks")
+            buttons = [str(button.label) for button in app.screen.query(Button)]
+        for button in buttons:  # "Sí (s)" in the dialog, "s: Sí" in the plain mode
+            word, key = button[:-4], button[-2]
+            assert f"{key}: {word}" in plain, (button, plain)
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [([("1", "King's leap", MOVE), ("2", "Castling", MOVE)], "the number"), ([("J", "Bishop", MOVE)], "the letter")],
+)
+async def test_a_choice_says_how_to_choose_in_the_words_of_its_keys(options: list[Any], words: str) -> None:
+    dialog = ChoiceDialog("Which?", options)
+    app = Host(dialog)
+    async with app.run_test():
+        assert f"Enter or {words} chooses" in str(dialog.query_one("#choice-hint", Label).render())

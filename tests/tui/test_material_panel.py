@@ -18,10 +18,11 @@ def test_each_side_in_its_own_letter_case_and_bishops_by_tone():
         ("Black", "", ""),
         ("", "regain:", "n"),
         ("", "lost:", "p p n e e"),
+        ("Balance", "", "even"),  # each side lost 10 points
     ]
     for _, _, pieces in rows[1:3]:
         assert pieces.replace("(light)", "").upper() == pieces.replace("(light)", "")
-    for _, _, pieces in rows[4:]:
+    for _, _, pieces in rows[4:6]:
         assert pieces.lower() == pieces
 
 
@@ -39,6 +40,21 @@ def test_a_long_list_wraps_under_itself():
     console.print(material_table(material_rows(middlegame())))
     text = console.export_text().splitlines()
     start = text[2].index("P")  # where White's lost pieces begin
-    continued = [line for line in text if line and not line.lstrip().startswith(("regain", "lost", "White", "Black"))]
+    labels = ("regain", "lost", "White", "Black", "Balance")
+    continued = [line for line in text if line and not line.lstrip().startswith(labels)]
     assert continued, text  # 18 cells are too few for one line of lost pieces
     assert all(len(line) - len(line.lstrip()) == start for line in continued), text
+
+
+def test_the_balance_is_the_official_values_of_the_pieces_on_the_board():
+    from cescacs_tui.core.pieces import VALUES, PieceType
+    from cescacs_tui.tui.widgets.panels import balance_words, material_balance
+
+    assert material_balance(Game.new().position) == 0 and balance_words(0) == "even"
+    game = middlegame()
+    lost = {"White": "P P P E E J", "Black": "p p n e e"}
+    letters = {"P": PieceType.PAWN, "E": PieceType.ELEPHANT, "J": PieceType.BISHOP, "N": PieceType.KNIGHT}
+    white_lost = sum(VALUES[letters[x]] for x in lost["White"].split())
+    black_lost = sum(VALUES[letters[x.upper()]] for x in lost["Black"].split())
+    assert material_balance(game.reviewed_position()) == black_lost - white_lost  # what each lost, the other is up
+    assert balance_words(-2) == "Black +2"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Input, Select, Static
 
 from cescacs_tui.core import INITIAL_PDTL, PDTLError, Position
 from cescacs_tui.core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
@@ -320,3 +320,67 @@ def test_create_game_from_the_options() -> None:
     black_first = INITIAL_PDTL.replace(" w ", " b ")  # the side to move starts its clock
     game = NewGameOptions(time_control=PRESETS["Blitz 5+0"], clock_starts="now", pdtl=black_first).create_game()
     assert game.clock is not None and game.clock.running == BLACK
+
+
+def chosen(app: App[None], widget_id: str) -> object:
+    return app.screen.query_one(f"#{widget_id}", Select).value
+
+
+@pytest.mark.parametrize(("typed", "preset"), [("5+5", "Blitz 5+5"), ("3+0", "Blitz 3+0"), ("30+0", "Classical 30+0")])
+async def test_typing_on_the_time_control_list_filters_it(typed: str, preset: str) -> None:
+    app = DialogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await tab_to(pilot, app, "preset")
+        await pilot.press(*typed)  # on the closed list: it opens, filtered
+        await pilot.press("enter")  # the first match
+        await pilot.pause()
+        assert chosen(app, "preset") == preset
+
+
+async def test_the_filtered_list_steps_only_through_matches_and_backspace_widens_it() -> None:
+    from cescacs_tui.tui.widgets.filter_select import FilterOverlay
+
+    app = DialogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await tab_to(pilot, app, "preset")
+        await pilot.press(*"cus")  # "Custom…" was 14 presses of ↓ away
+        await pilot.pause()
+        overlay = app.screen.query_one("#preset").query_one(FilterOverlay)
+        enabled = [i for i, option in enumerate(overlay.options) if not option.disabled]
+        assert enabled == [len(PRESETS)] and overlay.highlighted == len(PRESETS)
+        await pilot.press("backspace", "backspace", "backspace", *"blitz")
+        kept = [str(option.prompt) for option in overlay.options if not option.disabled]
+        assert kept and all("Blitz" in label for label in kept)
+        await pilot.press("down", "down", "enter")  # the third blitz control
+        await pilot.pause()
+        assert chosen(app, "preset") == [name for name in PRESETS if "Blitz" in name][2]
+
+
+async def test_typing_filters_the_players_list_too() -> None:
+    app = DialogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await tab_to(pilot, app, "black-seat")
+        await pilot.press(*"level 10", "enter")  # the computer at level 10 (its Elo may hold "10" too)
+        await pilot.pause()
+        assert chosen(app, "black-seat") == str(Contender(10))
+
+
+@pytest.mark.parametrize("language", ["en", "ca", "es"])
+async def test_every_field_label_leaves_a_space_before_its_field_in_each_language(language: str) -> None:
+    from rich.cells import cell_len
+    from textual.widgets import Label
+
+    from cescacs_tui import i18n
+
+    i18n.set_language(language)
+    try:
+        app = DialogApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            shown = [label for label in app.screen.query(".field-label").results(Label) if label.region.width]
+            assert len(shown) >= 6
+            for label in shown:  # "Posició inicial" ran into its field
+                text = str(label.render())
+                assert cell_len(text) <= label.content_region.width < label.region.width, text
+    finally:
+        i18n.set_language("en")

@@ -42,6 +42,10 @@ The canonical coordinate form also works: E3-A11, F26-F28=D.
 On the board: · a move (1-9 its number key), × a capture, [ ] the cursor,
 > < the selected piece, ! a King in check, P? a pawn awaiting promotion,
 { } a typed move's preview.  With a piece selected, the arrows jump among its targets.
+The arrows follow the rows drawn: on the full and large boards a row is one
+line (← from D4 goes to B4), on the compact board a row holds two (← from D4
+goes to C3).  In the hot seat each side's cursor starts on the piece it moved
+last (or picked since).
 """)
 
 
@@ -77,17 +81,19 @@ def help_text(keymap: Mapping[str, str] = NO_KEYMAP) -> Text:
         (_("In the move list"), _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)], keymap)),
         (_("Game"), [(keys_label(keys), _(a.label)) for a in ACTIONS.values() if (keys := keys_of(a.name, keymap))]),
     )
+    width = max(14, *(len(keys) + 1 for _title, rows in sections for keys, _description in rows))
     for title, rows in sections:
         text.append(f"{title}\n", style="bold underline")
         for keys, description in rows:
-            text.append(f"  {keys:<14}", style="bold")
+            text.append(f"  {keys:<{width}}", style="bold")
             text.append(f"{description}\n")
         text.append("\n")
     text.append(_("Also: Tab moves between the board, the move list and the move box\n"
                   "(and the notes beside the move list, when a record comments on a move: ¶;\n"
                   "i follows a variation the record gives there, Esc comes back out of it);\n"
                   "click a hex to pick it, click a move in the list to review it;\n"
-                  "type a hex name (f14) in the move box to put the cursor there;\n"
+                  "type a hex name (f14) in the move box to put the cursor there: your piece's\n"
+                  "hex picks it, then the number shown on a target (or its hex) plays it;\n"
                   "Ctrl+P opens the command palette (Language: Català, Español, English);\n"
                   "Ctrl+Q quits (the game is saved).\n") + "\n")  # fmt: skip
     text.append("CTL-AN\n", style="bold underline")

@@ -36,6 +36,7 @@ from ...i18n import N_, _
 from ...session.players import HUMAN, Contender, Players, computer_name
 from ...session.terms import say
 from ..translated import TranslatedBindings
+from ..widgets.filter_select import FilterSelect
 
 ClockStart = Literal["first-move", "now"]
 """When the clocks start: ``"first-move"``, when the first move is played (the first mover's
@@ -168,7 +169,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
     NewGameDialog #new-title { text-style: bold; }
     NewGameDialog .field { height: auto; margin-top: 1; }
     NewGameDialog .field.-tight { margin-top: 0; }
-    NewGameDialog .field-label { width: 15; color: $text-muted; }
+    NewGameDialog .field-label { width: 18; padding-right: 1; color: $text-muted; }
     NewGameDialog Input, NewGameDialog Select { width: 1fr; }
     NewGameDialog .seat { width: 34; margin-left: 1; }
     NewGameDialog Input:focus { background: $boost; }
@@ -217,7 +218,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
                 yield self._seat_list("black-seat", defaults.black_player)
             with Horizontal(classes="field"):
                 yield Label(Text(_("Time control")), classes="field-label")
-                yield Select[str](
+                yield FilterSelect[str](
                     [(Text(_(name)), name) for name in PRESETS] + [(Text(_("Custom\u2026")), CUSTOM)],
                     value=preset,
                     allow_blank=False,
@@ -262,7 +263,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
 
     @staticmethod
     def _seat_list(widget_id: str, seat: Contender) -> Select[str]:
-        return Select[str](
+        return FilterSelect[str](
             seat_choices(), value=str(seat), allow_blank=False, compact=True, id=widget_id, classes="seat"
         )
 

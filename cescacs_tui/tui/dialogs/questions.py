@@ -30,6 +30,7 @@ from textual.widgets.option_list import Option
 
 from ...core.safe_text import safe_text
 from ...i18n import N_, _
+from ...session.answers import answer_key, answers_of
 from ..safe_display import safe_rich
 from ..translated import TranslatedBindings
 
@@ -192,8 +193,14 @@ class ChoiceDialog(DeliberateDialog[Value | None], Generic[Value]):
                 ),
                 id="choices",
             )
-            yield Label(Text(_("Enter or the letter chooses, Esc cancels")), id="choice-hint")
+            yield Label(Text(self._hint()), id="choice-hint")
             yield too_soon_note()
+
+    def _hint(self) -> str:
+        """How to choose, in the words of the keys shown: numbers (the castlings), else letters (the pieces)."""
+        if all(key.isdigit() for key, _label, _value in self._options):
+            return _("Enter or the number chooses, Esc cancels")
+        return _("Enter or the letter chooses, Esc cancels")
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if self._on_preview is not None and event.option.id is not None:
@@ -251,11 +258,8 @@ class ConfirmDialog(DeliberateDialog[bool]):
     AUTO_FOCUS = ".default-answer"
     """The default answer has the focus from the first frame (Textual's default would focus the first button)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", N_("Yes")),
-        Binding("n", "answer(False)", N_("No")),
-        Binding("escape", "answer_default", N_("Cancel")),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "answer_default", N_("Cancel"))]
+    """Esc gives the safe answer; the yes and no keys are the language's (:meth:`answer_key`)."""
 
     def __init__(
         self,
@@ -275,9 +279,9 @@ class ConfirmDialog(DeliberateDialog[bool]):
         with Vertical():
             yield Static(Text(safe_text(self._question)))
             with Horizontal():
-                for answer, key in ((True, "y"), (False, "n")):
+                for answer in (True, False):
                     yield Button(
-                        f"{safe_text(self._labels[answer])} ({key})",
+                        f"{safe_text(self._labels[answer])} ({answer_key(answer)})",
                         variant="primary" if answer is self._default else "error",
                         id="yes" if answer else "no",
                         classes="default-answer" if answer is self._default else "",
@@ -290,8 +294,14 @@ class ConfirmDialog(DeliberateDialog[bool]):
         else:
             self.too_soon()
 
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+    def answer_key(self, event: events.Key) -> None:
+        """The language's keys (``s``/``n`` in Catalan and Spanish, ``y``/``n`` in English; the English ones
+        everywhere): the catalog's words that answer a question, as the plain mode reads them."""
+        answer = None if event.character is None or len(event.character) != 1 else answers_of(event.character)
+        if answer is not None:
+            event.stop()
+            event.prevent_default()
+            self.dismiss(answer)
 
     def action_answer_default(self) -> None:
         self.dismiss(self._default)

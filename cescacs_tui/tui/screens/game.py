@@ -100,6 +100,8 @@ class BoardOptions:
     vim_keys: bool = False
     wide_glyphs: frozenset[str] = frozenset()
     keys: Mapping[str, str] = field(default_factory=dict)
+    bell: bool = False
+    """Ring the terminal's bell when the opponent (the computer, a player elsewhere) has moved."""
 
 
 class GameScreen(TranslatedBindings, Screen[None]):
@@ -153,6 +155,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         """The position the computer is thinking about, while it is (its worker runs)."""
         self._footer_state: tuple[bool, ...] = ()
         self._turn_shown: Colour | None = None
+        self._ply_shown: int | None = None
         self._layout_said: tuple[str, str | None] | None = None
         """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
         self.board = HexBoard(id="board", piece_set=self.options.piece_set, layout=self.options.layout)
@@ -333,6 +336,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
                 overlays=session.overlays,
             )
         )
+        self._show_cursor_hex(self.board.cursor)  # the piece under it may have gone (a capture, a takeback, a review)
         if board_only:
             return
         # The side panel is mounted after the first paint (it shows the game when it arrives, SidePanel.Ready)
@@ -352,14 +356,22 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._refresh_footer()
 
     def _follow_turn(self) -> None:
-        """With auto-flip on, turn the board to the side to move whenever the turn changes, with that side's cursor."""
-        position = self.session.game.position
+        """Whenever the turn changes: in the hot seat, the cursor goes where the side to move left its own (the
+        session says where); with auto-flip on, the board turns to that side (with that side's cursor)."""
+        session = self.session
+        position = session.game.position
         turn = position.turn
+        ply, self._ply_shown = self._ply_shown, session.game.ply
         if turn != self._turn_shown:
             self._turn_shown = turn
+            moved = ply is not None and session.game.ply > ply  # a move, not a takeback, a new game or the start
+            if moved and self.options.bell and not session.port.plays_here(turn.opponent):
+                self.app.bell()  # the computer or a player elsewhere has moved
             if self.options.auto_flip:
-                self.session.options["flipped"] = turn == Colour.BLACK
+                session.options["flipped"] = turn == Colour.BLACK
                 self.board.switch_cursor(turn, default=position.king(turn))
+            if (cursor := session.turn_cursor()) is not None:
+                self.board.cursor = cursor
 
     def _refresh_footer(self) -> None:
         """Re-read the bindings only when an action shown only while possible changed.
@@ -486,6 +498,12 @@ class GameScreen(TranslatedBindings, Screen[None]):
         said = _("auto-flip after each move: on") if self.options.auto_flip else _("auto-flip after each move: off")
         self.apply(Feedback(said, redraw=Redraw.GAME))
 
+    def action_bell(self) -> None:
+        self.options.bell = not self.options.bell
+        self.post_message(self.OptionsChanged(self.options))
+        said = _("bell on the opponent's moves: on") if self.options.bell else _("bell on the opponent's moves: off")
+        self.apply(Feedback(said))
+
     def action_next_theme(self) -> None:
         from ..themes import THEMES
 
@@ -574,13 +592,27 @@ class GameScreen(TranslatedBindings, Screen[None]):
 
             ask_for_record(self.app, show, upload=route is Route.PASTE_OR_UPLOAD)
             return
+        from ...data.archive import archive_dir
         from ..dialogs.files import PathDialog
 
         def chosen(path: Path | None) -> None:
             if path is not None:
                 self.apply(self.session.open_record(path))
 
-        self.app.push_screen(PathDialog(_("Open a CTL-PGN record"), Path.cwd(), browse=True), chosen)
+        archive = archive_dir()  # the games this machine kept, where a record to open most often is
+        start = archive if self.policy.decide(Need.ARCHIVE).allowed and archive.is_dir() else Path.cwd()
+        self.app.push_screen(PathDialog(_("Open a CTL-PGN record"), start, browse=True), chosen)
+
+    def action_archive(self) -> None:
+        """The archived games, newest first, one opened for review (the policy refused a visitor before this)."""
+        from ...data.archive import list_archive
+        from ..dialogs.archive import ArchiveDialog
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.apply(self.session.open_record(path))
+
+        self.app.push_screen(ArchiveDialog(list_archive()), chosen)
 
     def action_screenshot(self) -> None:
         """An SVG of the screen: saved on the owner's machine (Textual says where), a download in a visitor's
@@ -654,10 +686,23 @@ class GameScreen(TranslatedBindings, Screen[None]):
         if not event.text.strip():
             self.set_focus(self.board)
             return
+        if event.number is not None:
+            self._play_numbered_target(event.number)
+            return
         feedback = self.session.play_text(event.text)
         if not feedback.done:  # the box emptied itself on Enter: the keys after it start the next move
             self._panel(MoveEntry, lambda entry: entry.give_back(event.text))
         self.apply(feedback)
+
+    def _play_numbered_target(self, number: int) -> None:
+        """A target's number typed in the move box after a hex picked its piece: played as on the board."""
+        target = self.board.numbered_target(number)
+        if target is None:
+            said = _("{number}: pick a piece first (type its hex), then the number shown on its target")
+            self.apply(Feedback.refused(said.format(number=number)))
+            return
+        self.board.cursor = target
+        self.apply(self.session.pick(target))
 
     @on(HexBoard.LayoutChanged)
     def layout_changed(self, event: HexBoard.LayoutChanged) -> None:

@@ -352,6 +352,10 @@ class HexBoard(TranslatedBindings, Widget, can_focus=True):
         """The view's targets in reading order (as Tab visits them; the first nine are numbered)."""
         return reading_order(self._view.targets, flipped=self.flipped)
 
+    def numbered_target(self, number: int) -> int | None:
+        """The target showing ``number`` (1-9), or ``None`` when none does (no piece selected, fewer targets)."""
+        return next((h for h, n in self._numbers.items() if n == number), None)
+
     @staticmethod
     def _number_targets(view: BoardView, flipped: bool) -> dict[int, int]:
         order = reading_order(view.targets, flipped=flipped)
@@ -582,14 +586,14 @@ class HexBoard(TranslatedBindings, Widget, can_focus=True):
     def action_move(self, direction: CursorMove) -> None:
         if direction not in CURSOR_MOVES:
             raise ValueError(f"unknown cursor move {direction!r}")
-        self.cursor = cursor_step(self.cursor, direction, self._view.targets, flipped=self.flipped)
+        self.cursor = cursor_step(self.cursor, direction, self._view.targets, flipped=self.flipped, mode=self.mode)
 
     def action_cycle_target(self, step: int) -> None:
         self.cursor = cycle_target(self.target_order, self.cursor, step, flipped=self.flipped)
 
     def action_pick_target(self, number: int) -> None:
         """Choose the target numbered ``number`` at once (the cursor goes there too)."""
-        target = next((h for h, n in self._numbers.items() if n == number), None)
+        target = self.numbered_target(number)
         if target is None:
             return
         self.cursor = target

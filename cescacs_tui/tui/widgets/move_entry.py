@@ -44,6 +44,10 @@ PLACEHOLDER = N_("CTL-AN, e.g. E7-E13 (Enter plays, Esc: board)")
 
 TYPE_MOVE_CHARACTERS = ("/", ":")
 
+TARGET_NUMBERS = tuple("123456789")
+"""Typed in the empty box, a digit is a target's number (no CTL-AN move starts with one): it is handed over at
+once, as Enter hands a move, to be played as the board's digits are."""
+
 
 MOUNT_PATIENCE = 2.0
 """Seconds a ``/`` pressed during start-up waits for the move box to be mounted (it takes a frame or two)."""
@@ -79,6 +83,10 @@ class MoveInput(Input):
         elif event.character in TYPE_MOVE_CHARACTERS and not self.value[: self.cursor_position].strip():
             event.stop()
             event.prevent_default()
+        elif event.character in TARGET_NUMBERS and not self.value.strip():
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Submitted(self, event.character))
         elif event.key.startswith("alt+"):
             event.prevent_default()
         elif (action := _BOX_ACTIONS.get(event.key)) is not None:
@@ -159,11 +167,16 @@ class MoveEntry(Horizontal):
             self.text = text
 
     class Submitted(Message):
-        """Enter: play what was typed."""
+        """Enter: play what was typed; ``number`` is a target's number typed alone (:data:`TARGET_NUMBERS`)."""
 
         def __init__(self, text: str) -> None:
             super().__init__()
             self.text = text
+
+        @property
+        def number(self) -> int | None:
+            text = self.text.strip()
+            return int(text) if len(text) == 1 and text in TARGET_NUMBERS else None
 
     def __init__(self, *, leave_to: str = "#board", id: str | None = None) -> None:
         super().__init__(id=id)

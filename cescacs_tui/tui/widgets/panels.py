@@ -15,10 +15,10 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ...core import Colour, Piece, PieceType
+from ...core import Colour, Piece, PieceType, Position
 from ...core.game import Game
 from ...core.geometry import HEX_NAMES
-from ...core.pieces import LETTERS
+from ...core.pieces import LETTERS, VALUES
 from ...i18n import N_, _
 from ...session.terms import capitalised, check_name, piece_words, side, side_label, termination
 from ...session.words import claim_rule
@@ -160,7 +160,21 @@ def material_rows(game: Game) -> list[tuple[str, str, str]]:
         rows.append((side_label(colour), "", ""))
         rows.append(("", _("regain:"), " ".join(regain) or _("nothing")))
         rows.append(("", _("lost:"), " ".join(lost) or _("nothing")))
+    rows.append((_("Balance"), "", balance_words(material_balance(position))))
     return rows
+
+
+def material_balance(position: Position) -> int:
+    """White's material minus Black's on the board, in the official values (RULES.md 4.2: P 1 ... D 16)."""
+    return sum(VALUES[piece.type] * (1 if piece.colour == Colour.WHITE else -1) for _h, piece in position.pieces())
+
+
+def balance_words(balance: int) -> str:
+    """The balance as the panel says it: ``even``, or the side ahead and by how much (``White +3``)."""
+    if balance == 0:
+        return _("even")
+    ahead = Colour.WHITE if balance > 0 else Colour.BLACK
+    return _("{side} +{points}").format(side=side_label(ahead), points=abs(balance))
 
 
 def material_table(rows: list[tuple[str, str, str]]) -> Table:
@@ -171,7 +185,7 @@ def material_table(rows: list[tuple[str, str, str]]) -> Table:
     table.add_column(ratio=1, overflow="fold")
     for name, label, pieces in rows:
         if name:
-            table.add_row(Text(name, style="bold"), "")
+            table.add_row(Text(name, style="bold"), Text(pieces))
         else:
             style = "dim" if pieces == _("nothing") else "green" if label == _("regain:") else ""
             table.add_row(Text(f" {label}"), Text(pieces, style=style))
