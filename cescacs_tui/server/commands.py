@@ -32,7 +32,7 @@ from .games import CORRESPONDENCE_DAYS, DAY
 from .lobby import Caller, DrawAnswer, Lobby, Refusal, Terms
 from .model import Account, GameKind, GameStatus, PoolRating, SidePreference, StoredGame, colour_word
 
-__all__ = ["COMMANDS", "Reply", "run_command"]
+__all__ = ["COMMANDS", "Reply", "describe_game", "run_command"]
 
 log = logging.getLogger(__name__)
 
@@ -581,6 +581,25 @@ COMMANDS: Final[dict[str, Callable[[_Request], Awaitable[Reply]]]] = {
     "help": _help,
 }
 """Every command, by the word that names it."""
+
+
+async def describe_game(
+    lobby: Lobby, caller: Caller, account: Account, number: int, language: str = "en"
+) -> str | None:
+    """One line on game ``number`` as ``caller``, whose account is ``account``, sees it in the lobby (where it
+    stands, its last move), or ``None`` when it is none of theirs: another's game, a challenge to someone else."""
+    game, core = await lobby.look(number)
+    me = account.id
+    if game.status is not GameStatus.SEEK and me not in (game.creator, game.opponent, game.white, game.black):
+        return None
+    words = _Words(language)
+    request = _Request(lobby, caller, words, [])
+    request._account = account
+    line = _line(request, game, me)
+    if core.nodes:
+        last = core.nodes[-1]
+        line += "  (" + words.say(Message(N_("last move: {number}. {move}"), number=last.number, move=last.san)) + ")"
+    return line
 
 
 async def run_command(lobby: Lobby, caller: Caller, argv: Sequence[str], language: str = "en") -> Reply:
