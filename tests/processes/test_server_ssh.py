@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.postgres import PrivatePostgres
 from tests.helpers.remote import ServerProcess
 from tests.helpers.ssh import make_keys, ssh_command
 from tests.helpers.terminal import PATIENCE, POSIX_ONLY
@@ -119,13 +120,14 @@ def test_two_keys_register_play_a_correspondence_game_and_a_killed_server_loses_
         assert "ana" in said(keys, server, "ana", "register", "ana")
         said(keys, server, "bo", "register", "bo")
         assert "looks too much like bo" in refused(keys, server, "cy", "register", "B0")  # a zero for the o
+        said(keys, server, "cy", "register", "cy")
         game = json.loads(said(keys, server, "ana", "challenge", "bo", "--days", "2", "--as", "white", "--json"))
         said(keys, server, "bo", "accept", str(game["id"]))
         number = str(game["id"])
         said(keys, server, "ana", "play", number, "H6-H12")
-        assert refused(keys, server, "ana", "play", number, "I23-I19")  # not ana's move
-        assert refused(keys, server, "cy", "play", number, "I23-I19")  # no account, no game of theirs
-        assert refused(keys, server, "bo", "play", number, "Z99-Z100")  # malformed
+        assert "not your move" in refused(keys, server, "ana", "play", number, "I23-I19")
+        assert "you do not play in it" in refused(keys, server, "cy", "play", number, "I23-I19")
+        assert "Z99" in refused(keys, server, "bo", "play", number, "Z99-Z100")
         said(keys, server, "bo", "play", number, "I23-I19")
         server.process.send_signal(signal.SIGKILL)
         server.process.wait(timeout=PATIENCE)
@@ -174,3 +176,33 @@ def test_a_command_it_cannot_read_is_refused_with_a_reason(keys: Path, server: S
     assert "quote" in refused(keys, server, "ana", "games 'unclosed")
     assert "no command" in refused(keys, server, "ana", "fly")
     assert "register NAME" in said(keys, server, "ana", "help")
+
+
+def test_on_postgresql_a_move_through_one_server_process_is_told_on_the_other_within_a_second(
+    environment: dict[str, str], keys: Path, postgres_server: PrivatePostgres
+) -> None:
+    db = postgres_server.new_database()
+    one = serve(environment, keys, db)
+    other: ServerProcess | None = None
+    ana: Lobby | None = None
+    try:
+        other = serve(environment, keys, db)
+        said(keys, one, "ana", "register", "ana")
+        said(keys, other, "bo", "register", "bo")
+        game = json.loads(said(keys, other, "bo", "challenge", "ana", "--days", "1", "--as", "black", "--json"))
+        said(keys, one, "ana", "accept", str(game["id"]))
+        ana = Lobby(keys, one, "ana")  # on the first process
+        ana.wait_for("your move")
+        ana.type(f"play {game['id']} H6-H12")
+        ana.wait_for("bo's move")
+        seen = len(ana.output)
+        said(keys, other, "bo", "play", str(game["id"]), "I23-I19")  # through the second process
+        started = time.monotonic()
+        ana.wait_for("I23-I19", since=seen)
+        assert time.monotonic() - started < 1.0
+    finally:
+        if ana is not None:
+            ana.close()
+        if other is not None:
+            other.stop()
+        one.stop()
