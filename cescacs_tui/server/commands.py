@@ -23,9 +23,9 @@ from typing import Any, Final
 
 from ..core.clock import ClockError, ClockKind, TimeControl
 from ..core.game import Game
-from ..core.message import Message, Nn_
+from ..core.message import Message, Nn_, PieceWord, english_word
 from ..core.outcome import Ending, Outcome
-from ..core.pieces import WHITE, Colour
+from ..core.pieces import WHITE, Colour, PieceType
 from ..core.safe_text import printable
 from ..i18n import N_, translation
 from .games import CORRESPONDENCE_DAYS, DAY
@@ -79,6 +79,8 @@ class _Words:
             return self.catalog.pgettext("side in a sentence", "Black")
         if isinstance(value, Message):
             return self.say(value)
+        if isinstance(value, PieceType | PieceWord):  # "the Elephant" is the catalogs' own phrase for it
+            return self.catalog.gettext(english_word(value))
         return str(value)
 
     def say(self, message: Message) -> str:

@@ -107,6 +107,14 @@ async def test_a_move_out_of_turn_in_someone_elses_game_or_malformed_is_refused_
     )
 
 
+@pytest.mark.parametrize(
+    ("language", "piece"), [("en", "the Elephant on E5 needs its letter"), ("ca", "l'Elefant"), ("es", "el Elefante")]
+)
+async def test_a_refusal_that_names_a_piece_names_it_in_words(lobby: Lobby, language: str, piece: str) -> None:
+    alice, _, game = await started(lobby)
+    assert piece in await no(lobby, alice, "play", str(game), "E5-E7", language=language)
+
+
 async def test_a_resignation_ends_the_game_and_moves_both_ratings(lobby: Lobby) -> None:
     alice, bob, game = await started(lobby)
     assert await ok(lobby, bob, "resign", str(game)) == "you resign game 1: 3-0"
