@@ -166,6 +166,12 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         help=_("with --db: may any key register a name, or only with an invitation code (default: open)"),
     )
     ssh.add_argument(
+        "--notify",
+        metavar="COMMAND",
+        help=_("with --db: run COMMAND NAME GAME when it becomes the move of a player who wants to know "
+               "(mail, ntfy, Matrix...); without a shell"),
+    )  # fmt: skip
+    ssh.add_argument(
         "--invite",
         type=whole_number(1, 1000),
         metavar="USES",
@@ -388,11 +394,13 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         from ..remote.ssh_lobby import lobby_options, new_invitation
 
         options.db, options.lobby = args.db, lobby_options(args.registration)
+        if args.notify is not None:
+            options.notify = _hook(args.notify)
         if args.invite is not None:
             print(asyncio.run(new_invitation(args.db, args.invite)))
             return 0
-    elif args.invite is not None:
-        raise CescacsError(_("--invite makes a code for the server's database: give --db too"))
+    elif args.invite is not None or args.notify is not None:
+        raise CescacsError(_("--invite and --notify are the server's, on its database: give --db too"))
 
     def ready(port: int) -> None:
         keys = args.authorized_keys
@@ -413,6 +421,21 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     except ValueError as error:  # asyncssh: a key file it cannot read
         raise CescacsError(str(error)) from None
     return 0
+
+
+def _hook(text: str) -> list[str]:
+    """The notification hook's program and first arguments, split as a shell would split them (never run by one)."""
+    import shlex
+
+    from ..core.errors import CescacsError
+
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = []
+    if not words:
+        raise CescacsError(_("--notify names a program, and its first arguments if any: close each quote"))
+    return words
 
 
 def _crash_noted(status: int) -> int:

@@ -16,7 +16,7 @@ import asyncio
 import codecs
 import contextlib
 import shlex
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -28,6 +28,7 @@ from ..server.commands import MAX_WORD, MAX_WORDS, describe_game, run_command
 from ..server.keys import KeyRefused, PublicKey
 from ..server.lobby import BEAT, Caller, Lobby, LobbyOptions, Refusal, Registration
 from ..server.model import Account, Change, ChangeKind
+from ..server.notify import Notifier
 from ..server.storage import open_storage
 
 __all__ = ["LobbyDoor", "caller_of", "lobby_options", "new_invitation", "open_door"]
@@ -117,11 +118,14 @@ async def new_invitation(db: str, uses: int) -> str:
 
 
 @contextlib.asynccontextmanager
-async def open_door(db: str, options: LobbyOptions) -> AsyncIterator[LobbyDoor]:
-    """The lobby on the database ``db`` (opened and migrated), with this process's heartbeat, until closed."""
+async def open_door(db: str, options: LobbyOptions, notify: Sequence[str] = ()) -> AsyncIterator[LobbyDoor]:
+    """The lobby on the database ``db`` (opened and migrated), with this process's heartbeat, until closed;
+    ``notify`` is the operator's hook (a program and its first arguments: :mod:`cescacs_tui.server.notify`)."""
     storage = await open_storage(db)
+    notifier = Notifier(notify) if notify else None
     try:
-        door = LobbyDoor(Lobby(storage, options))
+        lobby = Lobby(storage, options) if notifier is None else Lobby(storage, options, on_turn=notifier)
+        door = LobbyDoor(lobby)
         beating = asyncio.ensure_future(door.beat())
         try:
             yield door
@@ -130,6 +134,8 @@ async def open_door(db: str, options: LobbyOptions) -> AsyncIterator[LobbyDoor]:
             with contextlib.suppress(asyncio.CancelledError):
                 await beating
     finally:
+        if notifier is not None:
+            await notifier.close()
         await storage.close()
 
 

@@ -105,6 +105,8 @@ class ServerOptions:
     visitor's key is their account and they come to the lobby (:mod:`.ssh_lobby`); without it, to a room."""
     lobby: LobbyOptions = field(default_factory=LobbyOptions)
     """The lobby's rules (registration open or by invitation), with ``db``."""
+    notify: Sequence[str] = ()
+    """With ``db``: the operator's notification hook, a program and its first arguments (none: no hook)."""
 
 
 def _join_command(port: int) -> list[str]:
@@ -436,7 +438,7 @@ async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], sto
     if options.db is not None:
         from .ssh_lobby import open_door
 
-        async with open_door(options.db, options.lobby) as door:
+        async with open_door(options.db, options.lobby, options.notify) as door:
 
             async def enter_lobby(process: asyncssh.SSHServerProcess[bytes]) -> None:
                 visitor = process.get_extra_info("connection").get_owner()

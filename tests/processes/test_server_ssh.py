@@ -23,7 +23,8 @@ import pytest
 from tests.helpers.postgres import PrivatePostgres
 from tests.helpers.remote import ServerProcess
 from tests.helpers.ssh import make_keys, ssh_command
-from tests.helpers.terminal import PATIENCE, POSIX_ONLY
+from tests.helpers.terminal import PATIENCE, POSIX_ONLY, Terminal
+from tests.helpers.waiting import wait_until
 
 asyncssh = pytest.importorskip("asyncssh")
 pytestmark = [
@@ -170,6 +171,39 @@ def test_two_players_in_one_game_through_two_connections_hear_each_others_moves(
     finally:
         ana.close()
         bo.close()
+
+
+def test_the_lobby_on_a_terminal_echoes_and_edits_what_the_visitor_types(
+    environment: dict[str, str], keys: Path, server: ServerProcess
+) -> None:
+    said(keys, server, "ana", "register", "ana")
+    terminal = Terminal(environment, ["-tt"], live=True, program=ssh_command(keys, server, "ana"))
+    try:
+        terminal.wait_for("Welcome, ana")
+        terminal.type("seekx\x7f --days 2\r", settle=0)  # a typo rubbed out, in one burst
+        terminal.wait_for("seekx\b \b --days 2\r\n")  # echoed, the x rubbed out on the visitor's screen
+        terminal.wait_for("game 1: your seek (2 days per move) is open to anyone")
+        terminal.type("\x04", settle=0)
+        assert terminal.wait_for_exit() == 0
+    finally:
+        terminal.close()
+
+
+def test_the_notification_hook_is_run_for_the_player_whose_move_it_becomes(
+    environment: dict[str, str], keys: Path, tmp_path: Path
+) -> None:
+    told = tmp_path / "told"
+    hook = f"sh -c 'echo \"$1 $2\" >> {told}' hook"
+    server = serve(environment, keys, str(tmp_path / "server.sqlite"), "--notify", hook)
+    try:
+        said(keys, server, "ana", "register", "ana")
+        said(keys, server, "bo", "register", "bo")
+        said(keys, server, "ana", "challenge", "bo", "--days", "2", "--as", "white")
+        said(keys, server, "bo", "accept", "1")
+        said(keys, server, "ana", "play", "1", "H6-H12")
+        wait_until(lambda: told.is_file() and "bo 1\n" in told.read_text(), "the hook to tell bo")
+    finally:
+        server.stop()
 
 
 def test_a_command_it_cannot_read_is_refused_with_a_reason(keys: Path, server: ServerProcess) -> None:
