@@ -22,14 +22,16 @@ from typing import Final
 
 import asyncssh
 
+from ..core.errors import CescacsError
 from ..core.message import Message
-from ..i18n import N_, translation
+from ..core.safe_text import printable
+from ..i18n import N_, _, translation
 from ..server.commands import MAX_WORD, MAX_WORDS, describe_game, run_command
 from ..server.keys import KeyRefused, PublicKey
 from ..server.lobby import BEAT, Caller, Lobby, LobbyOptions, Refusal, Registration
-from ..server.model import Account, Change, ChangeKind
+from ..server.model import Account, Change, ChangeKind, StorageError
 from ..server.notify import Notifier
-from ..server.storage import open_storage
+from ..server.storage import Storage, open_storage
 
 __all__ = ["LobbyDoor", "caller_of", "lobby_options", "new_invitation", "open_door"]
 
@@ -108,9 +110,18 @@ def lobby_options(registration: str) -> LobbyOptions:
     return LobbyOptions(registration=Registration(registration))
 
 
+async def _open(db: str) -> Storage:
+    """The server's database, opened and migrated; a :class:`CescacsError` saying why it cannot be."""
+    try:
+        return await open_storage(db)
+    except (StorageError, OSError) as error:
+        said = _("the server's database cannot be opened: {reason}")
+        raise CescacsError(said.format(reason=printable(str(error), 400))) from None
+
+
 async def new_invitation(db: str, uses: int) -> str:
     """A new invitation code on the database ``db``, good for ``uses`` registrations."""
-    storage = await open_storage(db)
+    storage = await _open(db)
     try:
         return await Lobby(storage).invite(uses)
     finally:
@@ -121,7 +132,7 @@ async def new_invitation(db: str, uses: int) -> str:
 async def open_door(db: str, options: LobbyOptions, notify: Sequence[str] = ()) -> AsyncIterator[LobbyDoor]:
     """The lobby on the database ``db`` (opened and migrated), with this process's heartbeat, until closed;
     ``notify`` is the operator's hook (a program and its first arguments: :mod:`cescacs_tui.server.notify`)."""
-    storage = await open_storage(db)
+    storage = await _open(db)
     notifier = Notifier(notify) if notify else None
     try:
         lobby = Lobby(storage, options) if notifier is None else Lobby(storage, options, on_turn=notifier)

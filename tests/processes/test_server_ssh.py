@@ -14,6 +14,7 @@ import select
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -240,3 +241,22 @@ def test_on_postgresql_a_move_through_one_server_process_is_told_on_the_other_wi
         if other is not None:
             other.stop()
         one.stop()
+
+
+@pytest.mark.parametrize("contents", [b"not a database, garbage\n" * 40, None])
+def test_a_database_it_cannot_open_is_said_with_status_2_and_no_traceback(
+    environment: dict[str, str], keys: Path, tmp_path: Path, contents: bytes | None
+) -> None:
+    db = tmp_path / "server.sqlite"
+    if contents is None:
+        db = tmp_path / "a file" / "server.sqlite"
+        (tmp_path / "a file").write_text("a file where a folder should be")
+    else:
+        db.write_bytes(contents)
+    done = subprocess.run(
+        [sys.executable, "-m", "cescacs_tui", "serve-ssh", "--port", "0", "--host-key", str(keys / "host"),
+         "--db", str(db)],
+        capture_output=True, text=True, env=environment, timeout=PATIENCE, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "the server's database cannot be opened" in done.stderr and "Traceback" not in done.stderr
