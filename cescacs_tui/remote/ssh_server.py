@@ -65,6 +65,13 @@ FULL_OF_ROOMS: Final = Nn_(
     "the server has {count} rooms open already: join one of them, or wait",
 )
 
+LOBBY_SESSIONS: Final = 4
+"""Sessions one connection may have open at once with the server's lobby (``ssh`` multiplexing commands)."""
+TOO_MANY_SESSIONS: Final = Nn_(
+    "one connection has at most {count} session at once: wait for one to end",
+    "one connection has at most {count} sessions at once: wait for one to end",
+)
+
 INPUT_BACKLOG: Final = 64 * 1024
 """Keys waiting for an app that is not reading them: beyond this, the visitor's input waits."""
 
@@ -443,7 +450,17 @@ async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], sto
             async def enter_lobby(process: asyncssh.SSHServerProcess[bytes]) -> None:
                 visitor = process.get_extra_info("connection").get_owner()
                 assert isinstance(visitor, _Visitor) and visitor.key is not None
-                process.exit(await door.visit(process, visitor.key, visitor_language(process.env) or language()))
+                code = visitor_language(process.env) or language()
+                if visitor.sessions >= LOBBY_SESSIONS:
+                    said = Message(TOO_MANY_SESSIONS, count=LOBBY_SESSIONS).say(translation(code))
+                    process.stdout.write((said + "\r\n").encode())
+                    process.exit(2)
+                    return
+                visitor.sessions += 1
+                try:
+                    process.exit(await door.visit(process, visitor.key, code))
+                finally:
+                    visitor.sessions -= 1
 
             await _serve(Hub(options), enter_lobby, ready, stop)
         return

@@ -260,3 +260,20 @@ def test_a_database_it_cannot_open_is_said_with_status_2_and_no_traceback(
     )  # fmt: skip
     assert done.returncode == 2
     assert "the server's database cannot be opened" in done.stderr and "Traceback" not in done.stderr
+
+
+async def test_one_connection_holds_a_few_lobby_sessions_at_once_and_no_more(keys: Path, server: ServerProcess) -> None:
+    async with asyncssh.connect(
+        "127.0.0.1", server.port, username="ana", client_keys=[str(keys / "ana")], known_hosts=None
+    ) as connection:
+        lobbies = [await connection.create_process() for _ in range(4)]
+        for lobby in lobbies:
+            await lobby.stdout.readuntil("quit leaves).")
+        refused = await connection.run("help")
+        assert refused.exit_status == 2 and "at most 4 sessions at once" in str(refused.stdout)
+        lobbies[0].stdin.write_eof()
+        await lobbies[0].wait()
+        assert (await connection.run("help")).exit_status == 0  # a session ended: room for another
+        for lobby in lobbies[1:]:
+            lobby.stdin.write_eof()
+            await lobby.wait()
