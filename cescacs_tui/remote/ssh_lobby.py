@@ -173,6 +173,7 @@ class _LobbyInWords:
                 await self.lobby.arrive(self.account)
                 self.say(N_("Welcome, {name}. Your games:"), name=self.account.name)
                 await self.answer(["games"])
+                await self.answer(["who"])
             self.say(N_("Type a command (help lists them; quit leaves)."))
             news = asyncio.ensure_future(self.tell(changes))
             try:

@@ -321,6 +321,18 @@ async def _games(request: _Request) -> Reply:
     return Reply("\n".join(_line(request, game, account.id) for game in ordered))
 
 
+async def _who(request: _Request) -> Reply:
+    as_json = request.flag("--json")
+    request.done()
+    names = [account.name for account in await request.lobby.online()]
+    if as_json:
+        return Reply(_dumps(names))
+    if not names:
+        return Reply(request.say(N_("no one is in the lobby now")))
+    return Reply(request.say(Nn_("{count} player here: {names}", "{count} players here: {names}"),
+                             count=len(names), names=", ".join(names)))  # fmt: skip
+
+
 async def _show(request: _Request) -> Reply:
     number, as_json = request.game_number(), request.flag("--json")
     request.done()
@@ -559,6 +571,7 @@ _HELP: Final = (
     ("seeks [--json]", N_("the open seeks")),
     ("accept GAME", N_("accept a seek or a challenge")),
     ("decline GAME", N_("decline a challenge, or withdraw your own seek or challenge")),
+    ("who [--json]", N_("the players in the lobby now, through any of the server's processes")),
     ("ratings [live|correspondence] [--json]", N_("the rating tables")),
     ("keys [add | link CODE | remove FINGERPRINT] [--json]", N_("your keys; add another key to your account")),
     ("notify [on|off]", N_("whether the server tells you when it is your move")),
@@ -578,6 +591,7 @@ COMMANDS: Final[dict[str, Callable[[_Request], Awaitable[Reply]]]] = {
     "accept": _accept,
     "decline": _decline,
     "ratings": _ratings,
+    "who": _who,
     "keys": _keys,
     "notify": _notify,
     "help": _help,

@@ -253,6 +253,16 @@ async def test_notifications_are_switched_on_and_off(lobby: Lobby) -> None:
     assert await no(lobby, alice, "notify", "maybe") == "notify takes on or off, not 'maybe'"
 
 
+async def test_who_lists_the_players_in_the_lobby(lobby: Lobby) -> None:
+    alice, bob = await two_players(lobby)
+    assert await ok(lobby, alice, "who") == "no one is in the lobby now"
+    await lobby.arrive(await lobby.account_of(bob))
+    await lobby.arrive(await lobby.account_of(alice))
+    assert await ok(lobby, alice, "who") == "2 players here: alice, bob"
+    await lobby.leave(await lobby.account_of(alice))
+    assert json.loads(await ok(lobby, caller(), "who", "--json")) == ["bob"]
+
+
 async def test_help_names_every_command_and_a_wrong_one_is_refused(lobby: Lobby) -> None:
     said = await ok(lobby, caller(), "help")
     assert {line.split()[0] for line in said.splitlines()} == set(COMMANDS) - {"help"}
