@@ -14,6 +14,10 @@ together by least squares (each weighted by its games), level 1 anchored at
 other way, so every difference is finite.  One line a game pair; the table
 and the ladder at the end (and in ``--out`` as JSON, merged with what is
 already there, so the neighbours and the levels two apart can be run apart).
+A match already in ``--out`` at the same node budget is continued: its next
+pairs start at the first opening it has not played, and are added to it.  A
+TERM (``timeout``) or Ctrl+C ends the run once the pairs under way are
+finished, keeping them.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Final
@@ -57,6 +63,29 @@ def fit(results: list[dict[str, Any]]) -> list[float]:
     return [ANCHOR] + [ANCHOR + x for x in solved]
 
 
+def intervals(results: list[dict[str, Any]], rounds: int = 2000, seed: int = 1) -> list[tuple[float, float]]:
+    """The 95% interval of each level's Elo on the ladder, by a parametric bootstrap of the game pairs.
+
+    Each round draws every match's pairs again from its own pentanomial
+    frequencies and fits the ladder anew; a level's interval is the middle
+    95% of its fitted Elo.  Errors add up along the ladder from the anchor,
+    so the higher levels' intervals are the wider ones.
+    """
+    rng = random.Random(seed)
+    fitted: list[list[float]] = [[] for _ in range(LEVELS)]
+    for _ in range(rounds):
+        drawn = []
+        for row in results:
+            counts = [0] * 5
+            for outcome in rng.choices(range(5), weights=row["penta"], k=sum(row["penta"])):
+                counts[outcome] += 1
+            drawn.append({**row, "points": sum(i * c for i, c in enumerate(counts)) / 2})
+        for i, elo in enumerate(fit(drawn)):
+            fitted[i].append(elo)
+    low, high = round(0.025 * (rounds - 1)), round(0.975 * (rounds - 1))
+    return [(sorted(values)[low], sorted(values)[high]) for values in fitted]
+
+
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     n = len(vector)
     a = [[*row, vector[i]] for i, row in enumerate(matrix)]
@@ -85,8 +114,11 @@ def main() -> None:
     results: list[dict[str, Any]] = json.loads(args.out.read_text()) if args.out and args.out.exists() else []
     command = tuple(shlex.split(args.engine))
     openings = load_book(BOOK)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a TERM stops the run like Ctrl+C
     for strong in range(max(int(first), 1 + args.gap), int(last or first) + 1):
         weak = strong - args.gap
+        earlier = next((r for r in results if (r["strong"], r["weak"], r["nodes"]) == (strong, weak, args.nodes)), None)
+        start = earlier.get("next", earlier["games"] // 2) if earlier else 0
         spec = [EngineSpec(f"level {n}", command, (("Level", str(n)), ("Seed", str(n)))) for n in (strong, weak)]
         state = run_match(
             spec[0],
@@ -94,25 +126,33 @@ def main() -> None:
             Control(nodes=args.nodes),
             openings,
             pairs=args.pairs,
+            first_pair=start,
             concurrency=args.concurrency,
             on_pair=lambda pair, state: print(f"  {state.summary(None)}", flush=True),
         )
-        games = state.wins + state.draws + state.losses
+        played = state.penta
+        pairs = sum(played)
         print(f"level {strong} vs level {weak}: {state.summary(None)}", flush=True)
-        results = [r for r in results if (r["strong"], r["weak"]) != (strong, weak)]
-        points = state.wins + state.draws / 2
-        results.append(
-            {
-                "strong": strong,
-                "weak": weak,
-                "games": games,
-                "points": points,
-                "penta": state.penta,
-                "nodes": args.nodes,
-            }
-        )
+        if not pairs:
+            break
+        row = {
+            "strong": strong,
+            "weak": weak,
+            "games": 2 * pairs,
+            "points": state.wins + state.draws / 2,
+            "penta": played,
+            "nodes": args.nodes,
+            "next": start + pairs,
+        }
+        if earlier:
+            row["games"] += earlier["games"]
+            row["points"] += earlier["points"]
+            row["penta"] = [a + b for a, b in zip(earlier["penta"], played, strict=True)]
+        results = [r for r in results if (r["strong"], r["weak"]) != (strong, weak)] + [row]
         if args.out:
             args.out.write_text(json.dumps(results, indent=1) + "\n")
+        if state.interrupted:
+            break
     print("\n| match | games | score | Elo difference (95%) |\n|---|---|---|---|")
     for row in sorted(results, key=lambda r: (r["strong"] - r["weak"], r["strong"])):
         interval = estimate(row["penta"]).describe()
@@ -121,8 +161,10 @@ def main() -> None:
             f" {100 * row['points'] / row['games']:.0f}% | {interval} |"
         )
     ladder = fit(results)
-    print(f"\nladder (level 1 anchored at {ANCHOR}): " + ", ".join(f"{i + 1}: {e:.0f}" for i, e in enumerate(ladder)))
     assert all(math.isfinite(e) for e in ladder)
+    print(f"\n| level | Elo (level 1 anchored at {ANCHOR}) | 95% |\n|---|---|---|")
+    for number, (elo, (low, high)) in enumerate(zip(ladder, intervals(results), strict=True), 1):
+        print(f"| {number} | {elo:.0f} | {low:.0f} to {high:.0f} |")
 
 
 if __name__ == "__main__":

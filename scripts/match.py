@@ -379,6 +379,8 @@ class MatchState:
     losses: int = 0
     flagged: dict[str, int] = field(default_factory=dict)
     verdict: str | None = None
+    interrupted: bool = False
+    """Whether Ctrl+C (or a TERM) ended the match before its pairs or a verdict."""
 
     def add(self, pair: PairResult) -> None:
         self.penta[pair_points(*pair.first_points)] += 1
@@ -408,15 +410,21 @@ def run_match(
     openings: Sequence[tuple[str, ...]],
     *,
     pairs: int,
+    first_pair: int = 0,
     concurrency: int = 1,
     sprt: SPRT | None = None,
     on_pair: Callable[[PairResult, MatchState], None] | None = None,
 ) -> MatchState:
-    """Play up to ``pairs`` game pairs (the book in order, and round again), stopping at the SPRT's verdict."""
+    """Play up to ``pairs`` game pairs (the book in order from opening ``first_pair``, and round again).
+
+    The match stops at the SPRT's verdict, or on Ctrl+C (or a TERM made one)
+    once the pairs under way are finished: the pairs played are always the
+    ``first_pair`` onwards without a gap, so a match can be continued.
+    """
     state = MatchState(first.name, second.name)
     lock = threading.Lock()
     stop = threading.Event()
-    queue: Iterator[int] = iter(range(pairs))
+    queue: Iterator[int] = iter(range(first_pair, first_pair + pairs))
     failures: list[BaseException] = []
 
     def worker() -> None:
@@ -464,6 +472,7 @@ def run_match(
         for thread in threads:
             thread.join()
     except KeyboardInterrupt:  # the games under way are finished, then the engines closed
+        state.interrupted = True
         stop.set()
         for thread in threads:
             thread.join()

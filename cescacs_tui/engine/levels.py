@@ -9,10 +9,16 @@ below; level 10 uses all the time it is given.  A budget of nodes,
 not of time, makes a level play the same moves on a fast or a slow machine,
 and a busy one: only level 10 gets stronger with more time.  A clock still
 bounds every level (none loses on time).
+
+Each level's strength is measured: :attr:`Level.elo` is its place on the
+Elo ladder of ``scripts/ladder.py`` (docs/engine.md), and
+:func:`level_for_elo` turns an Elo on that ladder back into a way to play
+(the protocol's ``UCI_Elo``).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 from collections.abc import Callable
@@ -37,6 +43,8 @@ class Level:
     """Centipawns of pseudo-random error in every evaluation."""
     careless: float
     """The chance per move of playing the move that looks best without considering any reply."""
+    elo: int
+    """Its strength on the ladder (docs/engine.md): level 1 is 500, level 10 searching ``LADDER_NODES`` a move."""
     description: str
     quiescence: bool = True
     """Whether captures are followed to the end beyond the depth (without, a piece taken back is not seen)."""
@@ -44,17 +52,26 @@ class Level:
 
 LEVELS: Final[tuple[Level, ...]] = (
     Level(
-        1, 1, None, 250, 0.0, "one ply without looking at replies, a very blurred judgement; hangs pieces often", False
+        1,
+        1,
+        None,
+        250,
+        0.0,
+        500,
+        "one ply without looking at replies, a very blurred judgement; hangs pieces often",
+        False,
     ),
-    Level(2, 1, None, 120, 0.20, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"),
-    Level(3, 2, None, 60, 0.10, "two plies and exchanges, some noise; an occasional careless move"),
-    Level(4, None, 500, 25, 0.0, "500 nodes a move (one or two plies), a little noise"),
-    Level(5, None, 1_000, 10, 0.0, "1,000 nodes a move (two plies or so), a little noise"),
-    Level(6, None, 2_000, 0, 0.0, "2,000 nodes a move"),
-    Level(7, None, 4_000, 0, 0.0, "4,000 nodes a move (three or four plies)"),
-    Level(8, None, 8_000, 0, 0.0, "8,000 nodes a move"),
-    Level(9, None, 16_000, 0, 0.0, "16,000 nodes a move (four or five plies)"),
-    Level(10, None, None, 0, 0.0, "full strength: as deep as the time given allows"),
+    Level(
+        2, 1, None, 120, 0.20, 1185, "one ply and the exchanges it starts, a blurred judgement; hangs pieces sometimes"
+    ),
+    Level(3, 2, None, 60, 0.10, 1402, "two plies and exchanges, some noise; an occasional careless move"),
+    Level(4, None, 500, 25, 0.0, 1754, "500 nodes a move (one or two plies), a little noise"),
+    Level(5, None, 1_000, 10, 0.0, 1848, "1,000 nodes a move (two plies or so), a little noise"),
+    Level(6, None, 2_000, 0, 0.0, 2126, "2,000 nodes a move"),
+    Level(7, None, 4_000, 0, 0.0, 2322, "4,000 nodes a move (three or four plies)"),
+    Level(8, None, 8_000, 0, 0.0, 2469, "8,000 nodes a move"),
+    Level(9, None, 16_000, 0, 0.0, 2710, "16,000 nodes a move (four or five plies)"),
+    Level(10, None, None, 0, 0.0, 3126, "full strength: as deep as the time given allows"),
 )
 """The ten levels, weakest first (``LEVELS[n - 1]`` is level ``n``)."""
 
@@ -64,6 +81,34 @@ def level(number: int) -> Level:
     if not 1 <= number <= len(LEVELS):
         raise ValueError(f"level {number} is not between 1 and {len(LEVELS)}")
     return LEVELS[number - 1]
+
+
+LADDER_NODES: Final = 32_000
+"""The nodes a move level 10 searched on the ladder (its Elo is for that budget; with more time it plays better)."""
+
+
+def level_for_elo(elo: int) -> Level:
+    """How to play at ``elo`` on the ladder (clamped to its range): the protocol's ``UCI_Elo``.
+
+    Between two levels that differ in their budget of nodes (4 to 10, level
+    10 counted at ``LADDER_NODES``) the budget is interpolated: its logarithm
+    in proportion to the Elo (each doubling of the nodes gains about the
+    same), the noise in proportion too.  Below level 4 the levels differ in
+    kind (depth, noise, careless moves), not in a quantity: the nearest one
+    plays.  The top of the range is level 10 held to ``LADDER_NODES``.
+    """
+    top = LEVELS[-1]
+    if elo >= top.elo:
+        return replace(top, nodes=LADDER_NODES)
+    elo = max(elo, LEVELS[0].elo)
+    lower = max((candidate for candidate in LEVELS if candidate.elo <= elo), key=lambda candidate: candidate.elo)
+    upper = LEVELS[lower.number]
+    if lower.nodes is None:
+        return lower if elo - lower.elo < upper.elo - elo else upper
+    share = (elo - lower.elo) / (upper.elo - lower.elo)
+    upper_nodes = upper.nodes or LADDER_NODES
+    nodes = round(math.exp(math.log(lower.nodes) + share * math.log(upper_nodes / lower.nodes)))
+    return replace(lower, nodes=nodes, noise=round(lower.noise + share * (upper.noise - lower.noise)), elo=elo)
 
 
 def level_limits(chosen: Level, limits: Limits) -> Limits:
@@ -141,4 +186,4 @@ def careless_move(searcher: Searcher, board: SearchBoard, rng: random.Random) ->
     return Result(move, best[0] if best[0] < 10**5 else 0, None, 1, len(moves), 0.0, (move,))
 
 
-__all__ = ["LEVELS", "Level", "careless_move", "choose_move", "level", "level_limits"]
+__all__ = ["LADDER_NODES", "LEVELS", "Level", "careless_move", "choose_move", "level", "level_for_elo", "level_limits"]

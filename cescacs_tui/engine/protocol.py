@@ -26,7 +26,7 @@ from ..core.move import Move
 from ..core.position import MoveTuple, Position
 from ..core.safe_text import printable
 from .board import SearchBoard
-from .levels import LEVELS, choose_move, level
+from .levels import LEVELS, Level, choose_move, level, level_for_elo
 from .search import DEFAULT_OVERHEAD, MATE_BOUND, Info, Limits, Result, Searcher
 
 ENGINE_NAME: Final = "cescacs-tui engine"
@@ -112,10 +112,13 @@ OPTIONS: Final[tuple[SpinOption | CheckOption, ...]] = (
     CheckOption("Castling", True),
     SpinOption("Seed", 0, 0, 2**31 - 1),
     SpinOption("Move Overhead", round(DEFAULT_OVERHEAD * 1000), 0, 5000),
+    CheckOption("UCI_LimitStrength", False),
+    SpinOption("UCI_Elo", LEVELS[-1].elo, LEVELS[0].elo, LEVELS[-1].elo),
 )
 """The options ``uci`` declares.  ``Castling false`` plays the beginners' rule (RULES.md 11.1); ``Seed 0`` means
 a new random seed each game; ``Move Overhead`` is the milliseconds kept back, on every move to come, for an
-answer to travel.  ``Castling`` applies from the next ``position`` command."""
+answer to travel.  ``Castling`` applies from the next ``position`` command.  ``UCI_LimitStrength true`` plays
+at ``UCI_Elo`` on the levels' ladder (:func:`level_for_elo`; its range is the ladder's) instead of ``Level``."""
 
 
 def option_key(name: str) -> str:
@@ -408,7 +411,7 @@ class EngineProtocol:
         self._stop = threading.Event()
         self._infinite = limits.infinite
         self._reported = None
-        chosen = level(int(self.options["Level"]))
+        chosen = self._playing_level()
         overhead = int(self.options["Move Overhead"]) / 1000
         rng = self._rng
         started = self._received
@@ -487,6 +490,12 @@ class EngineProtocol:
             raise ProtocolError(f"{command}: not while searching (send stop first)")
         if self._thread is not None:
             self._thread.join()  # it has answered and is ending: let it go before touching the searcher
+
+    def _playing_level(self) -> Level:
+        """``Level``, or the way to play at ``UCI_Elo`` when ``UCI_LimitStrength`` is on."""
+        if self.options["UCI_LimitStrength"]:
+            return level_for_elo(int(self.options["UCI_Elo"]))
+        return level(int(self.options["Level"]))
 
     def _hash_entries(self) -> int:
         return max(1024, int(self.options["Hash"]) * (1 << 20) // ENTRY_BYTES)

@@ -13,11 +13,13 @@ import select
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from cescacs_tui.core import INITIAL_PDTL, WHITE, Position
 from cescacs_tui.core.safe_text import printable
+from cescacs_tui.engine.levels import LEVELS
 from cescacs_tui.engine.protocol import MAX_LINE, OPTIONS, parse_go
 from cescacs_tui.engine.search import Limits
 from tests.helpers.builders import pdtl
@@ -52,6 +54,9 @@ def test_uci_names_the_engine_declares_its_options_and_ends_with_uciok(engine):
     declared = [line for line in lines if line.startswith("option ")]
     assert declared == [option.declaration() for option in OPTIONS]
     assert "option name Level type spin default 10 min 1 max 10" in declared
+    assert "option name UCI_LimitStrength type check default false" in declared
+    weakest, strongest = LEVELS[0].elo, LEVELS[-1].elo  # UCI_Elo's range is the ladder's
+    assert f"option name UCI_Elo type spin default {strongest} min {weakest} max {strongest}" in declared
     assert lines[-1] == "uciok"
 
 
@@ -182,7 +187,15 @@ def test_setoption_changes_each_option(engine):
         "setoption name Move Overhead value 0",
     )
     assert engine.new_lines() == []
-    assert engine.protocol.options == {"Level": 3, "Hash": 2, "Castling": False, "Seed": 7, "Move Overhead": 0}
+    assert engine.protocol.options == {
+        "Level": 3,
+        "Hash": 2,
+        "Castling": False,
+        "Seed": 7,
+        "Move Overhead": 0,
+        "UCI_LimitStrength": False,
+        "UCI_Elo": LEVELS[-1].elo,
+    }
     engine.send("setoption name moveoverhead value 40")  # names match without case or spaces (0.3's spelling)
     assert engine.new_lines() == []
     assert engine.protocol.options["Move Overhead"] == 40
@@ -190,6 +203,33 @@ def test_setoption_changes_each_option(engine):
     # Castling applies from the next position command: the beginners' rule (RULES.md 11.1)
     engine.send("position startpos")
     assert not engine.protocol.position.castling_enabled
+
+
+def test_uci_elo_plays_at_that_strength_on_the_ladder_when_strength_is_limited(engine):
+    seventh = LEVELS[6]
+    assert seventh.nodes is not None
+    engine.send("setoption name UCI_Elo value " + str(seventh.elo), "position startpos", "go nodes 12000")
+    engine.bestmove()
+    assert engine.protocol.searcher.nodes >= 12000  # not limited yet: Level 10 searches them all
+    engine.send("setoption name UCI_LimitStrength value true", "go nodes 12000")
+    engine.bestmove()
+    assert engine.protocol.searcher.nodes <= seventh.nodes + 64  # level 7's budget (read every 16 nodes)
+    engine.send(f"setoption name UCI_Elo value {LEVELS[0].elo}", "go nodes 12000")
+    depths = [line.split()[2] for line in engine.bestmove() if line.startswith("info depth")]
+    assert depths and set(depths) == {"1"}  # level 1: one ply
+    engine.send("setoption name UCI_LimitStrength value false", "setoption name Level value 1")
+    assert engine.protocol.options["UCI_Elo"] == LEVELS[0].elo  # kept for the next time strength is limited
+
+
+def test_the_documents_give_each_level_the_elo_the_engine_has():
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    for page, column in (("engine-protocol.md", 5), ("playing.md", 2)):
+        text = (docs / page).read_text(encoding="utf-8")
+        table = text[text.index("| level |") :].split("\n\n")[0].splitlines()[2:]
+        said = [row.split("|")[column].split()[0] for row in table]
+        assert said == [str(lv.elo) for lv in LEVELS], page
+    protocol = (docs / "engine-protocol.md").read_text(encoding="utf-8")
+    assert f"| `UCI_Elo` | {LEVELS[0].elo}–{LEVELS[-1].elo} | {LEVELS[-1].elo} |" in protocol
 
 
 def test_a_seed_makes_a_weak_level_repeat_its_moves():
@@ -212,6 +252,10 @@ def test_a_seed_makes_a_weak_level_repeat_its_moves():
         ("setoption name Level value 11", "setoption Level: 11 is not between 1 and 10"),
         ("setoption name Level value three", "setoption Level: 'three' is not a whole number"),
         ("setoption name Castling value maybe", "setoption Castling: 'maybe' is not true or false"),
+        (
+            f"setoption name UCI_Elo value {LEVELS[-1].elo + 1}",
+            f"setoption UCI_Elo: {LEVELS[-1].elo + 1} is not between {LEVELS[0].elo} and {LEVELS[-1].elo}",
+        ),
         ("setoption name Threads value 2", "setoption: unknown option 'Threads'"),
         ("setoption name Level", "setoption Level: a value is needed"),
         ("setoption Level 3", "setoption: expected 'setoption name NAME [value VALUE]'"),

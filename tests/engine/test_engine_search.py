@@ -10,6 +10,7 @@ import os
 import random
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -20,7 +21,7 @@ from cescacs_tui.core.geometry import mirror
 from cescacs_tui.engine import LEVELS, SearchBoard, Searcher, Weights, choose_move, level
 from cescacs_tui.engine.board import zobrist
 from cescacs_tui.engine.evaluation import CENTRALITY, Tables, hex_distance
-from cescacs_tui.engine.levels import careless_move, level_limits
+from cescacs_tui.engine.levels import LADDER_NODES, careless_move, level_for_elo, level_limits
 from cescacs_tui.engine.match import play_game, play_match, random_opening
 from cescacs_tui.engine.players import EnginePlayer, MaterialPlayer, RandomPlayer
 from cescacs_tui.engine.search import DEFAULT_OVERHEAD, MATE, SAFETY, STALEMATE, Info, Limits, mate_in, plan_time
@@ -266,6 +267,26 @@ def test_the_ten_levels():
     assert limited.nodes == level(4).nodes and limited.movetime == 2.0  # the clock still bounds it
     assert level_limits(level(5), Limits(nodes=100)).nodes == 100
     assert level_limits(level(3), Limits(infinite=True)) == Limits(infinite=True, depth=2)
+
+
+def test_each_level_has_its_ladder_elo_and_an_elo_maps_back_onto_the_ladder():
+    elos = [lv.elo for lv in LEVELS]
+    assert elos == sorted(set(elos))  # each level measured stronger than the one below
+    for number in range(1, 10):
+        assert level_for_elo(level(number).elo) == level(number)
+    assert level_for_elo(level(10).elo) == replace(level(10), nodes=LADDER_NODES)  # held to what was measured
+    assert level_for_elo(0) == level(1) and level_for_elo(10**6).nodes == LADDER_NODES  # clamped to the ladder
+    # levels 4-10 differ in nodes: between two of them the budget is interpolated, its logarithm with the Elo
+    middle = level_for_elo((level(6).elo + level(7).elo) // 2)
+    assert abs(middle.nodes - (2000 * 4000) ** 0.5) < 60 and middle.depth is None
+    budgets = [level_for_elo(elo).nodes or 0 for elo in range(level(4).elo, level(10).elo + 1, 7)]
+    assert budgets == sorted(budgets) and budgets[0] == level(4).nodes and budgets[-1] <= LADDER_NODES
+    assert level_for_elo((level(4).elo + level(5).elo) // 2).noise in range(level(5).noise, level(4).noise + 1)
+    # levels 1-3 differ in kind: the nearest plays
+    assert level_for_elo(level(2).elo + 1) == level(2)
+    assert level_for_elo(level(3).elo - 1) == level(3)
+    assert level_for_elo(level(3).elo + 1) == level(3)
+    assert level_for_elo(level(4).elo - 1) == level(4)
 
 
 def test_a_level_plays_the_same_move_however_long_it_may_think():

@@ -213,3 +213,18 @@ def test_the_ladder_fits_every_match_and_keeps_wins_of_every_game_finite():
     assert 150 < pulled[2] - pulled[0] < 200
     shutout = fit([row(n, n - 1, 1.0, 10) for n in range(2, 11)])
     assert all(math.isfinite(e) for e in shutout) and shutout == sorted(shutout)
+
+
+def test_the_ladder_intervals_hold_each_level_and_widen_away_from_the_anchor():
+    from scripts.ladder import ANCHOR, fit, intervals
+
+    # 50 pairs a match, 64%: pairs 2-0 25 times, 1-1 14 times, 0-2 11 times
+    results = [
+        {"strong": n, "weak": n - 1, "games": 100, "points": 64.0, "penta": [11, 0, 14, 0, 25]} for n in range(2, 11)
+    ]
+    ladder, bounds = fit(results), intervals(results, rounds=400)
+    assert bounds[0] == (ANCHOR, ANCHOR)
+    assert all(low < elo < high for elo, (low, high) in zip(ladder[1:], bounds[1:], strict=True))
+    widths = [high - low for low, high in bounds]
+    assert widths[1] < widths[5] < widths[9]
+    assert 60 < widths[1] < 250  # one match of 100 games: about ±70 Elo

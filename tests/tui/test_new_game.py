@@ -10,8 +10,9 @@ from textual.widgets import Input, Static
 from cescacs_tui.core import INITIAL_PDTL, PDTLError, Position
 from cescacs_tui.core.clock import NO_CLOCK, PRESETS, ClockError, TimeControl
 from cescacs_tui.core.pieces import BLACK, WHITE
+from cescacs_tui.engine.levels import LEVELS, level
 from cescacs_tui.session.players import HUMAN, Contender
-from cescacs_tui.tui.dialogs.new_game import NewGameDialog, NewGameOptions
+from cescacs_tui.tui.dialogs.new_game import NewGameDialog, NewGameOptions, seat_choices
 
 _MISSING = object()
 
@@ -86,6 +87,10 @@ async def test_the_computer_chosen_for_a_side_with_its_level() -> None:
         await pilot.pause()
         assert app.screen.query_one("#black", Input).disabled  # the computer's name is its own
         assert not app.screen.query_one("#white", Input).disabled
+        shown = app.screen.query_one("#black-seat #label", Static).render()
+        assert str(shown) == f"Computer, level 3 ({level(3).elo} Elo)"  # its strength on the ladder
+        room = app.screen.query_one("#black-seat #label", Static).size.width
+        assert room >= len("Ordinador, nivell 10 (0000 Elo)")  # the longest label, Catalan's, fits whole
         await pilot.press("enter")  # on a list, Enter opens it (as on the time control's)
         await pilot.press("escape")
         await pilot.click("#start")
@@ -94,6 +99,11 @@ async def test_the_computer_chosen_for_a_side_with_its_level() -> None:
     assert app.result.players == (HUMAN, Contender(3))
     game = app.result.create_game()
     assert (game.tags["White"], game.tags["Black"]) == ("?", "cescacs-tui level 3")
+
+
+def test_the_seat_list_offers_each_level_with_its_elo_on_the_ladder() -> None:
+    labels = [str(label) for label, _ in seat_choices()]
+    assert labels == ["Human"] + [f"Computer, level {lv.number} ({lv.elo} Elo)" for lv in LEVELS]
 
 
 async def test_a_computer_default_starts_on_its_seat_list() -> None:

@@ -91,9 +91,14 @@ def _player_name(typed: str, seat: Contender) -> str:
 
 
 def seat_choices() -> list[tuple[Text, str]]:
-    """The seat list's entries: a person, then the computer at each level (values as :func:`parse_player` reads)."""
+    """The seat list's entries: a person, then the computer at each level with its measured strength.
+
+    The values are what :func:`parse_player` reads; the Elo is the level's on
+    the engine's ladder (:attr:`Level.elo`, docs/engine.md).
+    """
     computer = [
-        (Text(_("Computer, level {level}").format(level=n)), f"computer:{n}") for n in range(1, len(LEVELS) + 1)
+        (Text(_("Computer, level {level} ({elo} Elo)").format(level=lv.number, elo=lv.elo)), f"computer:{lv.number}")
+        for lv in LEVELS
     ]
     return [(Text(_("Human")), str(HUMAN)), *computer]
 
@@ -165,7 +170,7 @@ class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
     NewGameDialog .field.-tight { margin-top: 0; }
     NewGameDialog .field-label { width: 15; color: $text-muted; }
     NewGameDialog Input, NewGameDialog Select { width: 1fr; }
-    NewGameDialog .seat { width: 24; margin-left: 1; }
+    NewGameDialog .seat { width: 34; margin-left: 1; }
     NewGameDialog Input:focus { background: $boost; }
     NewGameDialog .note { margin-left: 15; color: $text-muted; height: auto; }
     NewGameDialog .note.-error { color: $error; text-style: bold; }
