@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import logging
 import shlex
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ from ..server.notify import Notifier
 from ..server.storage import Storage, open_storage
 
 __all__ = ["LobbyDoor", "caller_of", "lobby_options", "new_invitation", "open_door"]
+
+log = logging.getLogger(__name__)
 
 MAX_LINE: Final = MAX_WORDS * (MAX_WORD + 1)
 """The longest command line read: the most words of the longest length a command takes."""
@@ -217,7 +220,10 @@ class _LobbyInWords:
             try:
                 line = await describe_game(self.lobby, self.caller, self.account, change.id, self.language)
             except Refusal:
-                continue
+                continue  # a game gone since (a withdrawn seek)
+            except StorageError:
+                log.warning("game %d could not be read for a visitor's lobby", change.id, exc_info=True)
+                continue  # the next change, or the visitor's next command, reads it again
             if line is not None:
                 self.channel.line(line)
 

@@ -207,6 +207,18 @@ def test_the_notification_hook_is_run_for_the_player_whose_move_it_becomes(
         server.stop()
 
 
+def test_a_visitors_lang_chooses_the_language_of_the_answers(
+    environment: dict[str, str], keys: Path, server: ServerProcess
+) -> None:
+    *options, destination = ssh_command(keys, server, "ana")
+    catalan = environment | {"LANG": "ca_ES.UTF-8"}
+    done = subprocess.run(
+        [*options, "-o", "SendEnv=LANG", destination, "games"],
+        capture_output=True, text=True, timeout=PATIENCE, env=catalan, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2 and "la vostra clau encara no té compte" in done.stdout, done
+
+
 def test_a_command_it_cannot_read_is_refused_with_a_reason(keys: Path, server: ServerProcess) -> None:
     assert "quote" in refused(keys, server, "ana", "games 'unclosed")
     assert "no command" in refused(keys, server, "ana", "fly")
