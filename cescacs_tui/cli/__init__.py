@@ -11,7 +11,8 @@ Subcommands serve power users and scripts:
 * ``cescacs perft N [--pdtl P] [--divide]``: count the move tree;
 * ``cescacs engine``: the computer player, speaking the UCI-style protocol of
   docs/engine-protocol.md on stdin/stdout;
-* ``cescacs host`` / ``join`` / ``serve-ssh``: one game from two places (:mod:`cescacs_tui.remote`).
+* ``cescacs host`` / ``join`` / ``serve-ssh``: one game from two places (:mod:`cescacs_tui.remote`);
+* ``cescacs review`` / ``puzzles``: a game judged by the engine, the puzzles checked (:mod:`cescacs_tui.cli.learn`).
 
 Bad input is reported on stderr with exit status 2, never with a traceback.
 Text from files (tags, file names, error tokens) is printed with its control
@@ -38,6 +39,7 @@ from ..core.safe_text import printable
 from ..i18n import LANGUAGES, _, choose_language, ngettext, set_language
 from . import launch
 from .launch import CRASH_NOTE, launch_policy
+from .learn import LEARN_SUBCOMMANDS, add_learn_subcommands
 from .remote import REMOTE_SUBCOMMANDS, add_remote_subcommands
 
 if TYPE_CHECKING:
@@ -291,6 +293,7 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     )
     engine.set_defaults(run=_engine)
     add_remote_subcommands(cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub))  # cescacs_tui/remote
+    add_learn_subcommands(cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub))  # cescacs_tui/cli/learn.py
     return parser
 
 
@@ -338,7 +341,7 @@ def _play_parser() -> argparse.ArgumentParser:
     return parser
 
 
-SUBCOMMANDS = ("moves", "perft", "engine", *REMOTE_SUBCOMMANDS)
+SUBCOMMANDS = ("moves", "perft", "engine", *REMOTE_SUBCOMMANDS, *LEARN_SUBCOMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

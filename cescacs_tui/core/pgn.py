@@ -555,6 +555,9 @@ class _LineWriter:
         for variation in node.variations:
             inner = self.line_of_play(before, variation, depth + 1, number, unknown=False)
             inner[0] = prefix + "(" + inner[0][depth + 1 :]
-            inner[-1] += ")"
+            if inner[-1].endswith("}"):
+                inner.append(")")  # a comment's ``}`` ends its line (7.4.2), so the ``)`` gets one of its own
+            else:
+                inner[-1] += ")"
             out.extend(inner)
         return out

@@ -449,3 +449,19 @@ def test_an_assessment_on_the_last_move_of_an_unfinished_record_reads_back() -> 
     assert "I23-I19 ?!:" in written
     (again,) = read_pgn(written)
     assert again.moves == game.moves and [node.assessment for node in again.nodes] == ["?!", "?!"]
+
+
+def test_a_comment_ends_its_line_even_where_a_variation_ends_after_it() -> None:
+    """NOTATION.md 7.4.2: the ``}`` ends a line, so a variation that ends on a comment closes on the next line."""
+    record = (
+        '[Variant "C\'escacs"]\n\n1. H6-H12, H22-H16\n(1. E7-E13\n.{ @W: the other pawn }\n)\n'
+        "(1. …, D22-D16\n.{: @B [%clk 0:05:00] }\n)\n2. E7-E13 *\n"
+    )
+    (game,) = read_pgn(record)
+    written = write_pgn(game)
+    for line in written.splitlines():
+        if "{" in line:
+            assert line.lstrip(".").startswith("{") and line.rstrip().endswith("}"), line
+    assert "\n)\n" in written
+    assert shape(read_pgn(written)[0].nodes) == shape(game.nodes)
+    assert read_pgn(written)[0].nodes[0].variations[0][0].comments == game.nodes[0].variations[0][0].comments

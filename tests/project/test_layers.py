@@ -54,6 +54,7 @@ CONTRACT: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "data": (frozenset({"core", "i18n"}), frozenset({"platformdirs", "tomli_w"})),
     "engine": (frozenset({"core"}), frozenset()),
     "session": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
+    "learn": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
     "remote": (frozenset({"core", "data", "session", "server", "i18n", "arguments"}), frozenset({"asyncssh"})),
     "plain": (frozenset({"core", "data", "engine", "session", "remote", "i18n"}), frozenset()),
     "tui": (frozenset({"core", "data", "engine", "session", "remote", "i18n"}), UI | {"pyperclip"}),
@@ -62,7 +63,7 @@ CONTRACT: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
         frozenset({"textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"}),
     ),
     "cli": (
-        frozenset({"core", "data", "engine", "session", "remote", "plain", "tui", "i18n", "arguments"}),
+        frozenset({"core", "data", "engine", "session", "remote", "plain", "tui", "i18n", "arguments", "learn"}),
         frozenset(),
     ),
     "server": (frozenset({"core", "data", "i18n"}), frozenset({"psycopg", "psycopg_pool"})),

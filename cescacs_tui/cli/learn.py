@@ -1,0 +1,145 @@
+"""``cescacs review`` and ``cescacs puzzles``: the learning subcommands (:mod:`cescacs_tui.learn`).
+
+* ``cescacs review GAME [--json] [--movetime S] [--save FILE]``: the engine
+  judges every half-move of a record (or of an archived game, by its number
+  in ``cescacs --games``); prints the inaccuracies, mistakes and blunders in
+  sentences and each side's accuracy, or with ``--json`` one JSON object per
+  half-move; ``--save`` writes the record with the review in it
+  (:mod:`cescacs_tui.learn.annotate`).
+* ``cescacs puzzles --check`` re-verifies the bundled puzzles (or ``--file``'s):
+  every move legal and canonical, the themes right, every mate forced;
+  ``cescacs puzzles --export [--theme T]`` prints them as JSON lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Final
+
+from ..core.errors import CescacsError, printable
+from ..i18n import _, ngettext
+from ..learn import DEFAULT_MOVETIME
+
+__all__ = ["LEARN_SUBCOMMANDS", "add_learn_subcommands"]
+
+LEARN_SUBCOMMANDS: Final = ("review", "puzzles")
+MOVETIME_RANGE: Final = (0.05, 60.0)
+
+
+def _movetime(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    low, high = MOVETIME_RANGE
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(
+            _("the time per position is a number of seconds from {low} to {high}, not {text}").format(
+                low=low, high=high, text=printable(text, 40)
+            )
+        )
+    return value
+
+
+def _review(args: argparse.Namespace) -> int:
+    from ..data.records import open_pgn_file, save_pgn_file
+    from ..learn.annotate import annotate
+    from ..learn.review import ReviewError, review_game
+    from ..learn.review_words import ply_json, review_sentences
+    from . import _resolve_game
+
+    game = open_pgn_file(_resolve_game(args.game)).game
+    if not game.nodes:
+        raise CescacsError(_("the game has no move to review"))
+    show = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            print("\r" + _("analysing position {done} of {total}").format(done=done, total=total), end="",
+                  file=sys.stderr, flush=True)  # fmt: skip
+
+    try:
+        review = asyncio.run(review_game(game, movetime=args.movetime, on_progress=progress))
+    except ReviewError as error:
+        raise CescacsError(_("the review failed: {reason}").format(reason=printable(str(error)))) from None
+    finally:
+        if show:
+            print(file=sys.stderr)
+    if args.json:
+        for ply in review.plies:
+            print(json.dumps(ply_json(ply), ensure_ascii=False))
+    else:
+        for sentence in review_sentences(review):
+            print(sentence)
+    if args.save is not None:
+        annotate(game, review)
+        save_pgn_file(game, args.save)
+    return 0
+
+
+def _puzzles(args: argparse.Namespace) -> int:
+    from ..learn.puzzles import BUNDLED, iter_checked, read_puzzle_file, with_theme
+
+    problems: list[str] = []
+    path = args.file or BUNDLED
+    puzzles = read_puzzle_file(path, problems=problems)
+    if args.export:
+        for puzzle in with_theme(puzzles, args.theme):
+            print(json.dumps(puzzle.export(), ensure_ascii=False))
+        for problem in problems:
+            print(_("cescacs: warning: {warning}").format(warning=printable(problem)), file=sys.stderr)
+        return 1 if problems else 0
+    bad = len(problems)
+    for problem in problems:
+        print(printable(problem))
+    for _puzzle, found in iter_checked(with_theme(puzzles, args.theme), budget=args.budget):
+        if found:
+            bad += 1
+            for problem in found:
+                print(printable(problem))
+    checked = ngettext("{count} puzzle checked", "{count} puzzles checked", len(puzzles)).format(count=len(puzzles))
+    if bad:
+        print(ngettext("{checked}: {bad} is wrong", "{checked}: {bad} are wrong", bad).format(checked=checked, bad=bad))
+        return 1
+    print(_("{checked}: every one is sound").format(checked=checked))
+    return 0
+
+
+def add_learn_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``review`` and ``puzzles`` to the ``cescacs`` subcommand parser."""
+    review = sub.add_parser(
+        "review",
+        help=_("the engine judges every move of a game"),
+        description=_("The engine judges every move of a game: inaccuracies, mistakes, blunders and accuracy."),
+    )
+    review.add_argument("game", metavar="GAME", help=_("a .ctl-pgn record, or the number of an archived game"))
+    review.add_argument("--json", action="store_true", help=_("one JSON object per half-move instead of sentences"))
+    review.add_argument(
+        "--movetime",
+        type=_movetime,
+        default=DEFAULT_MOVETIME,
+        metavar="S",
+        help=_("seconds of search per position (default: {seconds})").format(seconds=DEFAULT_MOVETIME),
+    )
+    review.add_argument(
+        "--save", type=Path, metavar="FILE", help=_("write the record with the review in it (marks, scores, lines)")
+    )
+    review.set_defaults(run=_review)
+    puzzles = sub.add_parser(
+        "puzzles",
+        help=_("check or export the puzzles"),
+        description=_("Check or export the bundled puzzles (or those of a file)."),
+    )
+    action = puzzles.add_mutually_exclusive_group(required=True)
+    action.add_argument(
+        "--check", action="store_true", help=_("verify every puzzle: legal, canonical, themes right, mates forced")
+    )
+    action.add_argument("--export", action="store_true", help=_("print the puzzles as JSON lines"))
+    puzzles.add_argument("--file", type=Path, metavar="FILE", help=_("a JSON-lines file of puzzles instead"))
+    puzzles.add_argument("--theme", metavar="THEME", help=_("only the puzzles with this theme (mate: any mate)"))
+    puzzles.add_argument("--budget", type=int, default=5_000_000, help=argparse.SUPPRESS)
+    puzzles.set_defaults(run=_puzzles)

@@ -1,0 +1,530 @@
+"""Build cescacs_tui/assets/puzzles.jsonl: the bundled puzzles, from engine self-play and the reference records.
+
+    nice -n 10 python scripts/make_puzzles.py [--games 240] [--seed 27] [--jobs 2] [--minutes M] [--out ...]
+    nice -n 10 python scripts/make_puzzles.py --first-game 240 --games 100 --add   # more games, same set
+
+CPU-heavy: run it niced and bounded in time (``--minutes``: no new game is
+waited for after that; the set is that of the first games that all
+finished, and the script says which ``--games`` gives it again).  The same
+arguments give the same set with the same engine, whatever ``--jobs``:
+every search is bounded by nodes, not time, each game is worked on by a
+fresh searcher, and the weak levels' randomness and the stray moves are
+seeded.  The command and seed of the shipped set are in
+cescacs_tui/assets/README.md.
+
+Where positions come from:
+
+* the reference records (``/work/shared/games`` when present, and
+  ``tests/data/games``): every position of their main lines;
+* ``--games`` games of the engine against itself, one side at a level drawn
+  from 1-3 (the weak levels hang pieces and walk into mates: tactics for
+  the other side), the other from 3-7, after two random plies;
+  ``--play-nodes`` nodes a move;
+* stray moves: from each position of those games, a move the side to move
+  could have played instead (see below).
+
+The engine is used in this process through the package's own exports
+(``cescacs_tui.engine``: ``Searcher``, ``SearchBoard``, ``Limits``, ``level``,
+``choose_move``), since a margin needs a search of every legal move and a
+process round trip per search would cost more than the search; ``--jobs``
+processes share the games.
+
+The reference records and the first ``--analyse-games`` self-play games
+are analysed position by position at full strength (``--nodes`` nodes), and
+so is, from each of their positions past the fourth ply that is not yet won,
+the position after one random legal move instead of the one played.  A position becomes a
+candidate when the engine sees a mate in 1-3 for the side to move (the
+proof then decides: a big lead without a mate the engine sees is not sent
+to the proof, which would spend half a minute to find nothing), or when
+the side to move scores at least 1.5 pawns and either the opponent's last
+move cost it 1.5 pawns or more, or a promotion, en passant, scornful capture
+or castling is at hand.
+
+* **Mates** are judged by proof alone (:mod:`cescacs_tui.learn.proof`): the
+  shortest forced mate is found by enumeration, and kept only when exactly
+  one first move forces it; the line is the longest defence each time, then
+  a mating move.
+* **Other puzzles** need an engine margin at each of the solver's steps:
+  every legal move is searched at depth 1 (its replies and their captures),
+  the six best-looking again at ``--deep-nodes`` nodes, and the best must
+  score at least ``MARGIN`` (1.5 pawns) more than every other; at the first
+  step the best must score at least 1.5 pawns and the second best at most 3
+  (the position is not already won without the move).  The line goes on with
+  the engine's reply until the material won (official values) is at least 2
+  points, 1 for an en passant or scornful capture, and the reply takes none
+  of it back; at most three solver's moves.
+
+**The hunt** (``--hunt``, every game, no engine): from each position past
+the fourth ply, every legal move the side to move could have played instead
+is tried, and the position it leaves is a mate-in-one puzzle when the
+opponent then mates with exactly one move (proved by enumeration, like every
+mate); one puzzle per mating move in four plies of a game, since the same
+mate found from a neighbouring stray is the same puzzle.  It is the cheap
+source: a game's hunt costs about a fifth of a CPU-second a ply.
+
+Themes and ratings come from :mod:`cescacs_tui.learn.themes`; a position
+already used (the same placement, side and rights) is skipped, and so is a
+main-line candidate fewer than four plies after a puzzle of the same game
+(its own continuation).  Every puzzle passes :func:`~cescacs_tui.learn.puzzles.verify`
+(what ``cescacs puzzles --check`` runs) before it is kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cescacs_tui.core import Game, Move, Position, read_pgn
+from cescacs_tui.core.errors import CescacsError
+from cescacs_tui.core.move import CASTLING, EN_PASSANT, SCORNFUL_CAPTURE
+from cescacs_tui.engine import Limits, SearchBoard, Searcher, choose_move, level
+from cescacs_tui.learn.proof import MAX_MATE, Budget, BudgetExceeded, MateProver
+from cescacs_tui.learn.puzzles import BUNDLED, Puzzle, read_puzzle_file, verify
+from cescacs_tui.learn.themes import material, solution_themes, starting_rating
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD_FOLDERS = (Path("/work/shared/games"), ROOT / "tests" / "data" / "games")
+MATE_CP = 100_000
+MARGIN = 150
+"""Centipawns the solution's move must score above every other move, at each of the solver's steps."""
+WINNING = 150
+"""The first step's best move must score at least this (the solver's view)."""
+NOT_YET_WON = 300
+"""... and the second best at most this: the puzzle's move is what wins."""
+BLUNDER = 150
+"""A last move that cost its side this much makes the next position a candidate."""
+TOP = 6
+"""Moves searched again deeper after the depth-1 scan of every move."""
+PROOF_BUDGET = 3_000_000
+"""Moves a mate's proof may play before the position is skipped."""
+MIN_GAP = 4
+"""Plies after a puzzle of a game during which that game gives no other."""
+STRAY_FROM = 4
+HUNT_WINDOW = 4
+"""Plies of a game in which the hunt keeps one puzzle per mating move."""
+"""The first ply from which a stray move is tried (``--strays``)."""
+
+
+@dataclass
+class Analysis:
+    score: int
+    """For the side to move; mates as ±(MATE_CP − 100 × moves)."""
+    mate: int | None
+    best: Move | None
+
+
+class Engine:
+    """The engine at full strength on one game at a time, every search bounded by nodes or depth (repeatable)."""
+
+    def __init__(self) -> None:
+        self.searcher = Searcher(hash_entries=1 << 17)
+        self.searches = 0
+
+    def new_game(self) -> None:
+        self.searcher.new_game()
+
+    def search(self, board: SearchBoard, limits: Limits) -> Analysis:
+        result = self.searcher.search(board, limits, overhead=0.0)
+        self.searches += 1
+        score = result.score
+        if result.mate is not None:
+            score = MATE_CP - 100 * result.mate if result.mate > 0 else -MATE_CP - 100 * result.mate
+        return Analysis(score, result.mate, result.move)
+
+    def child(self, board: SearchBoard, move: Move, limits: Limits) -> Analysis:
+        board.make(tuple(move))
+        try:
+            return self.search(board, limits)
+        finally:
+            board.unmake()
+
+
+def key(position: Position) -> str:
+    """A position without its move counters: the same puzzle whatever move number it came at."""
+    return " ".join(position.to_pdtl().split()[:4])
+
+
+def puzzle_id(position: Position) -> str:
+    return "P" + hashlib.sha1(key(position).encode("utf-8")).hexdigest()[:9]
+
+
+def reference_games(folders: Sequence[Path]) -> Iterator[tuple[str, Game]]:
+    seen: set[str] = set()
+    for folder in folders:
+        for path in sorted(folder.glob("*.txt")) if folder.is_dir() else ():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if text.startswith("# source:"):
+                text = text.split("\n", 1)[1] if "\n" in text else ""
+            try:
+                games = read_pgn(text)
+            except CescacsError:
+                continue
+            for number, game in enumerate(games, 1):
+                moves = " ".join(str(m) for m in game.moves)
+                if game.moves and moves not in seen:
+                    seen.add(moves)
+                    yield f"{path.name} game {number}", game
+
+
+def self_play(engine: Engine, rng: random.Random, nodes: int, max_plies: int) -> Game:
+    """One game of the engine against itself, one side at level 1-3 and the other at 3-7, after two random plies."""
+    weak, strong = rng.randint(1, 3), rng.randint(3, 7)
+    levels = (weak, strong) if rng.random() < 0.5 else (strong, weak)
+    game = Game(Position.initial())
+    for _ in range(2):
+        game.play(rng.choice(game.position.legal_moves()))
+    engine.new_game()
+    board = SearchBoard(game.position)
+    while game.outcome is None and game.ply < max_plies:
+        result = choose_move(engine.searcher, board, Limits(nodes=nodes), level(levels[game.position.turn]), rng,
+                             overhead=0.0)  # fmt: skip
+        if result.move is None:
+            break
+        game.play(result.move)
+        board.make(tuple(result.move))
+    game.tags["White"], game.tags["Black"] = (f"level {n}" for n in levels)
+    return game
+
+
+@dataclass
+class Harvest:
+    """What one game gave: its puzzles, in order, and why candidates were turned down."""
+
+    puzzles: list[Puzzle] = field(default_factory=list)
+    rejected: dict[str, int] = field(default_factory=dict)
+    plies: int = 0
+
+    def reject(self, why: str) -> None:
+        self.rejected[why] = self.rejected.get(why, 0) + 1
+
+
+class Builder:
+    """Turns the positions of one game into verified puzzles."""
+
+    def __init__(self, args: argparse.Namespace, engine: Engine) -> None:
+        self.args = args
+        self.engine = engine
+        self.harvest = Harvest()
+        self.seen: set[str] = set()
+        self.last_puzzle = -MIN_GAP
+
+    def reject(self, why: str) -> None:
+        self.harvest.reject(why)
+
+    def run(self, game: Game, source: str, rng: random.Random) -> Harvest:
+        """Analyse every position of ``game``, and one stray move from each, and make the candidates into puzzles."""
+        self.engine.new_game()
+        self.harvest.plies = game.ply
+        self.last_puzzle = -MIN_GAP
+        previous: int | None = None
+        board = SearchBoard(game.start)
+        for ply in range(game.ply + 1):
+            if ply:
+                board.make(tuple(game.moves[ply - 1]))
+            position = board.position
+            if not position.has_legal_moves():
+                break
+            analysis = self.engine.search(board, Limits(nodes=self.args.nodes))
+            self.consider(board, analysis, previous, ply, f"{source}, ply {ply + 1}")
+            previous = analysis.score
+            if self.args.strays and ply >= STRAY_FROM and abs(analysis.score) < NOT_YET_WON:
+                self.stray(board, analysis.score, rng, ply, source)
+        return self.harvest
+
+    def hunt(self, game: Game, source: str) -> None:
+        """Mates in one left by a stray move: from each position of ``game``, every legal move that lets the
+        opponent mate with exactly one move; each mating move at most once in ``HUNT_WINDOW`` plies of a game (the
+        same mate found from another stray nearby is the same puzzle)."""
+        prover = MateProver()
+        position = game.start.copy()
+        mates: set[tuple[str, int]] = set()
+        for ply, played in enumerate(game.moves):
+            if ply >= STRAY_FROM:
+                for stray in position.legal_moves():
+                    said = position.ctl_an(stray)
+                    position.push(stray)
+                    try:
+                        found = prover.mates_in_one(position) if position.has_legal_moves() else []
+                        if len(found) == 1 and key(position) not in self.seen:
+                            mate = position.ctl_an(Move._make(found[0]))
+                            if (mate, ply // HUNT_WINDOW) not in mates:
+                                mates.add((mate, ply // HUNT_WINDOW))
+                                where = f"{source}, ply {ply + 1} played {said} instead"
+                                self.keep(make_puzzle(position, [Move._make(found[0])], where), ply, main_line=False)
+                    finally:
+                        position.pop()
+            position.push(played)
+
+    def keep(self, puzzle: Puzzle, ply: int, *, main_line: bool) -> None:
+        """Add ``puzzle`` to the harvest if it passes its own check (the same as ``cescacs puzzles --check``)."""
+        problems = verify(puzzle, budget=Budget(PROOF_BUDGET))
+        if problems:
+            self.reject("failed its own check")
+            print("  rejected:", problems, file=sys.stderr)
+            return
+        self.seen.add(key(puzzle.start()))
+        self.harvest.puzzles.append(puzzle)
+        if main_line:
+            self.last_puzzle = ply
+
+    def stray(self, board: SearchBoard, score: int, rng: random.Random, ply: int, source: str) -> None:
+        """A move the side to move could have played instead (drawn at random), and the position it leaves."""
+        moves = board.position.legal_moves()
+        move = moves[rng.randrange(len(moves))]
+        said = board.position.ctl_an(move)
+        board.make(tuple(move))
+        try:
+            if board.position.has_legal_moves():
+                analysis = self.engine.search(board, Limits(nodes=self.args.nodes))
+                where = f"{source}, ply {ply + 1} played {said} instead"
+                self.consider(board, analysis, score, ply + 1, where, main_line=False)
+        finally:
+            board.unmake()
+
+    def consider(
+        self,
+        board: SearchBoard,
+        analysis: Analysis,
+        previous: int | None,
+        ply: int,
+        where: str,
+        *,
+        main_line: bool = True,
+    ) -> None:
+        """Make the position on ``board`` a puzzle if it is a candidate (``previous``: the score before the last
+        move, for the side that made it).  A stray move's position is off the game's line: the gap after a puzzle
+        (a puzzle's own continuation) does not apply to it."""
+        position = board.position
+        if (main_line and ply - self.last_puzzle < MIN_GAP) or key(position) in self.seen:
+            return
+        blundered = previous is not None and analysis.score + previous >= BLUNDER
+        already_won = previous is not None and -previous >= NOT_YET_WON
+        puzzle = None
+        if analysis.mate is not None and 0 < analysis.mate <= MAX_MATE:
+            puzzle = self.mate_puzzle(position, analysis.mate, where)
+        elif (
+            analysis.mate is None
+            and analysis.score >= WINNING
+            and not already_won
+            and (blundered or special_moves(position))
+        ):
+            puzzle = self.tactic_puzzle(board, where)
+        if puzzle is not None:
+            self.keep(puzzle, ply, main_line=main_line)
+
+    def mate_puzzle(self, position: Position, seen: int, source: str) -> Puzzle | None:
+        """A mate puzzle when the proof confirms the mate in ``seen`` the engine saw (or finds a shorter one)."""
+        prover = MateProver(Budget(PROOF_BUDGET))
+        start = position.copy()
+        try:
+            moves = prover.distance(start, seen)
+            if moves is None:
+                self.reject("the proof found no mate the engine saw")
+                return None
+            firsts = prover.first_moves(start, moves, limit=2)
+            if len(firsts) != 1:
+                self.reject("mate with several first moves")
+                return None
+            line = prover.mating_line(start, firsts[0], moves)
+        except BudgetExceeded:
+            self.reject("mate proof over budget")
+            return None
+        return make_puzzle(start, line, source)
+
+    def scores(self, board: SearchBoard) -> list[tuple[int, Move]]:
+        """Every legal move with its score (the mover's view), best first: a depth-1 scan, the best few deeper."""
+        position = board.position
+        scanned: list[tuple[int, Move]] = []
+        for move in position.legal_moves():
+            position.push(move)
+            over = not position.has_legal_moves()
+            mated = over and position.is_check()
+            position.pop()
+            if over:
+                scanned.append((MATE_CP if mated else 5_000, move))
+                continue
+            scanned.append((-self.engine.child(board, move, Limits(depth=1)).score, move))
+        scanned.sort(key=lambda pair: -pair[0])
+        deep: list[tuple[int, Move]] = []
+        for score, move in scanned[:TOP]:
+            if abs(score) >= 5_000:
+                deep.append((score, move))
+                continue
+            deep.append((-self.engine.child(board, move, Limits(nodes=self.args.deep_nodes)).score, move))
+            first, second = sorted(pair[0] for pair in deep)[-2:] if len(deep) > 1 else (0, MATE_CP)
+            if second - first < MARGIN:
+                break  # two moves already within the margin: the step fails (a few puzzles lost, none admitted)
+        return sorted([*deep, *scanned[len(deep) :]], key=lambda pair: -pair[0])
+
+    def tactic_puzzle(self, board: SearchBoard, source: str) -> Puzzle | None:
+        start = board.position.copy()
+        solver = start.turn
+        line: list[Move] = []
+        played = 0
+        try:
+            for step in range(3):
+                ranked = self.scores(board)
+                if len(ranked) < 2:
+                    self.reject("a single legal move")
+                    return None
+                (best, move), (second, _) = ranked[0], ranked[1]
+                if best >= 5_000:
+                    self.reject("a mate or stalemate the proof did not take")
+                    return None
+                if best - second < MARGIN:
+                    self.reject(f"margin too small at step {step + 1}")
+                    return None
+                if step == 0 and (best < WINNING or second > NOT_YET_WON):
+                    self.reject("not winning, or already won")
+                    return None
+                line.append(move)
+                board.make(tuple(move))
+                played += 1
+                current = board.position
+                if not current.has_legal_moves():
+                    self.reject("the line ends the game")
+                    return None
+                gained = material(current, solver) - material(start, solver)
+                needed = 1 if any(m.kind in (EN_PASSANT, SCORNFUL_CAPTURE) for m in line[::2]) else 2
+                reply = self.engine.search(board, Limits(nodes=self.args.deep_nodes)).best
+                if reply is None:
+                    return None
+                current.push(reply)
+                kept = material(current, solver) - material(start, solver)
+                current.pop()
+                if gained >= needed and kept >= needed:
+                    return make_puzzle(start, line, source)
+                if step == 2:
+                    break
+                line.append(reply)
+                board.make(tuple(reply))
+                played += 1
+                if not board.position.has_legal_moves():
+                    break
+        finally:
+            for _ in range(played):
+                board.unmake()
+        self.reject("no material won within three moves")
+        return None
+
+
+def special_moves(position: Position) -> bool:
+    """A promotion, an en passant or scornful capture, or a castling is among the legal moves."""
+    return any(m.promotion or m.kind in (EN_PASSANT, SCORNFUL_CAPTURE, CASTLING) for m in position.legal_moves())
+
+
+def make_puzzle(start: Position, line: list[Move], source: str) -> Puzzle:
+    position = start.copy()
+    written = []
+    for move in line:
+        written.append(position.ctl_an(move))
+        position.push(move)
+    themes = solution_themes(start, line)
+    return Puzzle(puzzle_id(start), start.to_pdtl(), tuple(written), themes, starting_rating(start, line, themes),
+                  source)  # fmt: skip
+
+
+Job = tuple[str, int]
+"""("record", index into the reference games) or ("self-play", game number)."""
+
+
+def work(job: Job, args: argparse.Namespace) -> tuple[Job, str, Harvest]:
+    """One game made and harvested (in a worker process)."""
+    kind, number = job
+    engine = Engine()
+    began = time.monotonic()
+    if kind == "record":
+        source, game = list(reference_games(RECORD_FOLDERS))[number]
+    else:
+        rng = random.Random(args.seed * 100_003 + number)
+        game = self_play(engine, rng, args.play_nodes, args.max_plies)
+        source = f"self-play seed {args.seed}, game {number} ({game.tags['White']} - {game.tags['Black']})"
+    builder = Builder(args, engine)
+    if args.analyse_games is None or number < args.analyse_games or kind == "record":
+        builder.run(game, source, random.Random(f"{args.seed} {kind} {number}"))
+    if args.hunt:
+        builder.hunt(game, source)
+    harvest = builder.harvest
+    said = f"{source}: {game.ply} plies, {len(harvest.puzzles)} puzzles ({time.monotonic() - began:.0f} s)"
+    return job, said, harvest
+
+
+def _work(packed: tuple[Job, argparse.Namespace]) -> tuple[Job, str, Harvest]:
+    return work(*packed)
+
+
+def build(args: argparse.Namespace) -> list[Puzzle]:
+    records = 0 if args.no_records else sum(1 for _ in reference_games(RECORD_FOLDERS))
+    jobs: list[Job] = [("record", n) for n in range(records)] + [
+        ("self-play", n) for n in range(args.first_game, args.first_game + args.games)
+    ]
+    results: dict[Job, Harvest] = {}
+    deadline = time.monotonic() + args.minutes * 60 if args.minutes else None
+    with multiprocessing.Pool(args.jobs) as pool:
+        for job, said, harvest in pool.imap_unordered(_work, [(job, args) for job in jobs]):
+            results[job] = harvest
+            print(f"[{len(results)}/{len(jobs)}] {said}", flush=True)
+            if deadline is not None and time.monotonic() > deadline:
+                pool.terminate()
+                break
+    done = next((n for n, job in enumerate(jobs) if job not in results), len(jobs))
+    if done < len(jobs):  # only the first games that all finished: what --games would give again
+        games = max(0, done - records)
+        print(f"time is up: the set is that of the first {games} games (--games {games} gives it again)")
+    puzzles: dict[str, Puzzle] = {}
+    rejected: dict[str, int] = {}
+    for job in jobs[:done]:  # in the jobs' order, whatever order they finished in: the same set every time
+        for puzzle in results[job].puzzles:
+            puzzles.setdefault(puzzle.id, puzzle)
+        for why, count in results[job].rejected.items():
+            rejected[why] = rejected.get(why, 0) + count
+    print("rejected:", rejected, file=sys.stderr)
+    return sorted(puzzles.values(), key=lambda p: (p.rating, p.id))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=240, help="self-play games (default 240)")
+    parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--first-game", type=int, default=0, help="number of the first self-play game (default 0)")
+    parser.add_argument("--add", action="store_true", help="add to the puzzles already in --out (a later run)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes at once (default 2)")
+    parser.add_argument("--nodes", type=int, default=2_000, help="nodes of each position's analysis")
+    parser.add_argument("--deep-nodes", type=int, default=4_000, help="nodes of the margin's deeper searches")
+    parser.add_argument("--play-nodes", type=int, default=1_500, help="nodes a self-play move")
+    parser.add_argument("--max-plies", type=int, default=160)
+    parser.add_argument("--strays", action=argparse.BooleanOptionalAction, default=True,
+                        help="also try one random move instead of each move (default: yes)")  # fmt: skip
+    parser.add_argument("--hunt", action=argparse.BooleanOptionalAction, default=True,
+                        help="also look for mates in one left by any stray move (default: yes)")  # fmt: skip
+    parser.add_argument("--analyse-games", type=int, metavar="N",
+                        help="analyse only the first N self-play games with the engine (default: all)")  # fmt: skip
+    parser.add_argument("--no-records", action="store_true", help="self-play only")
+    parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no bound)")
+    parser.add_argument("--out", type=Path, default=BUNDLED)
+    args = parser.parse_args()
+    began = time.monotonic()
+    puzzles = build(args)
+    if args.add and args.out.exists():  # a later run's games added to the set already there
+        kept = {p.id: p for p in read_puzzle_file(args.out)}
+        for puzzle in puzzles:
+            kept.setdefault(puzzle.id, puzzle)
+        puzzles = sorted(kept.values(), key=lambda p: (p.rating, p.id))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("".join(p.to_json() + "\n" for p in puzzles), encoding="utf-8")
+    counts: dict[str, int] = {}
+    for puzzle in puzzles:
+        for theme in puzzle.themes:
+            counts[theme] = counts.get(theme, 0) + 1
+    print(f"wrote {len(puzzles)} puzzles to {args.out} in {time.monotonic() - began:.0f} s: {counts}")
+
+
+if __name__ == "__main__":
+    main()
