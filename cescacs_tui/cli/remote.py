@@ -153,6 +153,30 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     )
     _add_game_options(ssh)
     ssh.add_argument("--data-dir", type=Path, metavar="DIR", help=_("where the rooms' games are kept (default: DATA)"))
+    ssh.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help=_("run the C'escacs server on this database (a SQLite file, or postgresql://...): keys are accounts, "
+               "visitors come to the lobby instead of a room"),
+    )  # fmt: skip
+    ssh.add_argument(
+        "--registration",
+        choices=("open", "invitation"),
+        default="open",
+        help=_("with --db: may any key register a name, or only with an invitation code (default: open)"),
+    )
+    ssh.add_argument(
+        "--notify",
+        metavar="COMMAND",
+        help=_("with --db: run COMMAND NAME GAME when it becomes the move of a player who wants to know "
+               "(mail, ntfy, Matrix...); without a shell"),
+    )  # fmt: skip
+    ssh.add_argument(
+        "--invite",
+        type=whole_number(1, 1000),
+        metavar="USES",
+        help=_("with --db: print a new invitation code good for USES registrations, and exit"),
+    )
     ssh.set_defaults(run=_serve_ssh)
 
 
@@ -373,13 +397,27 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         engines=args.engines,
         watchers_use_engines=args.watchers_engines,
     )
+    if args.db is not None:
+        from ..remote.ssh_lobby import lobby_options, new_invitation
+
+        options.db, options.lobby = args.db, lobby_options(args.registration)
+        if args.notify is not None:
+            options.notify = _hook(args.notify)
+        if args.invite is not None:
+            print(asyncio.run(new_invitation(args.db, args.invite)))
+            return 0
+    elif args.invite is not None or args.notify is not None:
+        raise CescacsError(_("--invite and --notify are the server's, on its database: give --db too"))
 
     def ready(port: int) -> None:
         keys = args.authorized_keys
         who = _("the keys in {path}").format(path=keys) if keys else _("any SSH key")
         said = _("cescacs: serving C'escacs over SSH on {address} to {who}")
         _say(said.format(address=f"{args.bind}:{port}", who=who))
-        _say(_("Visitors run: ssh -t -p {port} HOST ROOM").format(port=port))
+        if args.db is not None:
+            _say(_("Visitors run: ssh -t -p {port} HOST (the lobby), or ssh -p {port} HOST help").format(port=port))
+        else:
+            _say(_("Visitors run: ssh -t -p {port} HOST ROOM").format(port=port))
 
     # What asyncssh has to say of its connections (warnings and errors), at a pace no stranger can flood.
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
@@ -390,6 +428,21 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     except ValueError as error:  # asyncssh: a key file it cannot read
         raise CescacsError(str(error)) from None
     return 0
+
+
+def _hook(text: str) -> list[str]:
+    """The notification hook's program and first arguments, split as a shell would split them (never run by one)."""
+    import shlex
+
+    from ..core.errors import CescacsError
+
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = []
+    if not words:
+        raise CescacsError(_("--notify names a program, and its first arguments if any: close each quote"))
+    return words
 
 
 def _crash_noted(status: int) -> int:

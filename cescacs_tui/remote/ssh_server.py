@@ -27,7 +27,7 @@ import struct
 import sys
 import tempfile
 import termios
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -38,6 +38,7 @@ from ..core.game import Game
 from ..core.message import Message, Nn_
 from ..data.engine_slots import EngineSlots
 from ..i18n import LOCALE_VARIABLES, N_, language, language_from_locale, locale_environment, translation
+from ..server.lobby import LobbyOptions
 from ..session.policy import LaunchKind, Policy
 from .coordinator import Coordinator
 from .protocol import clean_name
@@ -62,6 +63,13 @@ FULL_OF_CONNECTIONS: Final = Nn_(
 FULL_OF_ROOMS: Final = Nn_(
     "the server has {count} room open already: join it, or wait",
     "the server has {count} rooms open already: join one of them, or wait",
+)
+
+LOBBY_SESSIONS: Final = 4
+"""Sessions one connection may have open at once with the server's lobby (``ssh`` multiplexing commands)."""
+TOO_MANY_SESSIONS: Final = Nn_(
+    "one connection has at most {count} session at once: wait for one to end",
+    "one connection has at most {count} sessions at once: wait for one to end",
 )
 
 INPUT_BACKLOG: Final = 64 * 1024
@@ -99,6 +107,13 @@ class ServerOptions:
     new_game: Callable[[], Game] = Game.new
     app_command: Callable[[int], Sequence[str]] = field(default=lambda port: _join_command(port))
     """The command a visitor's session runs, given the room's loopback port."""
+    db: str | None = None
+    """The C'escacs server's database (a SQLite file's path or a ``postgresql://`` address): with it, a
+    visitor's key is their account and they come to the lobby (:mod:`.ssh_lobby`); without it, to a room."""
+    lobby: LobbyOptions = field(default_factory=LobbyOptions)
+    """The lobby's rules (registration open or by invitation), with ``db``."""
+    notify: Sequence[str] = ()
+    """With ``db``: the operator's notification hook, a program and its first arguments (none: no hook)."""
 
 
 def _join_command(port: int) -> list[str]:
@@ -220,6 +235,8 @@ class _Visitor(asyncssh.SSHServer):
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.identity = ""
+        self.key: asyncssh.SSHKey | None = None
+        """The key that logged in."""
         self.peer = ("", "")
         self.sessions = 0
         self.logged_in = False
@@ -265,6 +282,7 @@ class _Visitor(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         assert self._offered is not None and self._connection is not None
+        self.key = self._offered
         self.identity = "key:" + self._offered.get_fingerprint("sha256")
         if self._waiting is not None:
             self.hub.doorway.leave(self._waiting)
@@ -424,18 +442,45 @@ def _terminal_type(value: str | None) -> str:
 
 async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], stop: asyncio.Event | None = None) -> None:
     """Serve until ``stop`` is set (or SIGINT, SIGTERM, SIGHUP when it is not given); rooms are saved on the way out."""
+    if options.db is not None:
+        from .ssh_lobby import open_door
+
+        async with open_door(options.db, options.lobby, options.notify) as door:
+
+            async def enter_lobby(process: asyncssh.SSHServerProcess[bytes]) -> None:
+                visitor = process.get_extra_info("connection").get_owner()
+                assert isinstance(visitor, _Visitor) and visitor.key is not None
+                code = visitor_language(process.env) or language()
+                if visitor.sessions >= LOBBY_SESSIONS:
+                    said = Message(TOO_MANY_SESSIONS, count=LOBBY_SESSIONS).say(translation(code))
+                    process.stdout.write((said + "\r\n").encode())
+                    process.exit(2)
+                    return
+                visitor.sessions += 1
+                try:
+                    process.exit(await door.visit(process, visitor.key, code))
+                finally:
+                    visitor.sessions -= 1
+
+            await _serve(Hub(options), enter_lobby, ready, stop)
+        return
     with tempfile.TemporaryDirectory(prefix="cescacs-engines-") as places:  # this server's own, gone with it
         hub = Hub(options)
         hub.share_engines(Path(places))
-        await _serve(hub, ready, stop)
+
+        async def enter_room(process: asyncssh.SSHServerProcess[bytes]) -> None:
+            await _visit(hub, process)
+
+        await _serve(hub, enter_room, ready, stop)
 
 
-async def _serve(hub: Hub, ready: Callable[[int], None], stop: asyncio.Event | None) -> None:
+async def _serve(
+    hub: Hub,
+    visit: Callable[[asyncssh.SSHServerProcess[bytes]], Awaitable[None]],
+    ready: Callable[[int], None],
+    stop: asyncio.Event | None,
+) -> None:
     options = hub.options
-
-    async def visit(process: asyncssh.SSHServerProcess[bytes]) -> None:
-        await _visit(hub, process)
-
     server = await asyncssh.create_server(
         lambda: _Visitor(hub),
         options.bind,

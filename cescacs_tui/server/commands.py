@@ -23,16 +23,16 @@ from typing import Any, Final
 
 from ..core.clock import ClockError, ClockKind, TimeControl
 from ..core.game import Game
-from ..core.message import Message, Nn_
+from ..core.message import Message, Nn_, PieceWord, english_word
 from ..core.outcome import Ending, Outcome
-from ..core.pieces import WHITE, Colour
+from ..core.pieces import WHITE, Colour, PieceType
 from ..core.safe_text import printable
 from ..i18n import N_, translation
 from .games import CORRESPONDENCE_DAYS, DAY
 from .lobby import Caller, DrawAnswer, Lobby, Refusal, Terms
 from .model import Account, GameKind, GameStatus, PoolRating, SidePreference, StoredGame, colour_word
 
-__all__ = ["COMMANDS", "Reply", "run_command"]
+__all__ = ["COMMANDS", "Reply", "describe_game", "run_command"]
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +79,8 @@ class _Words:
             return self.catalog.pgettext("side in a sentence", "Black")
         if isinstance(value, Message):
             return self.say(value)
+        if isinstance(value, PieceType | PieceWord):  # "the Elephant" is the catalogs' own phrase for it
+            return self.catalog.gettext(english_word(value))
         return str(value)
 
     def say(self, message: Message) -> str:
@@ -319,6 +321,18 @@ async def _games(request: _Request) -> Reply:
     return Reply("\n".join(_line(request, game, account.id) for game in ordered))
 
 
+async def _who(request: _Request) -> Reply:
+    as_json = request.flag("--json")
+    request.done()
+    names = [account.name for account in await request.lobby.online()]
+    if as_json:
+        return Reply(_dumps(names))
+    if not names:
+        return Reply(request.say(N_("no one is in the lobby now")))
+    return Reply(request.say(Nn_("{count} player here: {names}", "{count} players here: {names}"),
+                             count=len(names), names=", ".join(names)))  # fmt: skip
+
+
 async def _show(request: _Request) -> Reply:
     number, as_json = request.game_number(), request.flag("--json")
     request.done()
@@ -557,6 +571,7 @@ _HELP: Final = (
     ("seeks [--json]", N_("the open seeks")),
     ("accept GAME", N_("accept a seek or a challenge")),
     ("decline GAME", N_("decline a challenge, or withdraw your own seek or challenge")),
+    ("who [--json]", N_("the players in the lobby now, through any of the server's processes")),
     ("ratings [live|correspondence] [--json]", N_("the rating tables")),
     ("keys [add | link CODE | remove FINGERPRINT] [--json]", N_("your keys; add another key to your account")),
     ("notify [on|off]", N_("whether the server tells you when it is your move")),
@@ -576,11 +591,31 @@ COMMANDS: Final[dict[str, Callable[[_Request], Awaitable[Reply]]]] = {
     "accept": _accept,
     "decline": _decline,
     "ratings": _ratings,
+    "who": _who,
     "keys": _keys,
     "notify": _notify,
     "help": _help,
 }
 """Every command, by the word that names it."""
+
+
+async def describe_game(
+    lobby: Lobby, caller: Caller, account: Account, number: int, language: str = "en"
+) -> str | None:
+    """One line on game ``number`` as ``caller``, whose account is ``account``, sees it in the lobby (where it
+    stands, its last move), or ``None`` when it is none of theirs: another's game, a challenge to someone else."""
+    game, core = await lobby.look(number)
+    me = account.id
+    if game.status is not GameStatus.SEEK and me not in (game.creator, game.opponent, game.white, game.black):
+        return None
+    words = _Words(language)
+    request = _Request(lobby, caller, words, [])
+    request._account = account
+    line = _line(request, game, me)
+    if core.nodes:
+        last = core.nodes[-1]
+        line += "  (" + words.say(Message(N_("last move: {number}. {move}"), number=last.number, move=last.san)) + ")"
+    return line
 
 
 async def run_command(lobby: Lobby, caller: Caller, argv: Sequence[str], language: str = "en") -> Reply:

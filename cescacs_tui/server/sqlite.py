@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from ..core.outcome import UNFINISHED
+from ..core.safe_text import printable
 from ..data.ratings import Rating
 from . import rows
 from .fanout import LocalFanout
@@ -46,6 +47,7 @@ from .model import (
     NewGame,
     PoolRating,
     SchemaError,
+    StorageError,
     StoredGame,
     StoredKey,
     StoredMove,
@@ -113,6 +115,9 @@ class SqliteStorage:
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cescacs-sqlite")
         try:
             connection = await asyncio.get_running_loop().run_in_executor(executor, _connect, path, busy_seconds)
+        except sqlite3.Error as error:  # not a database, or one SQLite cannot open: said, never a traceback
+            executor.shutdown(wait=False)
+            raise StorageError(f"{printable(str(path), 200)}: {error}") from None
         except BaseException:
             executor.shutdown(wait=False)
             raise

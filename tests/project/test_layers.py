@@ -55,7 +55,7 @@ CONTRACT: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "engine": (frozenset({"core"}), frozenset()),
     "session": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
     "learn": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
-    "remote": (frozenset({"core", "data", "session", "i18n", "arguments"}), frozenset({"asyncssh"})),
+    "remote": (frozenset({"core", "data", "session", "server", "i18n", "arguments"}), frozenset({"asyncssh"})),
     "plain": (frozenset({"core", "data", "engine", "session", "remote", "i18n"}), frozenset()),
     "tui": (frozenset({"core", "data", "engine", "session", "remote", "i18n"}), UI | {"pyperclip"}),
     "web": (

@@ -107,6 +107,14 @@ async def test_a_move_out_of_turn_in_someone_elses_game_or_malformed_is_refused_
     )
 
 
+@pytest.mark.parametrize(
+    ("language", "piece"), [("en", "the Elephant on E5 needs its letter"), ("ca", "l'Elefant"), ("es", "el Elefante")]
+)
+async def test_a_refusal_that_names_a_piece_names_it_in_words(lobby: Lobby, language: str, piece: str) -> None:
+    alice, _, game = await started(lobby)
+    assert piece in await no(lobby, alice, "play", str(game), "E5-E7", language=language)
+
+
 async def test_a_resignation_ends_the_game_and_moves_both_ratings(lobby: Lobby) -> None:
     alice, bob, game = await started(lobby)
     assert await ok(lobby, bob, "resign", str(game)) == "you resign game 1: 3-0"
@@ -243,6 +251,16 @@ async def test_notifications_are_switched_on_and_off(lobby: Lobby) -> None:
     assert await ok(lobby, alice, "notify", "off") == "notifications are off"
     assert await ok(lobby, alice, "notify") == "notifications are off"
     assert await no(lobby, alice, "notify", "maybe") == "notify takes on or off, not 'maybe'"
+
+
+async def test_who_lists_the_players_in_the_lobby(lobby: Lobby) -> None:
+    alice, bob = await two_players(lobby)
+    assert await ok(lobby, alice, "who") == "no one is in the lobby now"
+    await lobby.arrive(await lobby.account_of(bob))
+    await lobby.arrive(await lobby.account_of(alice))
+    assert await ok(lobby, alice, "who") == "2 players here: alice, bob"
+    await lobby.leave(await lobby.account_of(alice))
+    assert json.loads(await ok(lobby, caller(), "who", "--json")) == ["bob"]
 
 
 async def test_help_names_every_command_and_a_wrong_one_is_refused(lobby: Lobby) -> None:
