@@ -143,6 +143,10 @@ async def test_a_game_is_played_saved_and_opened_in_chromium(
     assert re.fullmatch(r"cescacs-[A-Za-z0-9._-]+\.ctl-pgn", download.suggested_filename)
     saved = Path(await download.path()).read_text(encoding="utf-8")
     assert "1. E7-E13, D22-D16" in saved
+    for other in page.context.pages:  # the download's tab, if the browser has not closed it yet: a page that is
+        if other is not page:  # not in front opens no file chooser
+            await other.close()
+    await page.bring_to_front()
 
     record = tmp_path / "from-this-computer.ctl-pgn"
     record.write_text(RECORD, encoding="utf-8")
