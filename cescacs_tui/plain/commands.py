@@ -131,6 +131,11 @@ _TABLE: Final = (
          aliases=("legal",)),
     _ask(NC_("command typed in plain mode", "a"), N_("which pieces of each side attack a hex (a F14)"), N_("HEX"),
          aliases=("attacks",)),
+    _ask(
+        NC_("command typed in plain mode", "explain"),
+        N_("what the position shows: the check and how to answer it, the pieces under attack, the last move's threats"),
+        aliases=("e",),
+    ),
     _ask(NC_("command typed in plain mode", "l"), N_("the last move, and whose turn it is"), aliases=("last",)),
     _ask(NC_("command typed in plain mode", "c"), N_("the clocks"), aliases=("clock",)),
     _ask(NC_("command typed in plain mode", "r"), N_("the pieces each side could regain by promotion"),

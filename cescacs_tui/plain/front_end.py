@@ -35,6 +35,7 @@ from ..data.settings import Settings
 from ..i18n import _, pgettext
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.answers import CANCEL, NO, YES, answer_key, answer_words
+from ..session.explain import explain
 from ..session.game_session import DRAW_OFFER_MARK
 from ..session.players import TWO_PEOPLE, Players, player_names
 from ..session.terms import hex_words, piece_words, say, side_label
@@ -537,6 +538,9 @@ class PlainGame:
     def ask_a(self, argument: str) -> None:
         if (h := self._hex(argument, "a")) is not None:
             self.write(questions.attacks_on(self._position, h))
+
+    def ask_explain(self, argument: str) -> None:
+        self.write("\n".join(explain(self.session.shown)))
 
     def ask_l(self, argument: str) -> None:
         self.write(questions.last_move(self.session.shown))
