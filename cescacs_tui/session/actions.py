@@ -266,6 +266,11 @@ _TABLE: Final = (
         _U,
     ),
     Action(
+        "lessons", "", N_("Lessons"), N_("Lessons"),
+        N_("Short lessons, one per piece and special rule, each with a task on the board (Esc returns to the game)"),
+        _U, needs=frozenset({Need.PROGRESS}),
+    ),
+    Action(
         "cycle_overlays", "t", N_("Overlays"), N_("Overlays"),
         N_("Cycle: attacked hexes, threatened pieces, both, none"), _S,
     ),

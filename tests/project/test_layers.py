@@ -56,8 +56,8 @@ CONTRACT: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "session": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
     "learn": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
     "remote": (frozenset({"core", "data", "session", "server", "i18n", "arguments"}), frozenset({"asyncssh"})),
-    "plain": (frozenset({"core", "data", "engine", "session", "remote", "i18n"}), frozenset()),
-    "tui": (frozenset({"core", "data", "engine", "session", "remote", "i18n"}), UI | {"pyperclip"}),
+    "plain": (frozenset({"core", "data", "engine", "session", "remote", "i18n", "learn"}), frozenset()),
+    "tui": (frozenset({"core", "data", "engine", "session", "remote", "i18n", "learn"}), UI | {"pyperclip"}),
     "web": (
         frozenset({"core", "data", "session", "remote", "i18n", "arguments"}),
         frozenset({"textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"}),

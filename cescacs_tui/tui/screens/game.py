@@ -552,6 +552,13 @@ class GameScreen(TranslatedBindings, Screen[None]):
         body = Text("\n".join(explain(self.session.shown)))
         self.app.push_screen(TextDialog(_("The position in words"), body))
 
+    def action_lessons(self) -> None:
+        """The lessons over the game (Esc comes back); the progress kept where the policy says."""
+        from ...data.progress import ProgressStore
+        from .lessons import LessonScreen
+
+        self.app.push_screen(LessonScreen(ProgressStore(self.policy.progress_path())))
+
     def action_view_record(self) -> None:
         """Show the record as text, to select and copy by hand where no clipboard works."""
         body = Text(self.session.record_text())
