@@ -9,6 +9,7 @@ interface's language or in English.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final, TextIO
@@ -18,12 +19,13 @@ from ..core.errors import CescacsError
 from ..core.notation import normalise_typed
 from ..data.progress import ProgressStore
 from ..i18n import NC_, _
+from ..learn.drill import Drill, DrillKind
 from ..learn.lessons import LESSONS, Lesson, LessonRun, Verdict, find_lesson, solve
 from ..session.answers import words_of
 from ..session.terms import say
 from ..session.words import describe_move
 from .commands import typed
-from .questions import moves_of
+from .questions import DIRECTIONS, direction_name, moves_of
 
 __all__ = ["LESSON_CONTEXT", "PlainLessons"]
 
@@ -36,6 +38,7 @@ _NEXT: Final = NC_("command typed in lessons", "next")
 _SHOW: Final = NC_("command typed in lessons", "show")
 _HINT: Final = NC_("command typed in lessons", "hint")
 _QUIT: Final = NC_("command typed in lessons", "quit")
+_DRILL: Final = NC_("command typed in lessons", "drill")
 
 
 def _word(command: str) -> str:
@@ -51,15 +54,23 @@ class PlainLessons:
     """The lessons driven one line at a time; ``write`` shows lines.  :attr:`running` is false once the player
     leaves (``quit``)."""
 
-    def __init__(self, write: Callable[[str], None], store: ProgressStore) -> None:
+    def __init__(
+        self, write: Callable[[str], None], store: ProgressStore, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.write = write
         self.store = store
+        self.clock = clock
         self.run: LessonRun | None = None
+        self.drill: Drill | None = None
+        """The coordinate drill, while a round of it runs: every line is an answer."""
         self.running = True
 
     def start(self) -> None:
         """Greet the player and list the lessons."""
-        self.write(_("Lessons: type a lesson's number or name to start it, {quit} to leave.").format(quit=_word(_QUIT)))
+        said = _(
+            "Lessons: type a lesson's number or name to start it, {drill} for the coordinate drill, {quit} to leave."
+        )
+        self.write(said.format(drill=_word(_DRILL), quit=_word(_QUIT)))
         self.show_list()
 
     def show_list(self) -> None:
@@ -75,7 +86,11 @@ class PlainLessons:
         text = line.strip()
         if not text:
             return
-        if _is(text, _QUIT):
+        if self.drill is not None:
+            self._drill_answer(text)
+        elif _is(text, _DRILL):
+            self._drill_start()
+        elif _is(text, _QUIT):
             self.running = False
         elif _is(text, _LIST):
             self.show_list()
@@ -112,7 +127,7 @@ class PlainLessons:
 
     def _task(self) -> None:
         assert self.run is not None
-        commands = ", ".join(_word(c) for c in (_AGAIN, _SHOW, _HINT, _NEXT, _LIST, _QUIT))
+        commands = ", ".join(_word(c) for c in (_AGAIN, _SHOW, _HINT, _NEXT, _LIST, _DRILL, _QUIT))
         said = _("Task: {task} Type your move (CTL-AN, or two hexes); or {commands}.")
         self.write(said.format(task=_(self.run.lesson.task.text), commands=commands))
 
@@ -135,6 +150,47 @@ class PlainLessons:
         first = solution[0]
         said = _("From the start of the task: {move}.").format(move=describe_move(self.run.position, first))
         self.write(f"{said} {_('The position is set up again.')}")
+
+    # --- the coordinate drill, in words -------------------------------------------------------------
+
+    def _drill_start(self) -> None:
+        self.drill = Drill(DrillKind.STEP, clock=self.clock)
+        self.drill.start()
+        said = _("Coordinate drill: name the hex one step away, as many as you can in {seconds} seconds; {quit} stops.")
+        self.write(said.format(seconds=int(self.drill.seconds), quit=_word(_QUIT)))
+        self._drill_ask()
+
+    def _drill_ask(self) -> None:
+        assert self.drill is not None
+        question = self.drill.question
+        assert question.origin is not None
+        direction = next(name for name, delta in DIRECTIONS if delta == question.step)
+        said = _("{hex}, one step {direction}: which hex?")
+        self.write(said.format(hex=HEX_NAMES[question.origin], direction=direction_name(direction)))
+
+    def _drill_answer(self, text: str) -> None:
+        drill = self.drill
+        assert drill is not None
+        if _is(text, _QUIT):
+            self.drill = None
+            self.write(_("Drill stopped: {score} right.").format(score=drill.score))
+            return
+        asked = drill.question.answer
+        right = drill.answer(find_hex(text.upper()))
+        if not drill.running:
+            self.drill = None
+            record = self.store.drill_score(drill.kind.value, drill.score)
+            best = self.store.progress.best.get(drill.kind.value, 0)
+            said = _("Time! {score} right, {misses} missed. Best: {best}.")
+            self.write(said.format(score=drill.score, misses=drill.misses, best=best))
+            if record:
+                self.write(_("A new best."))
+            return
+        if right:
+            self.write(_("{hex}: right.").format(hex=HEX_NAMES[asked]))
+        else:
+            self.write(_("{typed}: no, try again.").format(typed=text))
+        self._drill_ask()
 
     def _try(self, text: str) -> None:
         run = self.run

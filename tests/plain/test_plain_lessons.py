@@ -82,3 +82,47 @@ def test_the_lessons_speak_the_interfaces_language(speak: object, language: str,
     assert not any(line.startswith("Task:") for line in said)
     assert any("E13" in line for line in said)
     assert any(line.startswith(("Lliçó 2 de 18", "Lección 2 de 18")) for line in said)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_drill_in_words_names_a_hex_one_step_away_against_the_clock(tmp_path: Path) -> None:
+    from cescacs_tui.core import HEX_NAMES
+    from cescacs_tui.plain.lessons import PlainLessons
+
+    said: list[str] = []
+    clock = Clock()
+    plain = PlainLessons(said.append, ProgressStore(progress_path(tmp_path)), clock=clock)
+    plain.handle("drill")
+    assert said[0].startswith("Coordinate drill: name the hex one step away")
+    assert said[-1].endswith(": which hex?") and ", one step " in said[-1]
+    for _ in range(4):
+        assert plain.drill is not None
+        answer = HEX_NAMES[plain.drill.question.answer]
+        plain.handle(answer.lower())
+        assert said[-2] == f"{answer}: right."
+        clock.now += 10
+    plain.handle("zz")
+    assert said[-2] == "zz: no, try again."
+    clock.now += 30
+    plain.handle("F14")  # after the time: it counts for nothing
+    assert said[-2:] == ["Time! 4 right, 1 missed. Best: 4.", "A new best."]
+    assert plain.drill is None
+    assert ProgressStore(progress_path(tmp_path)).progress.best == {"step": 4}
+
+
+def test_the_drill_stops_when_asked() -> None:
+    from cescacs_tui.plain.lessons import PlainLessons
+
+    said: list[str] = []
+    plain = PlainLessons(said.append, ProgressStore(None), clock=Clock())
+    plain.handle("drill")
+    plain.handle("quit")
+    assert said[-1] == "Drill stopped: 0 right."
+    assert plain.running  # still in the lessons

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from cescacs_tui import i18n
-from cescacs_tui.core import parse_hex
+from cescacs_tui.core import HEX_NAMES, parse_hex
 from cescacs_tui.data.progress import ProgressStore, progress_path
 from cescacs_tui.learn.lessons import LESSONS, find_lesson
 from cescacs_tui.tui.dialogs.questions import ChoiceDialog
@@ -141,3 +141,63 @@ async def test_the_games_palette_opens_the_lessons_and_esc_comes_back(
         await pilot.press("escape")  # nothing picked: leave
         await until(lambda: isinstance(app.screen, GameScreen), "the game again")
     assert not progress_path(tmp_path).exists()  # nothing done, nothing written
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("kind", ["name", "pick"])
+async def test_a_drill_round_scores_and_keeps_the_best(tmp_path: Path, kind: str) -> None:
+    import random
+
+    from cescacs_tui.learn.drill import Drill, DrillKind
+    from cescacs_tui.tui.screens.drill import DrillScreen
+
+    clock = Clock()
+    store = ProgressStore(progress_path(tmp_path))
+    app = app_at("hexes", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = DrillScreen(store, Drill(DrillKind(kind), clock=clock, rng=random.Random(3)))
+        await app.push_screen(screen)
+        await pilot.pause()
+        for _ in range(3):
+            asked = screen.drill.question.answer
+            if kind == "name":
+                assert screen.board.view.preview == (asked,)
+                await pilot.press(*HEX_NAMES[asked].lower(), "enter")
+            else:
+                assert HEX_NAMES[asked] in str(screen.query_one("#drill-question", Static).render())
+                await click_on(pilot, screen.board, HEX_NAMES[asked])
+            await pilot.pause()
+            clock.now += 5
+        assert screen.drill.score == 3
+        clock.now += 60
+        screen.tick()
+        said = str(screen.query_one("#drill-said", Static).render())
+        assert said.startswith("Time! 3 right, 0 missed. A new best.")
+        await pilot.press("escape")
+        await until(lambda: app.screen is app.lesson_screen, "the lessons again")
+    assert ProgressStore(progress_path(tmp_path)).progress.best == {kind: 3}
+
+
+async def click_on(pilot: Pilot[None], board: Any, name: str) -> None:
+    region = board.hex_region(parse_hex(name))
+    await pilot.click(board, offset=(region.x + region.width // 2, region.y))
+
+
+async def test_the_lessons_open_the_drill_with_c(tmp_path: Path) -> None:
+    from cescacs_tui.tui.screens.drill import DrillScreen
+
+    app = app_at("hexes", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await until(lambda: isinstance(app.screen, ChoiceDialog), "the drill's kinds")
+        await answer(pilot, "2")
+        await until(lambda: isinstance(app.screen, DrillScreen), "the drill")

@@ -21,6 +21,7 @@ from textual.widgets import Footer, Static
 from ...core import HEX_NAMES, Move, Position, parse_hex
 from ...data.progress import ProgressStore
 from ...i18n import N_, _
+from ...learn.drill import Drill, DrillKind
 from ...learn.lessons import LESSONS, Lesson, LessonRun, Verdict, solve
 from ...session.highlights import move_hexes
 from ...session.words import describe_move
@@ -28,6 +29,7 @@ from ..board_layout import BoardView
 from ..dialogs.questions import ChoiceDialog
 from ..translated import TranslatedBindings
 from ..widgets.board import HexBoard
+from .drill import DrillScreen
 from .narrow_layout import BREAKPOINTS
 
 LESSON_KEYS = "abcdefghijklmnopqrstuvwxyz"
@@ -42,7 +44,8 @@ def lesson_view(position: Position, selected: int | None, moves: list[Move], las
 
 
 class LessonScreen(TranslatedBindings, Screen[None]):
-    """One lesson at a time; ``n`` and ``p`` go through them, ``l`` lists them, Esc leaves."""
+    """One lesson at a time; ``n`` and ``p`` go through them, ``l`` lists them, ``c`` opens the coordinate drill,
+    Esc leaves."""
 
     DEFAULT_CSS = """
     LessonScreen #main { height: 1fr; }
@@ -59,10 +62,11 @@ class LessonScreen(TranslatedBindings, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "next_lesson", N_("Next"), id="lesson.next"),
-        Binding("p", "previous_lesson", N_("Previous"), id="lesson.previous"),
+        Binding("p", "previous_lesson", N_("Previous"), show=False, id="lesson.previous"),
         Binding("r", "restart", N_("Again"), id="lesson.again"),
         Binding("h", "hint", N_("Hint"), id="lesson.hint"),
         Binding("l", "list", N_("Lessons"), id="lesson.list"),
+        Binding("c", "drill", N_("Drill"), id="lesson.drill"),
     ]
 
     def __init__(self, store: ProgressStore, lesson: Lesson = LESSONS[0]) -> None:
@@ -201,6 +205,19 @@ class LessonScreen(TranslatedBindings, Screen[None]):
         self.run.restart()
         self.said = _("From the start of the task: {move}.").format(move=describe_move(self.run.position, solution[0]))
         self.select(solution[0].origin)
+
+    def action_drill(self) -> None:
+        """The coordinate drill: which kind, then a round of it over the lessons."""
+        options = [
+            ("1", _("Name the highlighted hex"), DrillKind.NAME),
+            ("2", _("Pick the hex named"), DrillKind.PICK),
+        ]
+
+        def chosen(kind: DrillKind | None) -> None:
+            if kind is not None:
+                self.app.push_screen(DrillScreen(self.store, Drill(kind)))
+
+        self.app.push_screen(ChoiceDialog(_("Coordinate drill: one minute"), options), chosen)
 
     def action_list(self) -> None:
         done = self.store.progress.lessons
