@@ -6,6 +6,7 @@ The layers point one way (a layer may import any below it, not only the next)::
                                                       └──► engine ──┘
 
     server ──► data ──► core      (the C'escacs server's foundation: accounts, games, ratings, storage; no UI)
+    tui, plain, cli ──► learn ──► data, engine, core   (review, puzzles, lessons, the drill; no UI)
 
 (``i18n`` and ``arguments`` are small modules the layers above ``core`` may
 use, as the table says.)  Each package is checked twice, after harlequin's import-hygiene
