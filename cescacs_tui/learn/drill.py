@@ -62,13 +62,13 @@ class Drill:
         self.started: float | None = None
         self.score = 0
         self.misses = 0
-        self.question = self._ask()
+        self.question = self._ask(None)
 
     def start(self) -> None:
         """A new round: the clock starts, the score is 0."""
         self.started = self.clock()
         self.score = self.misses = 0
-        self.question = self._ask()
+        self.question = self._ask(None)
 
     @property
     def left(self) -> float:
@@ -89,13 +89,13 @@ class Drill:
             return False
         if h == self.question.answer:
             self.score += 1
-            self.question = self._ask()
+            self.question = self._ask(self.question)
             return True
         self.misses += 1
         return False
 
-    def _ask(self) -> Question:
-        previous = getattr(self, "question", None)
+    def _ask(self, previous: Question | None) -> Question:
+        """A question on another hex than ``previous``'s."""
         while True:
             h = self.rng.randrange(HEX_COUNT)
             if previous is not None and h in (previous.answer, previous.origin):

@@ -50,6 +50,6 @@ def test_a_step_question_is_one_step_on_the_board_and_lines_step_by_two_along_a_
         dc, dl = question.step
         assert hex_at(COLUMN[question.origin] + dc, LINE[question.origin] + dl) == question.answer
         seen.add(question.step)
-        drill.question = drill._ask()
+        drill.question = drill._ask(question)
     assert (0, 2) in seen and len(seen) == 12
     assert HEX_NAMES[hex_at(COLUMN[0], LINE[0] + 2) or 0] == "F2"  # up from F0 is F2, not F1
