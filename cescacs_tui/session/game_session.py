@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import HEX_NAMES, CescacsError, Move, find_hex
 from ..core.errors import PGNError
-from ..core.game import Game, Node
+from ..core.game import OVER_THE_BOARD, Game, Node
 from ..core.message import Message
 from ..core.move import CASTLING, IN_PLACE_PROMOTION
 from ..core.notation import normalise_typed
@@ -40,7 +40,6 @@ from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
 from .local_game import LocalGame
 from .players import (
-    OVER_THE_BOARD,
     PLAYERS_OPTION,
     TWO_PEOPLE,
     Players,
