@@ -249,11 +249,11 @@ async def test_flip_puts_black_at_the_bottom() -> None:
 async def test_resign_asks_for_confirmation() -> None:
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("R")
+        await pilot.press("r")
         assert isinstance(app.screen, ConfirmDialog)
         await answer(pilot, "n")
         assert not app.game.is_over
-        await pilot.press("R")
+        await pilot.press("r")
         await answer(pilot, "y")
         assert (app.game.result, app.game.termination) == ("0-3", "White resigns")
 
