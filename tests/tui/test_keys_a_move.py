@@ -150,6 +150,10 @@ async def test_a_kind_that_cannot_move_says_so_and_picks_nothing() -> None:
         await pilot.press("R")
         assert "White has no Rook that can move" in message(app)
         assert app.session.selection is not None and app.session.selection.selected is None
+        await pilot.press("E", "tab")  # an Elephant picked, the cursor on its first target
+        cursor, elephant = app.board.cursor, app.session.selection.selected
+        await pilot.press("R")
+        assert (app.board.cursor, app.session.selection.selected) == (cursor, elephant)  # nothing moved
 
 
 async def test_letters_typed_in_the_move_box_are_the_move_not_a_pick() -> None:

@@ -459,7 +459,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         board = self.board
         feedback = self.session.pick_kind(kind, lambda hexes: reading_order(hexes, flipped=board.flipped))
         picker = self.session.selection
-        if picker is not None and picker.selected is not None:
+        if feedback.tone is not Tone.ERROR and picker is not None and picker.selected is not None:
             board.cursor = picker.selected
             self.set_focus(board)
         self.apply(feedback)
