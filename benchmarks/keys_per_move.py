@@ -17,9 +17,13 @@ presses each way:
 * the hot seat's own cursors: the same, but each side starts its turn on the
   piece it moved last (its King at first), on the compact board and on the
   full board (whose ← → go along the row drawn, two columns over);
-* and with the move box too: each half-move the cheaper of that cursor (full
+* with the move box too: each half-move the cheaper of that cursor (full
   board) and typing the piece's hex (``/``, the hex, Enter), then the
-  target's number or keys.
+  target's number or keys;
+* and with the piece letters too: the cheapest of those and the piece's
+  letter pressed until it picks the piece (``N`` picks the side's first
+  Knight that can move as the board is read, ``N`` again the next one), then
+  the target's number or keys.
 
 Choices asked afterwards (which piece a pawn regains, leap or castling) cost
 the same every way and are not counted.  The counts are exact shortest paths
@@ -35,7 +39,7 @@ from pathlib import Path
 from statistics import mean
 from typing import NamedTuple
 
-from cescacs_tui.core import BLACK, HEX_NAMES, WHITE
+from cescacs_tui.core import BLACK, HEX_NAMES, WHITE, Position
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.tui.board_layout import (
     CURSOR_MOVES,
@@ -85,6 +89,16 @@ def target_steps(targets: tuple[int, ...]) -> Callable[[int], list[int]]:
     return steps
 
 
+def letter_presses(position: Position, origin: int) -> int:
+    """How many presses of its letter pick the piece on ``origin``: its place among the side's pieces of its kind
+    that can move, as the (unflipped) board is read."""
+    movers = {move.origin for move in position.legal_moves()}
+    piece = position.piece_at(origin)
+    assert piece is not None
+    kind = [h for h, other in position.pieces(position.turn) if other.type == piece.type and h in movers]
+    return reading_order(kind).index(origin) + 1
+
+
 class Counts(NamedTuple):
     """One half-move's keys, each way (see the module's docstring)."""
 
@@ -94,6 +108,7 @@ class Counts(NamedTuple):
     own_cursor: int
     own_cursor_full: int
     with_move_box: int
+    with_letters: int
 
 
 def keys_per_half_move(record_text: str) -> list[Counts]:
@@ -123,6 +138,7 @@ def keys_per_half_move(record_text: str) -> list[Counts]:
                 own_piece + to_target,
                 own_piece_full + to_target,
                 min(own_piece_full, typed_piece) + to_target,
+                min(own_piece_full, typed_piece, letter_presses(position, move.origin)) + to_target,
             )
         )
         position.push(move)
@@ -153,6 +169,8 @@ def main(paths: list[str]) -> None:
         print(f"  hot seat, each side's own cursor, full board:    {mean(c.own_cursor_full for c in counts):.2f}")
         fewest = mean(c.with_move_box for c in counts)
         print(f"  the same, or the piece's hex typed in the move box: {fewest:.2f}")
+        fewest = mean(c.with_letters for c in counts)
+        print(f"  the same, or the piece's letter (K D V R G N J E P, again: the next): {fewest:.2f}")
         print(f"  goal: at most {GOAL:.1f} keys a half-move: {'met' if fewest <= GOAL else 'not met'}")
 
 

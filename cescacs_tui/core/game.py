@@ -12,6 +12,7 @@ import datetime
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Final
 
 from .clock import NO_CLOCK, ChessClock, ClockState, TimeControl
 from .errors import CescacsError, IllegalMoveError
@@ -65,8 +66,13 @@ class Node:
         )
 
 
+OVER_THE_BOARD: Final = "OTB"
+"""The ``Mode`` tag (NOTATION.md 7.3.3) of a game at one board: the hot seat, or a person against the computer."""
+
+
 def default_tags(*, white: str = "?", black: str = "?", date: datetime.date | None = None) -> dict[str, str]:
-    """The roster a game played in the app starts with (NOTATION.md 7.5)."""
+    """The roster a game played in the app starts with, ``Mode`` included (NOTATION.md 7.5: the hot seat's tags);
+    a game played otherwise says so over it (remote games, the server's rooms)."""
     day = date or datetime.date.today()
     return {
         "Variant": VARIANT,
@@ -78,6 +84,7 @@ def default_tags(*, white: str = "?", black: str = "?", date: datetime.date | No
         "Black": black,
         "Result": "*",
         "Annotator": ANNOTATOR,
+        "Mode": OVER_THE_BOARD,
     }
 
 

@@ -22,6 +22,7 @@ from enum import Enum, auto
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
+from ..core.pieces import BISHOP, ELEPHANT, KING, KNIGHT, LETTERS, PAWN, PEGASUS, QUEEN, ROOK, WYVERN, PieceType
 from ..i18n import N_, NC_, _, pgettext
 from .policy import Need
 from .terms import capitalised, say, side, termination
@@ -29,7 +30,7 @@ from .terms import capitalised, say, side, termination
 if TYPE_CHECKING:
     from .game_session import GameSession
 
-__all__ = ["ACTIONS", "NO_KEYMAP", "Action", "Keymap", "Scope", "key_name", "keys_label", "keys_of", "press"]
+__all__ = ["ACTIONS", "NO_KEYMAP", "PICKS", "Action", "Keymap", "Scope", "key_name", "keys_label", "keys_of", "press"]
 
 
 class Scope(Enum):
@@ -212,12 +213,32 @@ def _in_no_variation(session: GameSession) -> str | None:
 
 _S = Scope.SESSION
 _U = Scope.SCREEN
+_PICKS: Final[tuple[tuple[str, PieceType, str, str], ...]] = (
+    ("pick_king", KING, N_("King"), N_("Pick the King")),
+    ("pick_queen", QUEEN, N_("Queen"), N_("Pick a Queen")),
+    ("pick_wyvern", WYVERN, N_("Wyvern"), N_("Pick a Wyvern")),
+    ("pick_rook", ROOK, N_("Rook"), N_("Pick a Rook")),
+    ("pick_pegasus", PEGASUS, N_("Pegasus"), N_("Pick a Pegasus")),
+    ("pick_knight", KNIGHT, N_("Knight"), N_("Pick a Knight")),
+    ("pick_bishop", BISHOP, N_("Bishop"), N_("Pick a Bishop")),
+    ("pick_elephant", ELEPHANT, N_("Elephant"), N_("Pick an Elephant")),
+    ("pick_pawn", PAWN, N_("Pawn"), N_("Pick a Pawn")),
+)
+"""The piece letters' actions (their keys are the CTL-AN letters): name, kind, label and palette title."""
+_PICK_HELP: Final = N_(
+    "The next piece of this kind that can move, picked as the board is read (again: the next one); then its"
+    " target's number"
+)
 
 _TABLE: Final = (
     Action("help", "question_mark", N_("Help"), N_("Help"), N_("Keys and the CTL-AN move syntax"), _U, footer=True),
     Action(
         "focus_input", "slash,colon", N_("Type move"), N_("Type a move"), N_("Go to the CTL-AN move box"), _U,
         footer=True,
+    ),
+    *(
+        Action(name, LETTERS[kind], label, title, _PICK_HELP, _U, _blocked)
+        for name, kind, label, title in _PICKS
     ),
     Action("flip", "f", N_("Flip"), N_("Flip the board"), N_("Show the board from the other side"), _U, footer=True),
     Action(
@@ -238,7 +259,7 @@ _TABLE: Final = (
         only_when_possible=True,
     ),
     Action(
-        "resign", "R", N_("Resign"), N_("Resign"), N_("The player to move resigns (asks first)"), _S,
+        "resign", "r", N_("Resign"), N_("Resign"), N_("The player to move resigns (asks first)"), _S,
         _first(_variation_shown, _game_over),
     ),
     Action(
@@ -261,7 +282,7 @@ _TABLE: Final = (
         needs=frozenset({Need.ENGINE}),
     ),
     Action(
-        "explain", "E", N_("Explain"), N_("Explain the position"),
+        "explain", "w", N_("Explain"), N_("Explain the position"),
         N_("Say in words what the position shows: the check, the pieces under attack, what the last move threatened"),
         _U,
     ),
@@ -279,7 +300,7 @@ _TABLE: Final = (
         N_("Stop or restart the running clock"), _S, _first(_no_clock, _game_over),
     ),
     Action(
-        "archive", "G", N_("Archive"), N_("Archived games"),
+        "archive", "O", N_("Archive"), N_("Archived games"),
         N_("The finished games kept in the archive, newest first: type to filter, Enter opens one for review"), _U,
         needs=frozenset({Need.ARCHIVE}),
     ),
@@ -366,6 +387,8 @@ _TABLE: Final = (
 
 ACTIONS: Final[Mapping[str, Action]] = MappingProxyType({action.name: action for action in _TABLE})
 """Every action by name, in the order the help page and the palette list them."""
+PICKS: Final[Mapping[str, PieceType]] = MappingProxyType({name: kind for name, kind, _label, _title in _PICKS})
+"""The actions of the piece letters (``pick_rook``...) and the kind each picks."""
 
 
 _KEY_NAMES: Final = {

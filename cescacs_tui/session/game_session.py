@@ -21,18 +21,18 @@ tells of every change, so no front end can forget to save.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import HEX_NAMES, CescacsError, Move, find_hex
 from ..core.errors import PGNError
-from ..core.game import Game, Node
+from ..core.game import OVER_THE_BOARD, Game, Node
 from ..core.message import Message
 from ..core.move import CASTLING, IN_PLACE_PROMOTION
 from ..core.notation import normalise_typed
-from ..core.pieces import LETTERS, Colour
+from ..core.pieces import LETTERS, Colour, PieceType
 from ..data.store import GameStore, NoStore, StoreError
 from ..i18n import _
 from .actions import press
@@ -40,7 +40,6 @@ from .feedback import Choice, Confirm, Feedback, Notice, Option, Redraw, Tone
 from .highlights import Overlays, move_hexes
 from .local_game import LocalGame
 from .players import (
-    OVER_THE_BOARD,
     PLAYERS_OPTION,
     TWO_PEOPLE,
     Players,
@@ -51,7 +50,7 @@ from .players import (
 )
 from .port import GamePort
 from .selection import Picker, PickKind
-from .terms import piece_name, piece_words, say, side
+from .terms import capitalised, piece_name, piece_words, say, side
 from .variations import VariationStack
 from .words import half_moves, king_move_label, promotion_label, tolerated, when
 
@@ -317,6 +316,29 @@ class GameSession:
             )
             return Feedback(said, redraw=Redraw.BOARD)
         return Feedback("", redraw=Redraw.BOARD)
+
+    def pick_kind(self, kind: PieceType, order: Callable[[Iterable[int]], Sequence[int]]) -> Feedback:
+        """Pick the next piece of ``kind`` of the side to move that can move (a piece's letter on the board).
+
+        ``order`` is the front end's order of hexes (the app's: as the eye
+        reads the board drawn); the next is the one after the piece selected,
+        wrapping, or the first when no piece of ``kind`` is selected.  Pieces
+        that cannot move are skipped; with none left, it says so.
+        """
+        if (reason := self.blocked()) is not None:
+            return Feedback.refused(reason)
+        picker = self.selection
+        assert picker is not None  # not blocked
+        position = self.game.position
+        mine = order(h for h, piece in position.pieces(position.turn) if piece.type == kind and picker.moves_from(h))
+        if not mine:
+            said = _("{side} has no {piece} that can move").format(side=side(position.turn), piece=piece_name(kind))
+            return Feedback.refused(capitalised(said))
+        selected = picker.selected
+        chosen = mine[(mine.index(selected) + 1) % len(mine)] if selected in mine else mine[0]
+        if chosen == selected:  # the only one, already picked: picking it again would drop it
+            return Feedback("", redraw=Redraw.BOARD)
+        return self.pick(chosen)
 
     def cancel(self) -> Feedback:
         """Esc on the board: drop the selection and the preview, or step out of a variation."""

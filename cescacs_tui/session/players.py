@@ -102,8 +102,6 @@ def player_names(players: Players, white: str, black: str) -> tuple[str, str]:
     )
 
 
-OVER_THE_BOARD: Final = "OTB"
-"""The ``Mode`` tag (NOTATION.md 7.3.3) of a game at one board: the hot seat, or a person against the computer."""
 PEER_TO_PEER: Final = "TC"
 """The ``Mode`` of a game played from two places over TCP (``cescacs host``, ``cescacs join``)."""
 CHESS_SERVER: Final = "ICS"

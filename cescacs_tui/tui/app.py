@@ -66,6 +66,10 @@ class CescacsApp(BoardHostApp[None]):
     """
 
     TITLE = "C'escacs"
+    CSS = """
+    Toast { max-width: 100%; }
+    """
+    """Notifications as wide as the side panel they are kept over (:class:`~.widgets.side_panel.SidePanel`)."""
 
     def __init__(
         self,

@@ -194,18 +194,23 @@ LIGHT_BOARD: Final[Mapping[str, str]] = {
 # 16 colours each piece is a chip: White's a black letter on a bright white cell, Black's a bright
 # white letter on a black cell, whatever the tile; the letter's contrast is that of black and bright
 # white, at least 10.9:1 (Tango) in every palette.  The tiles are then free to be three dark colours
-# that stay apart and under bright markers:
-#   tile     colour        luminance (xterm)   worst vs bright white / bright yellow markers
-#   white    bright_black  0.21                3.7 (real terminals) / 2.4 (Alabaster)
-#   colour   red           0.13
-#   black    blue          0.06
-# "Real terminals" are VGA (the Linux console), xterm, PuTTY, Windows Terminal's Campbell, GNOME's
-# Tango and macOS Terminal; Rich's default and Textual's Alabaster are checked too.  Tiles are apart by
-# dE76 >= 42 in each of them.  Highlights replace the tile (an ANSI colour cannot be blended) with a
-# bright colour under black markers, or, ``transparent``, keep it and only colour their markers; every
-# highlight also has its marker characters, so none relies on colour.
+# that stay apart, apart from the screen's background and under bright markers:
+#   tile     colour    luminance (xterm)
+#   white    magenta   0.19
+#   colour   red       0.13
+#   black    blue      0.06
+# Only the six plain hues are used for tiles and the cursor: Solarized gives bright black, green, yellow,
+# blue and cyan to its greys, bright black being its dark background itself (the white tile was bright
+# black, and vanished there; the cursor was bright yellow, a dim grey there).  Checked on VGA (the Linux
+# console), xterm, PuTTY, Windows Terminal's Campbell, the old Windows console, GNOME's Tango, macOS
+# Terminal, Solarized dark and light, Rich's default and Textual's Alabaster: tiles apart by dE76 >= 25
+# (27 in Tango and Alabaster) and from the background (the palette's black, which a theme's dark screen
+# becomes at 16 colours, and the terminal's own) by dE76 >= 25 (32 in Tango); the cursor, yellow, from
+# every tile and background by dE76 >= 25 (31).  Highlights replace the tile (an ANSI colour cannot be
+# blended) with a bright colour under black markers, or, ``transparent``, keep it and only colour their
+# markers; every highlight also has its marker characters, so none relies on colour.
 ANSI_BOARD: Final[Mapping[str, str]] = {
-    "board-tile-white": "ansi_bright_black",
+    "board-tile-white": "ansi_magenta",
     "board-tile-black": "ansi_blue",
     "board-tile-colour": "ansi_red",
     "board-piece-white": "ansi_black",
@@ -231,7 +236,7 @@ ANSI_BOARD: Final[Mapping[str, str]] = {
     "board-selected-text": "ansi_black",
     "board-check": "ansi_bright_red",
     "board-check-text": "ansi_black",
-    "board-cursor": "ansi_bright_yellow",
+    "board-cursor": "ansi_yellow",
     "board-cursor-text": "ansi_black",
 }
 """The 16-colour board: the ANSI theme's, the fallback of any ANSI theme (such as Textual's ``ansi-dark``),

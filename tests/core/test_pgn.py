@@ -48,7 +48,7 @@ def test_writer_layout_for_a_finished_game() -> None:
     text = write_pgn(game)
     assert text == (
         '[Variant "C\'escacs"]\n[Event "CG"]\n[Site "?"]\n[Date "2025-06-01"]\n[Round "-"]\n'
-        '[White "Ros, Xus"]\n[Black "Sasal, Cesc"]\n[Result "0-3"]\n[Annotator "cescacs-tui"]\n'
+        '[White "Ros, Xus"]\n[Black "Sasal, Cesc"]\n[Result "0-3"]\n[Annotator "cescacs-tui"]\n[Mode "OTB"]\n'
         "\n"
         "1. H6-H12, I23-I19\n2. JF6-C15, GH26-Z11\n3. L5-L7, NG25-L17\n4. EH4-H8, GZ11-L5\n"
         "5. I5-I9, NL17-G9\n6. K4-K10, GL5-H6#\n0-3\n"

@@ -47,7 +47,7 @@ def test_n_typed_soon_after_resign_answers_or_asks_again_under_cpu_load(busy_mac
         terminal.wait_for("Move:")
         terminal.settle(0.5)
         since = len(terminal.output)
-        terminal.type("R", settle=delay)
+        terminal.type("r", settle=delay)
         terminal.type("n", settle=0)
         terminal.read_until(
             lambda: ANSWERED in terminal.text(since) or ASKED_AGAIN in terminal.text(since), "an answer or a word"

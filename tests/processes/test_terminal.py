@@ -78,7 +78,7 @@ def test_a_16_colour_terminal_shows_three_tile_colours_of_equal_area(environment
 
     def tiles() -> dict[str, int]:  # ANSI_BOARD's three tiles, on the full board, 79 cells wide, at the left
         board = backgrounds(terminal.screen, range(79), range(38))
-        return {colour: board[colour] for colour in ("brightblack", "red", "blue")}
+        return {colour: board[colour] for colour in ("magenta", "red", "blue")}
 
     try:
         terminal.wait_for_screen("Move:")

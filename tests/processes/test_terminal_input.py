@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.core import parse_hex
+from cescacs_tui.core import HEX_NAMES, WHITE, Position, parse_hex
+from cescacs_tui.core.pieces import KNIGHT
 from cescacs_tui.data.autosave import read_autosave
 from cescacs_tui.data.settings import Settings
+from cescacs_tui.tui.board_layout import reading_order
 from tests.helpers.app import key_path
 from tests.helpers.terminal import (
     ARROW_BYTES,
@@ -73,9 +75,18 @@ def test_a_piece_picked_by_its_hex_plays_its_target_by_number_or_by_hex_in_one_b
 
 
 def test_letters_of_board_commands_after_a_slash_go_to_the_move_box_and_never_resign(terminal):
-    terminal.type("/RC25-C23\r", settle=1.0)  # R resigns, C and digits are board keys
+    terminal.type("/RC25-C23\r", settle=1.0)  # R picks a Rook on the board, C and digits are board keys
     terminal.wait_for("RC25-C23: there is a Black Rook on C25")  # the whole move reached the box
     assert b"resigns" not in terminal.output
+
+
+def test_a_pieces_letter_and_a_targets_number_in_one_burst_play_a_move(terminal, tmp_path):
+    start = Position.initial()
+    knights = reading_order(h for h, piece in start.pieces(WHITE) if piece.type == KNIGHT)
+    targets = reading_order({m.target for m in start.legal_moves() if m.origin == knights[0]})
+    terminal.type("N1")  # the first Knight as the board is read, its first target
+    wanted = f"N{HEX_NAMES[knights[0]]}-{HEX_NAMES[targets[0]]}"
+    terminal.read_until(lambda: saved_moves(tmp_path / "data") == [wanted], "the Knight's move saved")
 
 
 def test_a_move_starting_with_a_command_letter_is_played_and_changes_no_setting(terminal, tmp_path):
@@ -87,8 +98,8 @@ def test_a_move_starting_with_a_command_letter_is_played_and_changes_no_setting(
 @pytest.mark.parametrize(
     ("burst", "question", "answered"),
     [
-        ("R\r", "Sure?", "0-3: White resigns"),  # Enter with the key that asks
-        ("Ry", "Sure?", "0-3: White resigns"),
+        ("r\r", "Sure?", "0-3: White resigns"),  # Enter with the key that asks
+        ("ry", "Sure?", "0-3: White resigns"),
         ("n\r", "Abandon this game", "Enter starts"),  # the new-game dialog would be next
         ("ny", "Abandon this game", "Enter starts"),
     ],
@@ -108,11 +119,11 @@ def test_a_burst_that_asks_a_question_never_answers_it(terminal, tmp_path, burst
 
 
 def test_a_question_takes_an_answer_once_seen_and_enter_gives_the_safe_default(terminal):
-    terminal.type("R", settle=SEEN)
+    terminal.type("r", settle=SEEN)
     terminal.wait_for("Sure?")
     terminal.type("\r", settle=SEEN)  # Enter on the focused button: No
     assert b"0-3: White resigns" not in terminal.output
-    terminal.type("R", settle=SEEN)
+    terminal.type("r", settle=SEEN)
     terminal.type("y")
     terminal.wait_for("0-3: White resigns")
 

@@ -226,7 +226,7 @@ def test_actions_for_a_game_at_one_board_say_why_they_do_not_apply() -> None:
     assert white.session.refusal("redo") == "redo is for a game at one board: ask for a takeback (u) instead"
     assert "cannot be paused" in (white.session.refusal("pause_clock") or "")
     assert "cannot be opened" in (white.session.refusal("open") or "")
-    assert white.session.refusal("new_game") == "the game is not over: resign (R) or agree a draw first"
+    assert white.session.refusal("new_game") == "the game is not over: resign (r) or agree a draw first"
     assert white.session.refusal("offer_draw") == (
         "a draw is offered after your own move: make it, then offer it: o (or type the move with (=))"
     )

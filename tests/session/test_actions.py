@@ -10,9 +10,9 @@ from textual.widgets import Footer
 
 from cescacs_tui.core.game import Game
 from cescacs_tui.session import ACTIONS, GameSession, Scope
-from cescacs_tui.session.actions import keys_label
+from cescacs_tui.session.actions import PICKS, keys_label
 from cescacs_tui.tui.app import CescacsApp
-from cescacs_tui.tui.dialogs.help import help_text
+from cescacs_tui.tui.dialogs.help import help_plain
 from cescacs_tui.tui.screens.game import GameScreen
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, annotated, play
@@ -29,6 +29,8 @@ def test_every_action_is_named_once_and_every_key_is_bound_once() -> None:
 def test_every_action_has_something_that_does_it(action) -> None:
     if action.scope is Scope.SESSION:
         assert callable(getattr(GameSession, action.name))
+    elif action.name in PICKS:  # a piece's letter: the screen picks that kind of piece
+        assert callable(GameScreen.pick_piece)
     else:
         assert callable(getattr(GameScreen, f"action_{action.name}"))
 
@@ -55,10 +57,12 @@ async def test_the_palette_lists_every_action_of_the_table_with_its_keys() -> No
 
 
 def test_the_help_page_lists_every_key_of_the_table() -> None:
-    text = help_text().plain
+    text = help_plain()
     for action in ACTIONS.values():
-        if action.keys:
-            assert f"{keys_label(action.keys):<14}{action.label}" in text
+        if action.keys and action.name not in PICKS:
+            assert f"  {keys_label(action.keys):<18}{action.label}\n" in text
+    letters = " ".join(ACTIONS[name].keys for name in PICKS)
+    assert f"  {letters} Pick a piece by its letter (again: the next one)\n" in text
 
 
 async def test_a_key_hidden_from_the_footer_still_says_why_it_does_nothing() -> None:
@@ -163,7 +167,7 @@ def test_key_names_are_the_keyboards_words_of_the_interfaces_language(language: 
     try:
         keys = ["enter", "escape", "home", "shift+tab", "ctrl+s", "right_curly_bracket"]
         assert [key_name(key) for key in keys] == named
-        assert "Retorn" not in help_text().plain or language == "ca"
+        assert "Retorn" not in help_plain() or language == "ca"
     finally:
         i18n.set_language("en")
 
@@ -173,7 +177,7 @@ def test_the_help_names_the_board_keys_in_catalan() -> None:
 
     i18n.set_language("ca")
     try:
-        text = help_text().plain
+        text = help_plain()
         assert "Inici" in text and "Retorn" in text and "  Home " not in text
     finally:
         i18n.set_language("en")

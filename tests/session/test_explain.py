@@ -150,7 +150,7 @@ async def test_the_explain_key_shows_the_same_words_as_plain_text() -> None:
     app = CescacsApp(game)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("E")
+        await pilot.press("w")
         await until(lambda: isinstance(app.screen, TextDialog), "the explanation")
         body = app.screen.query_one("#text-body", Static).render()
         assert body.plain.splitlines() == explain(game)

@@ -31,10 +31,17 @@ def test_a_new_game_against_the_computer_gets_the_tags_too() -> None:
     assert (tags["Mode"], tags["WhiteType"], tags["BlackType"]) == ("OTB", "program", "human")
 
 
-def test_a_hot_seat_game_keeps_the_roster_it_had() -> None:
+def test_a_hot_seat_game_is_written_over_the_board_as_notation_md_recommends() -> None:
     session = GameSession()
     session.players = (HUMAN, HUMAN)
-    assert "Mode" not in tags_of(session.game) and "WhiteType" not in tags_of(session.game)
+    assert tags_of(session.game)["Mode"] == "OTB"  # NOTATION.md 7.5: the tags of a game played in the TUI
+
+
+def test_a_record_opened_keeps_the_tags_it_had() -> None:
+    session = GameSession()
+    record = write_pgn(Game.new()).replace('[Mode "OTB"]\n', '[Mode "EM"]\n')
+    session.show_record(read_pgn(record)[0], 1, "mail.ctl-pgn")
+    assert tags_of(session.game)["Mode"] == "EM" and "WhiteType" not in tags_of(session.game)
 
 
 @pytest.mark.parametrize(("mode", "written"), [("PEER_TO_PEER", "TC"), ("CHESS_SERVER", "ICS")])

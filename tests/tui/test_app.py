@@ -249,11 +249,11 @@ async def test_flip_puts_black_at_the_bottom() -> None:
 async def test_resign_asks_for_confirmation() -> None:
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("R")
+        await pilot.press("r")
         assert isinstance(app.screen, ConfirmDialog)
         await answer(pilot, "n")
         assert not app.game.is_over
-        await pilot.press("R")
+        await pilot.press("r")
         await answer(pilot, "y")
         assert (app.game.result, app.game.termination) == ("0-3", "White resigns")
 
@@ -272,8 +272,9 @@ async def test_help_screen_lists_keys_and_notation() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, TextDialog)
-        body = str(app.screen.query_one("#text-body").render())
-        for expected in ("Takeback", "Flip", "KRK-HIO", "P21=J", "Up-left"):
+        widget = app.screen.query_one("#text-body")
+        body = "\n".join(strip.text for strip in widget.render_lines(widget.content_region.reset_offset))
+        for expected in ("Takeback", "Flip", "KRK-HIO", "P21=J", "Up-left", "K D V R G N J E P"):
             assert expected in body
         await pilot.press("escape")
         assert not isinstance(app.screen, TextDialog)

@@ -112,6 +112,21 @@ async def test_save_then_open_the_record(tmp_path: Path) -> None:
         assert fresh.board.view.codes == fresh.game.position.board_codes
 
 
+async def test_a_hot_seat_game_saved_says_it_was_played_over_the_board(tmp_path: Path) -> None:
+    target = tmp_path / "hot-seat.ctl-pgn"
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter")
+        await until(lambda: len(app.game.nodes) == 1, "the move to be played")
+        await pilot.press("escape", "ctrl+s")
+        await until(lambda: isinstance(app.screen, PathDialog), "the save dialog")
+        app.screen.query_one("#path-input").value = str(target)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await until(lambda: target.exists(), "the record to be written")
+    (saved,) = read_pgn(target.read_text(encoding="utf-8"))  # our reader reads what the writer wrote
+    assert saved.tags["Mode"] == "OTB" and [n.san for n in saved.nodes] == ["E7-E13"]
+
+
 async def test_a_broken_record_is_explained_and_the_game_kept(tmp_path: Path) -> None:
     bad = tmp_path / "bad.ctl-pgn"
     bad.write_text('[Variant "C\'escacs"]\n\n1. E7-E13, E21-E15\n2. EE5-E11\n', encoding="utf-8")

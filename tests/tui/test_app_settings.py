@@ -8,7 +8,7 @@ from cescacs_tui.core import BLACK, WHITE, parse_hex
 from cescacs_tui.data.settings import Settings
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.board_layout import cursor_step
-from cescacs_tui.tui.dialogs.help import help_text
+from cescacs_tui.tui.dialogs.help import help_plain
 from cescacs_tui.tui.dialogs.new_game import NewGameDialog
 from cescacs_tui.tui.themes import known_themes
 
@@ -117,7 +117,7 @@ async def test_the_players_keys_rebind_actions_and_board_keys_and_every_word_tha
         await pilot.press("w")
         assert app.board.cursor == cursor_step(start, "up", {}, mode=app.board.mode)
         assert app.session.how("takeback") == "z"
-        assert "z" in str(help_text(app.game_screen.keys)).split("Takeback")[0].splitlines()[-1]
+        assert "z" in help_plain(app.game_screen.keys).split("Takeback")[0].splitlines()[-1]
         shown = [n.message for n in app._notifications]
         assert "[keys] 'no_such_action': no action or board key has that name; ignored" in shown
         app.game_screen.action_vim_keys()  # the vim keys come under the player's own: l moves, k does not

@@ -44,7 +44,7 @@ def games() -> list[Path]:
 async def test_the_archive_lists_the_games_newest_first_and_opens_the_one_chosen(games: list[Path]) -> None:
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("G")
+        await pilot.press("O")
         await until(lambda: isinstance(app.screen, ArchiveDialog), "the archive")
         dialog = app.screen
         assert isinstance(dialog, ArchiveDialog)
@@ -62,7 +62,7 @@ async def test_typing_filters_the_archive_in_any_case_and_without_accents(games:
     archived("Núria", "Pere", ["E7-E13"], age=50)
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("G")
+        await pilot.press("O")
         await until(lambda: isinstance(app.screen, ArchiveDialog), "the archive")
         dialog = app.screen
         assert isinstance(dialog, ArchiveDialog)
@@ -91,7 +91,7 @@ async def test_ctrl_o_starts_in_the_archive(games: list[Path]) -> None:
 async def test_a_visitor_of_a_server_cannot_browse_its_archive(games: list[Path], kind: LaunchKind) -> None:
     app = CescacsApp(policy=Policy(kind))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("G")
+        await pilot.press("O")
         await pilot.pause()
         assert app.screen is app.game_screen
         assert "the archive is the server's" in message(app)

@@ -93,9 +93,9 @@ async def test_a_key_of_the_burst_that_asked_the_question_answers_nothing_and_as
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         arrived = get_time()
-        arrive(app, "R", "R", arrived)
+        arrive(app, "r", "r", arrived)
         arrive(app, "y", "y", arrived)
-        await until(lambda: isinstance(app.screen, ConfirmDialog), "the question R asks")
+        await until(lambda: isinstance(app.screen, ConfirmDialog), "the question r asks")
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmDialog) and not app.game.is_over
@@ -252,8 +252,8 @@ async def test_the_app_and_the_plain_mode_ask_with_the_same_keys_in_each_languag
         plain = " ".join(Typist().type(resign))
         app = CescacsApp(Game.new())
         async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("R")
-            await until(lambda: isinstance(app.screen, ConfirmDialog), "the question R asks")
+            await pilot.press("r")
+            await until(lambda: isinstance(app.screen, ConfirmDialog), "the question r asks")
             buttons = [str(button.label) for button in app.screen.query(Button)]
         for button in buttons:  # "Sí (s)" in the dialog, "s: Sí" in the plain mode
             word, key = button[:-4], button[-2]
@@ -271,3 +271,34 @@ async def test_a_choice_says_how_to_choose_in_the_words_of_its_keys(options: lis
     app = Host(dialog)
     async with app.run_test():
         assert f"Enter or {words} chooses" in str(dialog.query_one("#choice-hint", Label).render())
+
+
+@pytest.mark.parametrize("language", ["en", "ca", "es"])
+async def test_the_help_fits_an_80_column_terminal_wrapping_each_line_under_itself(language: str) -> None:
+    from cescacs_tui import i18n
+    from cescacs_tui.tui.dialogs.help import help_plain
+
+    i18n.set_language(language)
+    try:
+        app = CescacsApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("question_mark")
+            await until(lambda: app.screen.query("#text-body"), "the help")
+            await pilot.pause()
+            body = app.screen.query_one("#text-body")
+            width = body.content_region.width
+            shown = [strip.text.rstrip() for strip in body.render_lines(body.content_region.reset_offset)]
+        assert 60 <= width < 80
+        page = help_plain(width=width)
+        assert shown[: len(page.splitlines())] == page.splitlines()  # the page is laid out as the widget shows it
+        lines = page.splitlines()
+        assert max(len(line) for line in lines) <= width  # the guide's lines ran to 86 columns
+        assert sorted(page.split()) == sorted(help_plain(width=1000).split())  # every word there, none cut
+        keys, guide = page.split("\nCTL-AN\n")
+        for line in keys.split("\n\nAlso")[0].splitlines():  # a key's description wraps under itself
+            assert line == line.lstrip() or line.startswith("  ")
+            assert not line.startswith("  ") or line[2] != " " or line.startswith(" " * 20), line
+        for line in guide.splitlines():  # so does an example's
+            assert not line.startswith(" " * 3) or line.startswith(" " * 16), line
+    finally:
+        i18n.set_language("en")

@@ -100,3 +100,75 @@ async def test_the_hex_description_follows_the_position_not_the_last_cursor_move
         await pilot.press("left_curly_bracket")  # the start position: E13 is empty there, the cursor did not move
         await pilot.pause()
         assert app.board.cursor == parse_hex("E13") and described() == "E13"
+
+
+def movable(app: CescacsApp, letter: str) -> tuple[int, ...]:
+    """The hexes of the side to move's pieces of ``letter`` that can move, as the board is read."""
+    from cescacs_tui.core.pieces import PIECE_BY_LETTER
+
+    position = app.game.position
+    origins = {m.origin for m in position.legal_moves()}
+    kind = PIECE_BY_LETTER[letter]
+    mine = [h for h, piece in position.pieces(position.turn) if piece.type == kind and h in origins]
+    return reading_order(mine, flipped=app.board.flipped)
+
+
+async def test_a_pieces_letter_picks_it_and_again_the_next_one_then_a_number_plays() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        first, second, *_ = movable(app, "E")
+        await pilot.press("E")
+        assert app.session.selection is not None and app.session.selection.selected == first
+        assert app.board.cursor == first and app.board.view.targets
+        await pilot.press("E")
+        assert app.session.selection is not None and app.session.selection.selected == second
+        target = app.board.numbered_target(1)
+        await pilot.press("1")
+        assert sans(app) == [f"E{HEX_NAMES[second]}-{HEX_NAMES[target]}"]  # type: ignore[index]
+        knight = movable(app, "N")[0]  # Black's now
+        await pilot.press("N")
+        assert app.session.selection is not None and app.session.selection.selected == knight
+        assert app.game.position.piece_at(knight).colour == app.game.position.turn  # type: ignore[union-attr]
+
+
+async def test_a_letter_and_a_number_in_one_burst_play_a_move() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        queen_less = movable(app, "N")[0]
+        burst(app, "N1")
+        await pilot.pause()
+        assert [node.move.origin for node in app.game.nodes] == [queen_less]
+
+
+async def test_a_kind_that_cannot_move_says_so_and_picks_nothing() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert movable(app, "R") == ()
+        await pilot.press("R")
+        assert "White has no Rook that can move" in message(app)
+        assert app.session.selection is not None and app.session.selection.selected is None
+        await pilot.press("E", "tab")  # an Elephant picked, the cursor on its first target
+        cursor, elephant = app.board.cursor, app.session.selection.selected
+        await pilot.press("R")
+        assert (app.board.cursor, app.session.selection.selected) == (cursor, elephant)  # nothing moved
+
+
+async def test_letters_typed_in_the_move_box_are_the_move_not_a_pick() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"NE3-D8")
+        assert box(app).value == "NE3-D8"
+        assert app.session.selection is not None and app.session.selection.selected is None
+        await pilot.press("enter")
+        assert sans(app) == ["NE3-D8"]
+
+
+async def test_a_letter_when_no_move_can_be_played_says_why() -> None:
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"e7-e13", "enter", "escape", "left_square_bracket", "K")
+        assert "reviewing an earlier move" in message(app)
+        assert app.session.selection is None

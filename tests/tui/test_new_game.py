@@ -338,14 +338,14 @@ async def test_typing_on_the_time_control_list_filters_it(typed: str, preset: st
 
 
 async def test_the_filtered_list_steps_only_through_matches_and_backspace_widens_it() -> None:
-    from cescacs_tui.tui.widgets.filter_select import FilterOverlay
+    from textual.widgets import OptionList
 
     app = DialogApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await tab_to(pilot, app, "preset")
         await pilot.press(*"cus")  # "Custom…" was 14 presses of ↓ away
         await pilot.pause()
-        overlay = app.screen.query_one("#preset").query_one(FilterOverlay)
+        overlay = app.screen.query_one("#preset").query_one(OptionList)
         enabled = [i for i, option in enumerate(overlay.options) if not option.disabled]
         assert enabled == [len(PRESETS)] and overlay.highlighted == len(PRESETS)
         await pilot.press("backspace", "backspace", "backspace", *"blitz")
@@ -384,3 +384,16 @@ async def test_every_field_label_leaves_a_space_before_its_field_in_each_languag
                 assert cell_len(text) <= label.content_region.width < label.region.width, text
     finally:
         i18n.set_language("en")
+
+
+def test_the_filtered_list_uses_only_textuals_public_api() -> None:
+    import ast
+    import inspect
+
+    from cescacs_tui.tui.widgets import filter_select
+
+    tree = ast.parse(inspect.getsource(filter_select))
+    modules = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    modules += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    textual = [module for module in modules if module.startswith("textual")]
+    assert textual and not [module for module in textual if any(part.startswith("_") for part in module.split("."))]

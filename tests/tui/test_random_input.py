@@ -25,7 +25,8 @@ KEYS = (
     *("up", "down", "left", "right", "q", "e", "a", "d", "home", "end"),  # the board's cursor
     *("enter", "enter", "space", "escape", "escape", "tab", "shift+tab"),
     *("[", "]", "{", "}", "i"),  # review, variations
-    *("u", "U", "c", "o", "R", "n", "p"),  # game actions and their dialogs
+    *("u", "U", "c", "o", "r", "n", "p"),  # game actions and their dialogs
+    *("K", "N", "P", "E", "R"),  # the piece letters
     *("f", "t", "g", "L", "F", "T"),  # view settings
     *("question_mark", "y", "Y", "v", "1", "2", "x"),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from rich._palettes import STANDARD_PALETTE, WINDOWS_PALETTE
@@ -343,8 +343,37 @@ REAL_TERMINALS: dict[str, tuple[Color, ...]] = {
         "#000000 #990000 #00a600 #999900 #0000b2 #b200b2 #00a6b2 #bfbfbf"
         " #666666 #e50000 #00d900 #e5e500 #0000ff #e500e5 #00e5e5 #e5e5e5"
     ),
+    "Windows console (conhost, before Windows 10 1709)": _palette(
+        "#000000 #800000 #008000 #808000 #000080 #800080 #008080 #c0c0c0"
+        " #808080 #ff0000 #00ff00 #ffff00 #0000ff #ff00ff #00ffff #ffffff"
+    ),
 }
 """The 16 colours of common terminals as they ship."""
+SOLARIZED: Final = _palette(
+    "#073642 #dc322f #859900 #b58900 #268bd2 #d33682 #2aa198 #eee8d5"
+    " #002b36 #cb4b16 #586e75 #657b83 #839496 #6c71c4 #93a1a1 #fdf6e3"
+)
+"""Solarized's 16 colours (the same in its dark and light forms): its bright black, green, yellow, blue and cyan
+are its greys (base03, base01, base00, base0, base1), its bright red orange and its bright magenta violet."""
+BACKGROUNDS: Final[dict[str, tuple[tuple[Color, ...], tuple[Color, ...]]]] = {
+    **{name: (colours, (colours[0], Color.parse(default))) for name, colours, default in (
+        ("xterm", REAL_TERMINALS["xterm"], "#ffffff"),
+        ("GNOME (Tango)", REAL_TERMINALS["GNOME (Tango)"], "#2e3436"),
+        ("Windows Terminal (Campbell)", REAL_TERMINALS["Windows Terminal (Campbell)"], "#0c0c0c"),
+        ("Windows console (conhost, before Windows 10 1709)",
+         REAL_TERMINALS["Windows console (conhost, before Windows 10 1709)"], "#000000"),
+        ("VGA (Linux console; Rich's standard palette)",
+         REAL_TERMINALS["VGA (Linux console; Rich's standard palette)"], "#000000"),
+        ("Solarized dark", SOLARIZED, "#002b36"),
+        ("Solarized light", SOLARIZED, "#fdf6e3"),
+    )},
+}  # fmt: skip
+"""Per palette, its 16 colours and the backgrounds a board is drawn on there: the palette's black (what a theme's
+dark screen becomes at 16 colours, and the ANSI theme's panels) and the terminal's own default background (the
+ANSI theme's screen), as each terminal ships."""
+APART: Final = 25.0
+"""The least CIE76 colour difference (dE76) for two colours to read as different at a glance: 2.3 is the least
+a person can tell apart side by side; 25 is about the difference of two neighbouring hues of one palette."""
 OTHER_PALETTES: dict[str, tuple[Color, ...]] = {
     "Rich's default (SVG export)": tuple(Color(*c) for c in DEFAULT_TERMINAL_THEME.ansi_colors._colors),
     "Textual's Alabaster (light)": tuple(Color(*c) for c in ALABASTER.ansi_colors._colors),
@@ -376,7 +405,8 @@ def test_16_colour_pieces_are_chips_that_read_on_any_palette(palette):
 
 @pytest.mark.parametrize("palette", ALL_PALETTES, ids=list(ALL_PALETTES))
 def test_16_colour_tiles_and_markers_on_each_palette(palette):
-    """Tiles apart by dE >= 40; markers and names at 3:1 (WCAG's floor for graphics) on real terminals, 2:1 else.
+    """Tiles apart (:data:`APART`); markers and names at 3:1 (WCAG's floor for graphics) on real terminals, 2:1
+    else.
 
     Highlights that replace the tile stay apart from every tile (dE >= 10), so a target is seen as one.
     """
@@ -384,7 +414,7 @@ def test_16_colour_tiles_and_markers_on_each_palette(palette):
     floor = 3.0 if palette in REAL_TERMINALS else 2.0
     tiles = [in_palette(colours, ANSI_BOARD[f"board-tile-{t}"]) for t in TILES]
     for first, second in combinations(tiles, 2):
-        assert delta_e(first, second) >= 40
+        assert delta_e(first, second) >= APART
     name = in_palette(colours, ANSI_BOARD["board-name"])
     assert all(contrast_ratio(tile, name) >= floor for tile in tiles)
     for highlight in HIGHLIGHTS:
@@ -395,6 +425,23 @@ def test_16_colour_tiles_and_markers_on_each_palette(palette):
             assert contrast_ratio(background, marker) >= floor, highlight
         if value != "transparent":
             assert all(delta_e(backgrounds[0], tile) >= 10 for tile in tiles), highlight
+
+
+@pytest.mark.parametrize("palette", BACKGROUNDS, ids=list(BACKGROUNDS))
+def test_16_colour_tiles_and_cursor_stay_apart_from_the_background_and_each_other(palette):
+    """Under each palette, on its backgrounds: every tile and the cursor at least :data:`APART` (dE76) from the
+    background, the tiles from each other, and the cursor from every tile (Solarized's bright black is its dark
+    background: a tile of that colour vanished; its bright yellow is a grey: a cursor of that colour was dim)."""
+    colours, backgrounds = BACKGROUNDS[palette]
+    tiles = {t: in_palette(colours, ANSI_BOARD[f"board-tile-{t}"]) for t in TILES}
+    cursor = in_palette(colours, ANSI_BOARD["board-cursor"])
+    for name, tile in tiles.items():
+        assert all(delta_e(tile, background) >= APART for background in backgrounds), name
+        assert delta_e(cursor, tile) >= APART, name
+    for first, second in combinations(tiles.values(), 2):
+        assert delta_e(first, second) >= APART
+    assert all(delta_e(cursor, background) >= APART for background in backgrounds)
+    assert contrast_ratio(cursor, in_palette(colours, ANSI_BOARD["board-cursor-text"])) >= 3  # its [ ]
 
 
 def test_standard_colours_reach_the_terminal_as_their_ansi_numbers():

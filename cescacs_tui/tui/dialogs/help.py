@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Mapping
+from typing import Final
 
+from rich.cells import cell_len
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 
+from ...core.safe_text import safe_text
 from ...i18n import N_, _
 from ...session import ACTIONS
-from ...session.actions import NO_KEYMAP, keys_label, keys_of
+from ...session.actions import NO_KEYMAP, PICKS, keys_label, keys_of
 from ..keymap import VIM_HELP, VIM_LETTERS
 from ..widgets.board import HexBoard
 from ..widgets.move_list import MoveList
@@ -66,10 +74,79 @@ def _binding_rows(bindings: list[Binding], keymap: Mapping[str, str]) -> list[tu
     return rows
 
 
-def help_text(keymap: Mapping[str, str] = NO_KEYMAP) -> Text:
+def _game_rows(keymap: Mapping[str, str]) -> list[tuple[str, str]]:
+    """One row per action with keys, but one for all the piece letters (``K D V R G N J E P``), where the first is."""
+    keyed = [(action, keys) for action in ACTIONS.values() if (keys := keys_of(action.name, keymap))]
+    letters = " ".join(keys_label(keys) for action, keys in keyed if action.name in PICKS)
+    rows: list[tuple[str, str]] = []
+    for action, keys in keyed:
+        if action.name not in PICKS:
+            rows.append((keys_label(keys), _(action.label)))
+        elif letters:
+            rows.append((letters, _("Pick a piece by its letter (again: the next one)")))
+            letters = ""
+    return rows
+
+
+ALSO: Final = N_(
+    "Also: Tab moves between the board, the move list and the move box\n"
+    "(and the notes beside the move list, when a record comments on a move: ¶;\n"
+    "i follows a variation the record gives there, Esc comes back out of it);\n"
+    "click a hex to pick it, click a move in the list to review it;\n"
+    "type a hex name (f14) in the move box to put the cursor there: your piece's\n"
+    "hex picks it, then the number shown on a target (or its hex) plays it;\n"
+    "Ctrl+P opens the command palette (Language: Català, Español, English);\n"
+    "Ctrl+Q quits (the game is saved).\n"
+)
+NOTATION: Final = "CTL-AN"
+"""The notation's name, the guide's title in every language."""
+_EXAMPLE: Final = re.compile(r"  (\S+)( +)(.*)")
+"""A line of the guide's examples: two spaces, the move, the spaces that align its words, the words."""
+
+
+def _key_rows(rows: list[tuple[str, str]]) -> Table:
+    """Keys and what they do, two columns: a description too long for its line goes on under itself."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    for keys, description in rows:
+        grid.add_row(safe_text(keys), description)  # the player's own keys come from their settings file
+    return grid
+
+
+def _flowing(paragraph: str) -> Text:
+    """A paragraph as one line that the page wraps at its width (the catalogs break its lines for reading)."""
+    return Text(" ".join(line.strip() for line in paragraph.strip().splitlines()))
+
+
+def _guide(guide: str) -> list[RenderableType]:
+    """The notation guide: its examples as two columns (the words under themselves when they wrap), the rest as
+    paragraphs that flow."""
+    parts: list[RenderableType] = []
+    for block in guide.strip("\n").split("\n\n"):
+        lines = block.splitlines()
+        examples = [_EXAMPLE.fullmatch(line) for line in lines]
+        if all(examples):
+            column = min(len(match[1]) + len(match[2]) for match in examples if match)
+            rows = [
+                (match[1], " " * (len(match[1]) + len(match[2]) - column) + match[3]) for match in examples if match
+            ]
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(no_wrap=True, min_width=column - 1)
+            grid.add_column()
+            for move, words in rows:
+                grid.add_row(move, words)
+            parts.append(Padding(grid, (0, 0, 0, 2)))
+        else:
+            parts.append(_flowing(block))
+        parts.append(Text())
+    return parts[:-1]
+
+
+def help_text(keymap: Mapping[str, str] = NO_KEYMAP) -> Group:
     """The help page: board keys, move-list keys, then every game action (the keys ``keymap`` gives), then the
-    notation guide."""
-    text = Text()
+    notation guide; laid out for any width (the 80-column terminal's included): descriptions and paragraphs
+    wrap at the page's width, each under itself."""
     sections = (
         (
             _("On the board"),
@@ -79,23 +156,21 @@ def help_text(keymap: Mapping[str, str] = NO_KEYMAP) -> Text:
             ],
         ),
         (_("In the move list"), _binding_rows([b for b in MoveList.BINDINGS if isinstance(b, Binding)], keymap)),
-        (_("Game"), [(keys_label(keys), _(a.label)) for a in ACTIONS.values() if (keys := keys_of(a.name, keymap))]),
+        (_("Game"), _game_rows(keymap)),
     )
-    width = max(14, *(len(keys) + 1 for _title, rows in sections for keys, _description in rows))
+    width = max(13, *(cell_len(keys) for _title, rows in sections for keys, _description in rows))
+    parts: list[RenderableType] = []
     for title, rows in sections:
-        text.append(f"{title}\n", style="bold underline")
-        for keys, description in rows:
-            text.append(f"  {keys:<{width}}", style="bold")
-            text.append(f"{description}\n")
-        text.append("\n")
-    text.append(_("Also: Tab moves between the board, the move list and the move box\n"
-                  "(and the notes beside the move list, when a record comments on a move: ¶;\n"
-                  "i follows a variation the record gives there, Esc comes back out of it);\n"
-                  "click a hex to pick it, click a move in the list to review it;\n"
-                  "type a hex name (f14) in the move box to put the cursor there: your piece's\n"
-                  "hex picks it, then the number shown on a target (or its hex) plays it;\n"
-                  "Ctrl+P opens the command palette (Language: Català, Español, English);\n"
-                  "Ctrl+Q quits (the game is saved).\n") + "\n")  # fmt: skip
-    text.append("CTL-AN\n", style="bold underline")
-    text.append(ctl_an_guide())
-    return text
+        parts.append(Text(title, style="bold underline"))
+        grid = _key_rows(rows)
+        grid.columns[0].min_width = width
+        parts.append(Padding(grid, (0, 0, 1, 2)))
+    parts += [_flowing(_(ALSO)), Text(), Text(NOTATION, style="bold underline"), *_guide(ctl_an_guide())]
+    return Group(*parts)
+
+
+def help_plain(keymap: Mapping[str, str] = NO_KEYMAP, *, width: int = 200) -> str:
+    """The help page as plain text, laid out ``width`` columns wide (for the tests, and to read it in a pipe)."""
+    console = Console(width=width, no_color=True, record=True, file=io.StringIO(), legacy_windows=False)
+    console.print(help_text(keymap))
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines())

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
+from rich.console import Group
 from rich.text import Text
 from textual import events
 from textual._time import get_time  # the clock of Message.time (monotonic; perf_counter on Windows)
@@ -329,10 +330,12 @@ class TextDialog(TranslatedBindings, ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", N_("Close"))]
 
-    def __init__(self, title: str, body: Text, *, hint: str | None = None) -> None:
+    def __init__(self, title: str, body: Text | Group, *, hint: str | None = None) -> None:
+        """``body`` is a text, made safe to show (a game record shown as text holds its tags and comments), or a
+        group of the app's own renderables (the help page, laid out to wrap at any width)."""
         super().__init__()
         self._title = title
-        self._body = safe_rich(body)  # a game record shown as text holds its tags and comments
+        self._body = safe_rich(body) if isinstance(body, Text) else body
         self._hint = hint or _("Esc closes")
 
     def compose(self) -> ComposeResult:

@@ -27,14 +27,15 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from ...core import HEX_NAMES, Colour
+from ...core.pieces import PieceType
 from ...i18n import LANGUAGES, _, language, set_language
 from ...session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
-from ...session.actions import keys_label, keys_of, press
+from ...session.actions import PICKS, keys_label, keys_of, press
 from ...session.highlights import last_move_hexes
 from ...session.opponent import Analysis, Asked, Opponent
 from ...session.policy import Need, Policy, Route
 from ...session.terms import piece_words, say
-from ..board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet
+from ..board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet, reading_order
 from ..dialogs.help import help_text
 from ..dialogs.questions import ChoiceDialog, ConfirmDialog, TextDialog, question_above
 from ..keymap import keymap
@@ -428,6 +429,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self.apply(Feedback.refused(reason))
         elif action.scope is Scope.SESSION:
             self.apply(getattr(self.session, name)())
+        elif name in PICKS:
+            self.pick_piece(PICKS[name])
         else:
             done: Awaitable[None] | None = getattr(self, f"action_{name}")()
             return done
@@ -449,6 +452,17 @@ class GameScreen(TranslatedBindings, Screen[None]):
     async def action_focus_input(self) -> None:
         """``/`` or ``:``: the move box has the focus before the next key is routed (:mod:`..widgets.move_entry`)."""
         await focus_move_box(self)
+
+    def pick_piece(self, kind: PieceType) -> None:
+        """A piece's letter: its next piece of that kind that can move is picked, as the board is read, and the
+        board has the cursor on it and the focus, for the target's number."""
+        board = self.board
+        feedback = self.session.pick_kind(kind, lambda hexes: reading_order(hexes, flipped=board.flipped))
+        picker = self.session.selection
+        if feedback.tone is not Tone.ERROR and picker is not None and picker.selected is not None:
+            board.cursor = picker.selected
+            self.set_focus(board)
+        self.apply(feedback)
 
     def action_flip(self) -> None:
         flipped = not self.session.options.get("flipped", False)
@@ -545,7 +559,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.apply(Feedback(copy_text(self.app, text, system=system).describe(what)))
 
     def action_explain(self) -> None:
-        """``E``: what the position shown says, in words (:mod:`~cescacs_tui.session.explain`), as plain text a
+        """``w``: what the position shown says, in words (:mod:`~cescacs_tui.session.explain`), as plain text a
         screen reader reads like the plain mode's ``explain``."""
         from ...session.explain import explain
 

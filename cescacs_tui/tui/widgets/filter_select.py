@@ -7,82 +7,81 @@ the top line of the list shows it) and every option that does not contain it,
 in any case and without accents, is disabled: dimmed, and skipped by the arrow
 keys, so ↓ and Enter go only through the matches.  Typing on the closed list
 opens it with that character.
+
+Only Textual's public API is used: the ``Select`` is made with
+``type_to_search=False``, so its open list (an ``OptionList``) lets printable
+keys bubble up to it, where they filter that list; :meth:`check_consume_key`
+keeps the screen's and the app's bindings of those keys from firing meanwhile.
 """
 
 from __future__ import annotations
 
-from typing import Generic
+from collections.abc import Iterable
+from typing import Any, Generic, TypeVar
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
-from textual.widgets import Select
-from textual.widgets._select import SelectCurrent, SelectOverlay, SelectType
+from textual.widgets import OptionList, Select
 
 from ...i18n import folded
 
 __all__ = ["FilterSelect"]
 
+_V = TypeVar("_V")
 
-class FilterOverlay(SelectOverlay):
-    """The open list: what is typed disables the options that do not contain it."""
 
-    def __init__(self) -> None:
-        super().__init__(type_to_search=False)
+class FilterSelect(Select[_V], Generic[_V]):
+    """A ``Select`` whose list typing filters (see the module's docstring)."""
+
+    def __init__(self, options: Iterable[tuple[RenderableType, _V]], **settings: Any) -> None:
+        super().__init__(options, type_to_search=False, **settings)
         self.typed = ""
         """What the player has typed since the list opened."""
 
-    def watch_has_focus(self, value: bool) -> None:
-        super().watch_has_focus(value)
-        if not value and self.typed:  # closed: the next time it opens, whole (or filtered by the key that opens it)
+    @property
+    def option_list(self) -> OptionList:
+        """The open list (Textual's overlay, an ``OptionList``)."""
+        return self.query_one(OptionList)
+
+    def watch_expanded(self, expanded: bool) -> None:
+        if not expanded and self.typed:  # closed: the next time it opens, whole (or filtered by the key that opens it)
             self.filter_by("")
 
-    async def _on_key(self, event: events.Key) -> None:
-        if event.key == "backspace" and self.typed:
-            self.typed = self.typed[:-1]
+    def check_consume_key(self, key: str, character: str | None = None) -> bool:
+        printable = character is not None and character.isprintable() and (key != "space" or bool(self.typed))
+        return printable or (key == "backspace" and self.expanded)
+
+    async def on_key(self, event: events.Key) -> None:
+        """A character typed filters the list; on the closed list it opens it, filtered by that character."""
+        if event.key == "backspace" and self.expanded and self.typed:
+            typed = self.typed[:-1]
         elif event.character is not None and event.is_printable and (event.key != "space" or self.typed):
-            self.typed += event.character  # a space inside what is typed ("level 10"), not one alone
+            typed = self.typed + event.character  # a space inside what is typed ("level 10"), not one alone
         else:
             return
         event.stop()
         event.prevent_default()
-        self.filter_by(self.typed)
-
-    def check_consume_key(self, key: str, character: str | None = None) -> bool:
-        printable = character is not None and character.isprintable() and (key != "space" or bool(self.typed))
-        return printable or key == "backspace"
+        if not self.expanded:
+            self.action_show_overlay()
+        self.filter_by(typed)
 
     def filter_by(self, typed: str) -> None:
         """Keep the options that contain ``typed`` (disable the others) and highlight the first one kept."""
         self.typed = typed
         wanted = folded(typed)
+        options = self.option_list
         first = None
-        for index, option in enumerate(self.options):
+        for index, option in enumerate(options.options):
             prompt = option.prompt
             label = prompt.plain if isinstance(prompt, Text) else str(prompt)
             if wanted in folded(label):
-                self.enable_option_at_index(index)
+                options.enable_option_at_index(index)
                 first = index if first is None else first
             else:
-                self.disable_option_at_index(index)
-        highlighted = self.highlighted
-        if first is not None and (highlighted is None or self.get_option_at_index(highlighted).disabled):
-            self.select(first)
-        self.border_title = self.typed or None
-
-
-class FilterSelect(Select[SelectType], Generic[SelectType]):
-    """A ``Select`` whose list typing filters (see the module's docstring)."""
-
-    def compose(self) -> ComposeResult:
-        yield SelectCurrent(self.prompt)
-        yield FilterOverlay().data_bind(compact=Select.compact)
-
-    async def _on_key(self, event: events.Key) -> None:
-        """A character typed on the closed list opens it, filtered by that character."""
-        if self.expanded or event.character is None or not event.is_printable or event.key == "space":
-            return
-        event.stop()
-        event.prevent_default()
-        self.action_show_overlay()
-        self.query_one(FilterOverlay).filter_by(event.character)
+                options.disable_option_at_index(index)
+        highlighted = options.highlighted
+        if first is not None and (highlighted is None or options.get_option_at_index(highlighted).disabled):
+            options.highlighted = first
+            options.scroll_to_highlight()
+        options.border_title = self.typed or None
