@@ -111,6 +111,24 @@ async def open_review(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
+SCENE_PUZZLE = "P12376af6d"
+"""A mate in 2 of the bundled set whose first move forks (DP15×EE21+^, KE23-D26, GI21-G25#)."""
+
+
+async def open_puzzle(pilot: Pilot[None]) -> None:
+    """The puzzle screen over the game, on a fixed puzzle, a new player's rating, and its first hint asked."""
+    from cescacs_tui.learn.puzzles import bundled_puzzles
+    from cescacs_tui.learn.trainer import Trainer
+    from cescacs_tui.tui.screens.puzzles import PuzzleScreen
+
+    await pilot.pause()
+    puzzle = next(p for p in bundled_puzzles() if p.id == SCENE_PUZZLE)
+    await pilot.app.push_screen(PuzzleScreen(Trainer({"bundled": [puzzle]})))
+    await pilot.pause()
+    await pilot.press("h")
+    await pilot.pause()
+
+
 async def review_move_9(pilot: Pilot[None]) -> None:
     """Step back to 5. I5-I9: its comment and the two variations the record gives instead."""
     await pilot.pause()
@@ -238,6 +256,8 @@ SCENES: dict[str, Scene] = {
         open_review,
         caption="The engine's review: each move judged, each side's accuracy",
     ),
+    "puzzle-80x24": Scene((80, 24), Game.new, open_puzzle, caption="A puzzle: mate in 2, the first hint shown"),
+    "puzzle-120x40": Scene((120, 40), Game.new, open_puzzle, caption="Puzzles near your rating, by theme, with hints"),
     "annotated-record": Scene(
         (120, 40), annotated, review_move_9, caption="Reviewing an annotated record: its comments and variations"
     ),

@@ -283,6 +283,11 @@ _TABLE: Final = (
         _no_move_to_review, needs=frozenset({Need.ENGINE}),
     ),
     Action(
+        "puzzles", "P", N_("Puzzles"), N_("Puzzles"),
+        N_("Solve C'escacs puzzles near your rating, by theme, and your own blunders; h hints, r retries, n the next"),
+        _U, needs=frozenset({Need.PROGRESS}),
+    ),
+    Action(
         "copy_pgn", "y", N_("Copy PGN"), N_("Copy game (CTL-PGN)"),
         N_("Copy the record to the clipboard, also over SSH"), _U, footer=True, needs=frozenset({Need.CLIPBOARD}),
     ),

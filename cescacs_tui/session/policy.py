@@ -93,6 +93,8 @@ class Need(Enum):
     """An engine process on this machine (the computer's moves, a hint, the analysis)."""
     ARCHIVE = auto()
     """The archive of finished games kept on this machine, browsed and opened in the app."""
+    PROGRESS = auto()
+    """The player's puzzle rating and their own deck of puzzles (their blunders), kept for the next time."""
 
 
 class Route(Enum):
@@ -179,7 +181,7 @@ class Policy:
             return Decision(Route.TERMINAL)
         if need is Need.SCREENSHOT:
             return Decision(Route.DOWNLOAD) if kind is LaunchKind.WEB else Decision(reason=Message(NO_SCREENSHOT))
-        if need is Need.SETTINGS:
+        if need in (Need.SETTINGS, Need.PROGRESS):
             return Decision(Route.VISITOR_SETTINGS)
         if need is Need.ARCHIVE:
             return Decision(reason=Message(NO_ARCHIVE))
@@ -196,6 +198,12 @@ class Policy:
             if reason is not None:
                 return say(reason)
         return None
+
+    @property
+    def keeps_progress(self) -> bool:
+        """Whether the puzzle rating and the personal deck are kept in the data directory: the owner's, or the
+        folder a server gives each visitor (``CESCACS_DATA_DIR``); never a file of the server's owner."""
+        return self.decide(Need.PROGRESS).route in (Route.HOST_FILE, Route.VISITOR_SETTINGS)
 
     @property
     def delivers(self) -> bool:
@@ -264,5 +272,6 @@ _OWNER_ROUTES: Final = {
     Need.SETTINGS: Route.OWN_SETTINGS,
     Need.ENGINE: Route.OWN_ENGINE,
     Need.ARCHIVE: Route.HOST_FILE,
+    Need.PROGRESS: Route.HOST_FILE,
 }
 """The owner's machine is theirs: every need is met on it."""

@@ -691,6 +691,15 @@ class GameScreen(TranslatedBindings, Screen[None]):
 
         self.app.push_screen(ReviewScreen(game, self._review_job(), save=save))
 
+    def action_puzzles(self) -> None:
+        """``P``: the puzzle screen over the game; the rating and the personal deck kept as the policy says."""
+        from ...data.storage import data_dir
+        from ...learn.trainer import player_trainer
+        from .puzzles import PuzzleScreen
+
+        trainer = player_trainer(data_dir() if self.policy.keeps_progress else None)
+        self.app.push_screen(PuzzleScreen(trainer, piece_set=self.options.piece_set))
+
     def action_screenshot(self) -> None:
         """An SVG of the screen: saved on the owner's machine (Textual says where), a download in a visitor's
         browser; refused to an SSH visitor (the policy's reason) before this is reached.  Taken after the next
