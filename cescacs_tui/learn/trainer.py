@@ -182,7 +182,8 @@ class Trainer:
             return None
         fresh = [p for p in puzzles if p.id not in self._recent] or puzzles
         rating = self.progress.rating.rating
-        nearest = sorted(fresh, key=lambda p: (abs(p.rating - rating), p.id))[:NEAREST]
+        chooser = self._chooser
+        nearest = sorted(fresh, key=lambda p: (abs(p.rating - rating), chooser.random()))[:NEAREST]  # ties: any
         puzzle = self._chooser.choice(nearest)
         self._recent = [*self._recent, puzzle.id][-RECENT:]
         self.attempt = Attempt(puzzle)

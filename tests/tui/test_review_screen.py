@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import ProgressBar
+from textual.widgets import ProgressBar, Select
 
 from cescacs_tui.data.archive import archive_game
 from cescacs_tui.data.records import open_pgn_file
@@ -125,3 +125,37 @@ async def test_the_engine_reviews_the_game_on_the_table() -> None:
         await until(lambda: screen.review is not None or screen.problem is not None, "the engine's review")
         assert screen.problem is None
         assert screen.plies[BLUNDER_PLY].kind is not None and screen.plies[BLUNDER_PLY].kind.value == "blunder"
+
+
+async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
+    from cescacs_tui.data.storage import data_dir
+    from cescacs_tui.learn.deck import DeckFile
+    from cescacs_tui.tui.screens.puzzles import PuzzleScreen
+
+    app = CescacsApp(planted(), reviewer=lambda: instant_review)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        screen = await review_screen(app)
+        await until(lambda: screen.review is not None, "the review")
+        assert "1 blunder is now a puzzle of your deck (P: My blunders)" in str(
+            screen.query_one("#review-message").render()
+        )
+        [made] = DeckFile(data_dir()).load()
+        assert made.moves == ("H6-H10",)
+        await pilot.press("escape")
+        await until(lambda: app.screen is app.game_screen, "the game")
+        await pilot.press("P")
+        await until(lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
+        puzzles = app.screen
+        assert isinstance(puzzles, PuzzleScreen)
+        puzzles.query_one("#puzzle-deck", Select).value = "mine"  # the deck list, as a click on it would
+        await until(lambda: puzzles.trainer.deck == "mine", "the player's deck")
+        attempt = puzzles.trainer.attempt
+        assert attempt is not None and attempt.puzzle.id == made.id
+    again = CescacsApp(planted(), reviewer=lambda: instant_review)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        screen = await review_screen(again)
+        await until(lambda: screen.review is not None, "the review")
+        assert "puzzle" not in str(screen.query_one("#review-message").render())  # already in the deck
+    assert len(DeckFile(data_dir()).load()) == 1

@@ -27,7 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from ...core import HEX_NAMES, Colour
-from ...i18n import LANGUAGES, _, language, set_language
+from ...i18n import LANGUAGES, _, language, ngettext, set_language
 from ...session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
 from ...session.actions import keys_label, keys_of, press
 from ...session.highlights import last_move_hexes
@@ -660,7 +660,14 @@ class GameScreen(TranslatedBindings, Screen[None]):
             if ply is not None and self.session.game is game and [n.san for n in game.nodes] == moves:
                 self.apply(self.session.review_to(ply))
 
-        self.app.push_screen(ReviewScreen(game, self._review_job(), save=save), closed)
+        session = self.session
+        screen = ReviewScreen(
+            game,
+            self._review_job(),
+            save=save,
+            reviewed=lambda game, review: self._keep_blunders(game, review, session),
+        )
+        self.app.push_screen(screen, closed)
 
     def review_archived(self, path: Path) -> None:
         """Review an archived game (the archive browser's Ctrl+R) without putting it on the table; ``s`` writes the
@@ -689,7 +696,31 @@ class GameScreen(TranslatedBindings, Screen[None]):
                 return _("could not save {path}: {reason}").format(path=path, reason=error.strerror or error)
             return _("the review is in {path}").format(path=self.policy.hide_paths(str(path)))
 
-        self.app.push_screen(ReviewScreen(game, self._review_job(), save=save))
+        self.app.push_screen(ReviewScreen(game, self._review_job(), save=save, reviewed=self._keep_blunders))
+
+    def _keep_blunders(self, game: Game, review: Review, session: GameSession | None = None) -> str | None:
+        """A review is done: each blunder of a side a person played here (not the computer's) becomes a puzzle of
+        the player's own deck, kept as the policy decides (the owner's data directory, a visitor's own folder)."""
+        from ...data.storage import data_dir
+        from ...learn.deck import DeckFile, blunder_puzzles, people_sides
+
+        if not self.policy.keeps_progress:
+            return None
+        sides = people_sides(game)
+        if session is not None:
+            sides = [c for c in sides if not session.players[c].is_computer and session.port.plays_here(c)]
+        try:
+            added = DeckFile(data_dir()).add(blunder_puzzles(game, review, sides))
+        except OSError as error:
+            return _("your blunders were not kept as puzzles: {reason}").format(reason=error.strerror or error)
+        if not added:
+            return None
+        said = ngettext(
+            "{count} blunder is now a puzzle of your deck ({key}: My blunders)",
+            "{count} blunders are now puzzles of your deck ({key}: My blunders)",
+            added,
+        )
+        return said.format(count=added, key=self.session.how("puzzles"))
 
     def action_puzzles(self) -> None:
         """``P``: the puzzle screen over the game; the rating and the personal deck kept as the policy says."""

@@ -53,12 +53,14 @@ from ..widgets.message_line import MessageLine
 from ..widgets.move_list import MoveList
 from .narrow_layout import BREAKPOINTS
 
-__all__ = ["ReviewJob", "ReviewScreen", "SaveReview", "engine_review", "evaluation_words", "review_copy"]
+__all__ = ["ReviewJob", "ReviewScreen", "Reviewed", "SaveReview", "engine_review", "evaluation_words", "review_copy"]
 
 ReviewJob = Callable[[Game, Callable[[int, int], None], Callable[[PlyReview], None]], Awaitable[Review]]
 """Analyse a game: ``job(game, on_progress, on_ply)`` returns the whole review (see ``review_game``)."""
 SaveReview = Callable[[Game, Review], str]
 """Write a finished review (of the game given, the screen's copy) into the record; what to say about it."""
+Reviewed = Callable[[Game, Review], str | None]
+"""Told of a finished review (the game screen keeps the player's blunders as puzzles); what to say, if anything."""
 
 
 class EngineBusyError(ReviewError):
@@ -126,7 +128,9 @@ class ReviewScreen(TranslatedBindings, Screen[int | None]):
         Binding("tab", "app.focus_next", N_("Graph / moves"), show=False),
     ]
 
-    def __init__(self, game: Game, job: ReviewJob, *, title: str = "", save: SaveReview | str) -> None:
+    def __init__(
+        self, game: Game, job: ReviewJob, *, title: str = "", save: SaveReview | str, reviewed: Reviewed | None = None
+    ) -> None:
         super().__init__()
         self.game = review_copy(game)
         """The game reviewed: the main line only, its move list marked as the review goes."""
@@ -134,6 +138,7 @@ class ReviewScreen(TranslatedBindings, Screen[int | None]):
         self.title_text = title or f"{game.tags.get('White', '?')} – {game.tags.get('Black', '?')}"
         self.save = save
         """Writes the review into the record and says where (the game screen's), or why it cannot be kept."""
+        self.reviewed = reviewed
         self.plies: dict[int, PlyReview] = {}
         """The half-moves judged so far, by ply."""
         self.review: Review | None = None
@@ -185,7 +190,10 @@ class ReviewScreen(TranslatedBindings, Screen[int | None]):
         self.review = review
         for ply in review.plies:
             self._judged(ply)
-        self._say(_("review done: {key} saves it in the record, Esc closes").format(key="s"))
+        said = _("review done: {key} saves it in the record, Esc closes").format(key="s")
+        if self.reviewed is not None and (more := self.reviewed(self.game, review)):
+            said = f"{said} · {more}"
+        self._say(said)
 
     def _judged(self, ply: PlyReview) -> None:
         """One half-move judged: on the graph, marked in the move list, in words if it is the chosen one."""
