@@ -117,6 +117,20 @@ async def test_a_visitor_without_engines_is_refused_the_review_and_an_empty_game
         assert "no move to review yet" in message(app)
 
 
+async def test_keys_are_answered_while_the_real_engine_analyses_and_esc_stops_it() -> None:
+    app = CescacsApp(planted(), settings=Settings(review_seconds=2.0))  # 14 s of searching: Esc comes long before
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        screen = await review_screen(app)
+        await pilot.press("home", "right", "right")
+        assert screen.graph.chosen == 3 and "JF4-K16" in details(screen)
+        assert screen.running  # the keys were answered while the engine searched
+        await pilot.press("escape")
+        assert not screen.running
+        await pilot.press("s")
+        assert "stopped before its end" in str(screen.query_one("#review-message").render())
+
+
 async def test_the_engine_reviews_the_game_on_the_table() -> None:
     app = CescacsApp(planted(), settings=Settings(review_seconds=0.05))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -23,16 +23,18 @@ screenshots, so a picture never depends on the engine's timing).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from ...core.game import Game
 from ...core.pgn import read_pgn, write_pgn
@@ -145,6 +147,7 @@ class ReviewScreen(TranslatedBindings, Screen[int | None]):
         """The whole review, once it is done."""
         self.running = False
         self.problem: str | None = None
+        self._worker: Worker[None] | None = None
         self.board = HexBoard(id="review-board")
         self.graph = EvalGraph(len(self.game.nodes), id="review-graph")
 
@@ -170,7 +173,19 @@ class ReviewScreen(TranslatedBindings, Screen[int | None]):
         self._show_ply(len(self.game.nodes))
         self._show_accuracy()
         self.running = True
-        self._analyse()
+        self._worker = self._analyse()
+
+    @on(events.Unmount)
+    async def _close_engine(self) -> None:
+        """Leaving (or quitting) in mid-analysis: the worker is cancelled, and its engine closed, before the app goes
+        on (an engine process is never left behind)."""
+        worker = self._worker
+        if worker is None:
+            return
+        if not worker.is_cancelled:  # cancelled twice, the engine's closing would be cut short
+            worker.cancel()
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):
+            await worker.wait()
 
     def on_resize(self) -> None:
         self.set_class(self.size.height >= 36, "-tall")
@@ -281,8 +296,12 @@ class ReviewScreen(TranslatedBindings, Screen[int | None]):
     def action_save_review(self) -> None:
         """``s``: the review into the record, once it is whole (the game screen decides where it goes)."""
         if self.review is None:
-            reason = self.problem or _("the review is not finished: wait for it (Esc stops it)")
-            self._say(reason)
+            if self.problem is not None:
+                self._say(_("the review failed: {reason}").format(reason=self.problem))
+            elif self.running:
+                self._say(_("the review is not finished: wait for it (Esc stops it)"))
+            else:
+                self._say(_("the review was stopped before its end: nothing to keep"))
             return
         if isinstance(self.save, str):
             self._say(self.save)
