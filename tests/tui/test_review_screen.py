@@ -12,6 +12,7 @@ from cescacs_tui.data.archive import archive_game
 from cescacs_tui.data.records import open_pgn_file
 from cescacs_tui.data.settings import Settings
 from cescacs_tui.learn.annotate import read_annotations
+from cescacs_tui.learn.scoring import Class
 from cescacs_tui.session.policy import LaunchKind, Policy
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.dialogs.archive import ArchiveDialog
@@ -138,7 +139,7 @@ async def test_the_engine_reviews_the_game_on_the_table() -> None:
         screen = await review_screen(app)
         await until(lambda: screen.review is not None or screen.problem is not None, "the engine's review")
         assert screen.problem is None
-        assert screen.plies[BLUNDER_PLY].kind is not None and screen.plies[BLUNDER_PLY].kind.value == "blunder"
+        assert screen.plies[BLUNDER_PLY].kind is Class.BLUNDER
 
 
 async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
@@ -173,3 +174,28 @@ async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
         await until(lambda: screen.review is not None, "the review")
         assert "puzzle" not in str(screen.query_one("#review-message").render())  # already in the deck
     assert len(DeckFile(data_dir()).load()) == 1
+
+
+async def test_a_long_game_shares_the_graphs_columns_and_a_click_chooses_within_them() -> None:
+    from textual.app import App, ComposeResult
+
+    from cescacs_tui.learn.scoring import Class as Kind
+
+    class GraphApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield EvalGraph(200)
+
+    app = GraphApp()
+    async with app.run_test(size=(50, 10)) as pilot:
+        graph = app.query_one(EvalGraph)
+        assert graph.content_size.width == 50
+        assert list(graph.column_plies(0)) == [1, 2, 3, 4] and list(graph.column_plies(49)) == [197, 198, 199, 200]
+        graph.set_point(6, 0.1, Kind.BLUNDER)
+        graph.set_point(5, 0.9, None)
+        strip = graph.render_line(graph.content_size.height - 1)
+        # column 1 (plies 5-8) draws its worst half-move, the blunder at 0.1: half the bottom row of 5 (not 0.9's █)
+        assert strip.text[1] == "▄" and strip.text[0] == " "  # column 0: not analysed (its dot is mid-height)
+        await pilot.click(EvalGraph, offset=(1, 0))
+        assert graph.chosen == 8  # the column's last half-move
+        await pilot.press("end", "left")
+        assert graph.chosen == 199
