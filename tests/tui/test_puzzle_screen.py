@@ -13,6 +13,7 @@ from cescacs_tui.core import parse_hex
 from cescacs_tui.learn.puzzles import Attempt, Puzzle, Verdict, bundled_puzzles
 from cescacs_tui.learn.trainer import ProgressFile, Trainer, player_trainer
 from cescacs_tui.session.policy import LaunchKind, Policy
+from cescacs_tui.session.selection import Picker
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.puzzle_app import PuzzleApp
 from cescacs_tui.tui.screens.puzzles import PuzzleScreen
@@ -122,3 +123,26 @@ async def test_p_opens_the_puzzles_over_the_game_and_a_visitor_keeps_the_rating_
         assert screen.trainer.keep is not None and "mine" in screen.trainer.decks  # the folder the server gave them
         await pilot.press("escape")
         await until(lambda: app.screen is app.game_screen, "the game again")
+
+
+async def test_a_promotion_on_the_board_asks_which_piece_and_solves(tmp_path: Path) -> None:
+    from cescacs_tui.tui.dialogs.questions import ChoiceDialog
+    from tests.helpers.app import answer
+
+    the_puzzle = puzzle("P10b51b179")  # C21-C25=D#: which piece the pawn becomes is the puzzle
+    trainer = Trainer({"bundled": [the_puzzle]}, keep=ProgressFile(tmp_path))
+    app = PuzzleApp(trainer)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        await pilot.pause()
+        await click(pilot, screen, "C21")
+        await click(pilot, screen, "C25")
+        await until(lambda: isinstance(app.screen, ChoiceDialog), "the choice of a piece")
+        start = the_puzzle.start()
+        picker = Picker(start)  # the moves the dialog offers, in its order, numbered from 1
+        picker.pick(parse_hex("C21"))
+        offered = [start.ctl_an(move) for move in picker.pick(parse_hex("C25")).moves]
+        await answer(pilot, str(offered.index("C21-C25=D#") + 1))
+        await until(lambda: trainer.attempt is not None and trainer.attempt.solved, "the puzzle solved")
+        assert "solved" in said(app) and trainer.progress.solved == 1
