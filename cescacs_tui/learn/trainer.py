@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Final
 
 from ..core.safe_text import printable
-from ..data.ratings import Rating, Score, rate
+from ..data.ratings import MAX_DEVIATION, Rating, Score, rate
 from ..data.storage import read_limited, write_atomic
 from ..i18n import N_
 from .puzzles import Attempt, Puzzle, with_theme
@@ -102,8 +102,10 @@ class Progress:
             raise ValueError("rating, deviation and volatility are numbers")
         if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 10**9 for n in counts):
             raise ValueError("tried and solved are counts")
-        rating = Rating(*(float(n) for n in numbers))  # type: ignore[arg-type]
-        return cls(rating, *counts)  # type: ignore[arg-type]
+        value, deviation, volatility = (float(n) for n in numbers)  # type: ignore[arg-type]
+        if not (0 <= value <= 5000 and 0 < deviation <= MAX_DEVIATION and 0 < volatility <= 1):
+            raise ValueError("the rating is out of range")  # a hand-edited file cannot make the next result overflow
+        return cls(Rating(value, deviation, volatility), *counts)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

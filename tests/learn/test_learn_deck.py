@@ -65,8 +65,19 @@ def test_the_next_puzzle_is_near_the_rating_and_not_a_recent_one() -> None:
     assert trainer.next_puzzle() is None and trainer.attempt is None
 
 
-def test_the_rating_file_damaged_is_said_and_replaced(tmp_path: Path) -> None:
-    (tmp_path / "puzzles.json").write_text("{not json", encoding="utf-8")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        "[]",
+        '{"rating": 1e308, "deviation": 50, "volatility": 0.06, "tried": 1, "solved": 1}',
+        '{"rating": 1500, "deviation": 0, "volatility": 0.06, "tried": 1, "solved": 1}',
+        '{"rating": 1500, "deviation": 50, "volatility": 0.06, "tried": -1, "solved": 1}',
+        '{"rating": true, "deviation": 50, "volatility": 0.06, "tried": 1, "solved": 1}',
+    ],
+)
+def test_the_rating_file_damaged_is_said_and_replaced(tmp_path: Path, text: str) -> None:
+    (tmp_path / "puzzles.json").write_text(text, encoding="utf-8")
     trainer = player_trainer(tmp_path)
     assert trainer.problems and trainer.progress.tried == 0
     trainer.next_puzzle()

@@ -199,3 +199,14 @@ async def test_a_long_game_shares_the_graphs_columns_and_a_click_chooses_within_
         assert graph.chosen == 8  # the column's last half-move
         await pilot.press("end", "left")
         assert graph.chosen == 199
+
+
+async def test_the_players_names_from_a_record_are_shown_safely() -> None:
+    game = planted()
+    game.tags["White"] = "Eve\x1b[31m\u202e"
+    app = CescacsApp(game, reviewer=lambda: instant_review)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        screen = await review_screen(app)
+        title = str(screen.query_one("#review-title").render())
+        assert "\x1b" not in title and "\u202e" not in title and "Eve" in title

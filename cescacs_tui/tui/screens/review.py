@@ -39,6 +39,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 from ...core.game import Game
 from ...core.pgn import read_pgn, write_pgn
 from ...core.pieces import WHITE
+from ...core.safe_text import safe_text
 from ...data.engine_slots import EngineSlots
 from ...engine.pv import pv_to_ctl_an
 from ...i18n import N_, _
@@ -137,7 +138,8 @@ class ReviewScreen(TranslatedBindings, Screen[int | None]):
         self.game = review_copy(game)
         """The game reviewed: the main line only, its move list marked as the review goes."""
         self.job = job
-        self.title_text = title or f"{game.tags.get('White', '?')} – {game.tags.get('Black', '?')}"
+        self.title_text = safe_text(title or f"{game.tags.get('White', '?')} – {game.tags.get('Black', '?')}")
+        """The players (tags of a record: anything, made safe to show)."""
         self.save = save
         """Writes the review into the record and says where (the game screen's), or why it cannot be kept."""
         self.reviewed = reviewed
