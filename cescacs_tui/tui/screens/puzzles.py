@@ -64,6 +64,11 @@ class PuzzleScreen(TranslatedBindings, Screen[None]):
     PuzzleScreen #puzzle-task { margin-bottom: 1; }
     PuzzleScreen #puzzle-rating { margin-bottom: 1; }
     PuzzleScreen Select { margin-bottom: 1; }
+    PuzzleScreen.-narrow #puzzle-main { layout: vertical; }
+    PuzzleScreen.-narrow #puzzle-board { height: auto; width: 100%; }
+    PuzzleScreen.-narrow #puzzle-side {
+        width: 100%; height: 1fr; min-width: 0; border-left: none; border-top: solid $border-blurred;
+    }
     """
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     BINDINGS: ClassVar[list[BindingType]] = [

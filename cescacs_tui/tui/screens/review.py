@@ -123,6 +123,11 @@ class ReviewScreen(TranslatedBindings, Screen[int | None]):
     ReviewScreen MoveList { border-top: solid $border-blurred; }
     ReviewScreen ProgressBar { height: 1; padding: 0 1; }
     ReviewScreen.-tall EvalGraph { height: 9; }
+    ReviewScreen.-narrow #review-main { layout: vertical; }
+    ReviewScreen.-narrow #review-board { height: auto; width: 100%; }
+    ReviewScreen.-narrow #review-side {
+        width: 100%; height: 1fr; min-width: 0; border-left: none; border-top: solid $border-blurred;
+    }
     """
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     BINDINGS: ClassVar[list[BindingType]] = [
