@@ -91,6 +91,8 @@ def _solve_puzzles(args: argparse.Namespace) -> int:
     from ..session.policy import LaunchKind
     from .launch import interactive, launch_policy
 
+    if args.file is not None:
+        raise CescacsError(_("--file goes with --check or --export: the puzzles solved are the bundled ones and yours"))
     policy = launch_policy(LaunchKind.LOCAL)
     trainer = player_trainer(data_dir() if policy.keeps_progress else None)
     if args.theme is not None:

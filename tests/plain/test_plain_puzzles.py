@@ -114,3 +114,8 @@ def test_cescacs_puzzles_plain_in_a_pipe(environment: dict[str, str]) -> None:
         capture_output=True, env=environment, timeout=PATIENCE,
     )  # fmt: skip
     assert refused.returncode == 2 and b"no theme is called nothing" in refused.stderr
+    refused = subprocess.run(
+        [sys.executable, "-m", "cescacs_tui", "puzzles", "--file", "x.jsonl"],
+        capture_output=True, env=environment, timeout=PATIENCE,
+    )  # fmt: skip
+    assert refused.returncode == 2 and b"--file goes with --check or --export" in refused.stderr
