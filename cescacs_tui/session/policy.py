@@ -94,7 +94,8 @@ class Need(Enum):
     ARCHIVE = auto()
     """The archive of finished games kept on this machine, browsed and opened in the app."""
     PROGRESS = auto()
-    """The player's puzzle rating and their own deck of puzzles (their blunders), kept for the next time."""
+    """What the player has learnt, kept for the next time: the lessons done, the coordinate drill's best scores, the
+    puzzle rating and their own deck of puzzles (their blunders)."""
 
 
 class Route(Enum):
@@ -115,7 +116,7 @@ class Route(Enum):
     OWN_SETTINGS = auto()
     """The owner's settings file."""
     VISITOR_SETTINGS = auto()
-    """The visitor's own folder on the server (never read for a program to start)."""
+    """The visitor's own folder on the server (never read for a program to start): their settings, their progress."""
     OWN_ENGINE = auto()
     """An engine process of the owner's, as many as they start, of the ``engine`` setting."""
     SHARED_ENGINE = auto()
@@ -181,10 +182,12 @@ class Policy:
             return Decision(Route.TERMINAL)
         if need is Need.SCREENSHOT:
             return Decision(Route.DOWNLOAD) if kind is LaunchKind.WEB else Decision(reason=Message(NO_SCREENSHOT))
-        if need in (Need.SETTINGS, Need.PROGRESS):
+        if need is Need.SETTINGS:
             return Decision(Route.VISITOR_SETTINGS)
         if need is Need.ARCHIVE:
             return Decision(reason=Message(NO_ARCHIVE))
+        if need is Need.PROGRESS:
+            return Decision(Route.VISITOR_SETTINGS)  # the visitor's own folder, where their settings are
         if self.engines is None or self.engines.count < 1:
             return Decision(reason=Message(NO_ENGINES))
         if watching and not self.watchers_use_engines:
@@ -203,7 +206,7 @@ class Policy:
     def keeps_progress(self) -> bool:
         """Whether the puzzle rating and the personal deck are kept in the data directory: the owner's, or the
         folder a server gives each visitor (``CESCACS_DATA_DIR``); never a file of the server's owner."""
-        return self.decide(Need.PROGRESS).route in (Route.HOST_FILE, Route.VISITOR_SETTINGS)
+        return self.decide(Need.PROGRESS).allowed
 
     @property
     def delivers(self) -> bool:
@@ -221,6 +224,13 @@ class Policy:
         """The ``engine`` setting to use: the owner's; for a visitor, always this package's engine (a program
         named in a settings file is never started for them)."""
         return "" if self.visitor else setting
+
+    def progress_path(self) -> Path | None:
+        """Where the player's progress (lessons done, best drill scores) is kept: the data directory, which for a
+        visitor is the folder their server gave them; ``None`` if the policy keeps it in memory only."""
+        from ..data.progress import progress_path
+
+        return progress_path() if self.decide(Need.PROGRESS).allowed else None
 
     def hide_paths(self, text: str) -> str:
         """``text`` with this machine's folders taken out of every path in it, for a visitor

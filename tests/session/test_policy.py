@@ -55,6 +55,7 @@ NEEDS = {
     "puzzles": {Need.PROGRESS},
     **{name: {Need.SETTINGS} for name in ("next_theme", "piece_set", "board_layout", "auto_flip", "vim_keys", "bell")},
     "language": {Need.SETTINGS},
+    "lessons": {Need.PROGRESS},
 }
 """What each action of the table needs from the machine; every other action needs nothing of it."""
 
