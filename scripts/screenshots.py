@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import sys
 from collections.abc import Awaitable, Callable, Iterator, Mapping
@@ -27,13 +28,18 @@ from cescacs_tui.core.clock import TimeControl
 from cescacs_tui.core.game import Game
 from cescacs_tui.core.pgn import read_pgn
 from cescacs_tui.data.settings import Settings
+from cescacs_tui.learn.review import Evaluation, PlyReview, Review, judge
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.dialogs.questions import DeliberateDialog
+from cescacs_tui.tui.screens.review import ReviewJob, ReviewScreen
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "screenshots"
 FIRST_GAME = ROOT / "tests" / "data" / "games" / "site-file_2020-07-20.txt"
 ANNOTATED_GAME = ROOT / "tests" / "data" / "games" / "site-en_fools-mate_Cescacs-X01-V-en.txt"
+RECORDED_REVIEW = ROOT / "scripts" / "data" / "review-middlegame.json"
+"""What the engine said of each half-move of :func:`middlegame` (``cescacs engine``, 0.3 s a position): the review
+scenes replay it, so their pictures never depend on the engine's timing."""
 
 
 class FrozenTime:
@@ -60,6 +66,67 @@ def annotated() -> Game:
     game = read_pgn(ANNOTATED_GAME.read_text(encoding="utf-8").partition("\n")[2])[0]
     game.go_to(game.ply)
     return game
+
+
+def recorded_review(game: Game) -> list[PlyReview]:
+    """The recorded review of :func:`middlegame`'s half-moves, judged again by the review's own rules."""
+    plies = []
+    for row in json.loads(RECORDED_REVIEW.read_text(encoding="utf-8")):
+        ply = row["ply"]
+        position = game.position_at(ply - 1).copy()
+        line = []
+        for text in row["best_line"]:
+            line.append(position.parse_move(text))
+            position.push(line[-1])
+        before, after = (Evaluation(row[k]["cp"], row[k]["mate"]) for k in ("before", "after"))
+        plies.append(judge(game, ply, before, line, after))
+    return plies
+
+
+async def recorded_job(
+    game: Game, on_progress: Callable[[int, int], None], on_ply: Callable[[PlyReview], None]
+) -> Review:
+    """A review's analysis that replays :data:`RECORDED_REVIEW` at once (a :data:`ReviewJob`)."""
+    plies = recorded_review(game)
+    for done, ply in enumerate(plies, 2):
+        on_ply(ply)
+        on_progress(done, len(plies) + 1)
+    return Review(tuple(plies), 0.3)
+
+
+def replayed() -> ReviewJob:
+    return recorded_job
+
+
+async def open_review(pilot: Pilot[None]) -> None:
+    """``Ctrl+R`` on the middlegame: the recorded review, 5. …, JF20-D22 (an inaccuracy, ply 10) chosen on the graph."""
+    await pilot.pause()
+    await pilot.press("ctrl+r")
+    for _ in range(200):
+        screen = pilot.app.screen
+        if isinstance(screen, ReviewScreen) and screen.review is not None:
+            break
+        await pilot.pause(0.02)
+    await pilot.press("home", *["right"] * 8)
+    await pilot.pause()
+
+
+SCENE_PUZZLE = "P12376af6d"
+"""A mate in 2 of the bundled set whose first move forks (DP15×EE21+^, KE23-D26, GI21-G25#)."""
+
+
+async def open_puzzle(pilot: Pilot[None]) -> None:
+    """The puzzle screen over the game, on a fixed puzzle, a new player's rating, and its first hint asked."""
+    from cescacs_tui.learn.puzzles import bundled_puzzles
+    from cescacs_tui.learn.trainer import Trainer
+    from cescacs_tui.tui.screens.puzzles import PuzzleScreen
+
+    await pilot.pause()
+    puzzle = next(p for p in bundled_puzzles() if p.id == SCENE_PUZZLE)
+    await pilot.app.push_screen(PuzzleScreen(Trainer({"bundled": [puzzle]})))
+    await pilot.pause()
+    await pilot.press("h")
+    await pilot.pause()
 
 
 async def review_move_9(pilot: Pilot[None]) -> None:
@@ -148,7 +215,7 @@ class Scene:
 
     def app(self) -> CescacsApp:
         with terminal_environment(self.environment):
-            return CescacsApp(self.game(), settings=Settings(theme=self.theme))
+            return CescacsApp(self.game(), settings=Settings(theme=self.theme), reviewer=replayed)
 
 
 SCENES: dict[str, Scene] = {
@@ -182,6 +249,15 @@ SCENES: dict[str, Scene] = {
         caption="Leap or castling? The chooser names each way and previews it",
     ),
     "help": Scene((120, 40), Game.new, show_help, caption="Help: every key and the CTL-AN syntax"),
+    "review-80x24": Scene((80, 24), middlegame, open_review, caption="Review: the eval graph, the inaccuracies marked"),
+    "review-120x40": Scene(
+        (120, 40),
+        middlegame,
+        open_review,
+        caption="The engine's review: each move judged, each side's accuracy",
+    ),
+    "puzzle-80x24": Scene((80, 24), Game.new, open_puzzle, caption="A puzzle: mate in 2, the first hint shown"),
+    "puzzle-120x40": Scene((120, 40), Game.new, open_puzzle, caption="Puzzles near your rating, by theme, with hints"),
     "annotated-record": Scene(
         (120, 40), annotated, review_move_9, caption="Reviewing an annotated record: its comments and variations"
     ),

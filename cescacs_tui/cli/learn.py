@@ -6,7 +6,10 @@
   sentences and each side's accuracy, or with ``--json`` one JSON object per
   half-move; ``--save`` writes the record with the review in it
   (:mod:`cescacs_tui.learn.annotate`).
-* ``cescacs puzzles --check`` re-verifies the bundled puzzles (or ``--file``'s):
+* ``cescacs puzzles`` opens the puzzle screen (``--plain``, or input or
+  output not a terminal: the puzzles in words), the player's rating and
+  personal deck kept in the data directory as the visitor policy decides;
+  ``cescacs puzzles --check`` re-verifies the bundled puzzles (or ``--file``'s):
   every move legal and canonical, the themes right, every mate forced;
   ``cescacs puzzles --export [--theme T]`` prints them as JSON lines.
 * ``cescacs learn [LESSON] [--plain]``: the lessons (:mod:`cescacs_tui.learn.lessons`) in the app, or in words.
@@ -82,9 +85,36 @@ def _review(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve_puzzles(args: argparse.Namespace) -> int:
+    """One puzzle after another: the app's screen, or lines of words."""
+    from ..data.storage import data_dir
+    from ..learn.trainer import THEME_NAMES, player_trainer
+    from ..session.policy import LaunchKind
+    from .launch import interactive, launch_policy
+
+    if args.file is not None:
+        raise CescacsError(_("--file goes with --check or --export: the puzzles solved are the bundled ones and yours"))
+    policy = launch_policy(LaunchKind.LOCAL)
+    trainer = player_trainer(data_dir() if policy.keeps_progress else None)
+    if args.theme is not None:
+        if args.theme not in (*THEME_NAMES, "mate"):
+            said = _("no theme is called {name}: {names}")
+            raise CescacsError(said.format(name=printable(args.theme, 40), names=", ".join(THEME_NAMES)))
+        trainer.theme = args.theme
+    if args.plain or not interactive():
+        from ..plain.puzzles import run_plain_puzzles
+
+        return run_plain_puzzles(trainer)
+    from ..tui.puzzle_app import run_puzzles
+
+    return run_puzzles(trainer)
+
+
 def _puzzles(args: argparse.Namespace) -> int:
     from ..learn.puzzles import BUNDLED, iter_checked, read_puzzle_file, with_theme
 
+    if not args.check and not args.export:
+        return _solve_puzzles(args)
     problems: list[str] = []
     path = args.file or BUNDLED
     puzzles = read_puzzle_file(path, problems=problems)
@@ -146,14 +176,18 @@ def add_learn_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     review.set_defaults(run=_review)
     puzzles = sub.add_parser(
         "puzzles",
-        help=_("check or export the puzzles"),
-        description=_("Check or export the bundled puzzles (or those of a file)."),
+        help=_("solve puzzles, or check or export them"),
+        description=_(
+            "Solve puzzles near your rating (your rating and your blunders kept), or check or export the "
+            "bundled puzzles (or those of a file)."
+        ),
     )
-    action = puzzles.add_mutually_exclusive_group(required=True)
+    action = puzzles.add_mutually_exclusive_group()
     action.add_argument(
         "--check", action="store_true", help=_("verify every puzzle: legal, canonical, themes right, mates forced")
     )
     action.add_argument("--export", action="store_true", help=_("print the puzzles as JSON lines"))
+    action.add_argument("--plain", action="store_true", help=_("solve them in words, line by line"))
     puzzles.add_argument("--file", type=Path, metavar="FILE", help=_("a JSON-lines file of puzzles instead"))
     puzzles.add_argument("--theme", metavar="THEME", help=_("only the puzzles with this theme (mate: any mate)"))
     puzzles.add_argument("--budget", type=int, default=5_000_000, help=argparse.SUPPRESS)

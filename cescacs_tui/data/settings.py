@@ -83,7 +83,9 @@ class Settings:
     the locale's, see :func:`cescacs_tui.i18n.choose_language`); ``engine`` is
     the command line of the engine the computer opponent, hints and analysis
     use (``""``: this package's own, ``cescacs engine``; any program speaking
-    docs/engine-protocol.md can be plugged in).  ``keys`` gives bindings other
+    docs/engine-protocol.md can be plugged in); ``review_seconds`` is how long
+    the engine searches each position of a game reviewed in the app (0.05 to
+    60, as ``cescacs review --movetime``).  ``keys`` gives bindings other
     keys: binding ids (an action's name, ``board.up_left``...) to Textual key
     names, comma-separated (the front end knows the ids: :mod:`cescacs_tui.tui.keymap`).
 
@@ -105,6 +107,7 @@ class Settings:
     castling: bool = True
     language: str = ""
     engine: str = ""
+    review_seconds: float = 0.5
     keys: dict[str, str] = field(default_factory=dict)
     problems: list[Message] = field(default_factory=list, compare=False, repr=False)
 
@@ -305,6 +308,18 @@ def _engine(value: object, themes: frozenset[str]) -> str:
     return value.strip()
 
 
+REVIEW_SECONDS: Final = (0.05, 60.0)
+"""The range of ``review_seconds``: the same as ``cescacs review --movetime``'s."""
+
+
+def _review_seconds(value: object, themes: frozenset[str]) -> float:
+    low, high = REVIEW_SECONDS
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise _Refused(N_("the time per position of a review is a number of seconds from {low} to {high}"), low=low,
+                       high=high)  # fmt: skip
+    return float(value)
+
+
 MAX_KEYS: Final = 200
 """The most bindings the ``[keys]`` table may change (the app has about 50)."""
 _KEY_LIST: Final = re.compile(r"[^\s,]{1,32}(?:\s*,\s*[^\s,]{1,32}){0,7}")
@@ -339,6 +354,7 @@ _CHECKS: Final[dict[str, Callable[[object, frozenset[str]], Any]]] = {
     "castling": _flag,
     "language": _language,
     "engine": _engine,
+    "review_seconds": _review_seconds,
     "keys": _keys,
 }
 """Per key, the function that checks a read value and returns the value to use (or raises ``ValueError``)."""

@@ -37,6 +37,7 @@ __all__ = [
     "PlyReview",
     "Review",
     "ReviewError",
+    "judge",
     "review_game",
 ]
 
@@ -154,29 +155,32 @@ async def _analyse(engine: EngineClient, game: Game, ply: int, limits: Limits) -
     return _Analysis(evaluation, line[:MAX_LINE])
 
 
-def _judge(game: Game, ply: int, before: _Analysis, after: _Analysis) -> PlyReview:
+def judge(game: Game, ply: int, before: Evaluation, line: Sequence[Move], after: Evaluation) -> PlyReview:
+    """Half-move ``ply`` of ``game`` judged from the engine's score ``before`` it (with its best ``line`` there)
+    and its score ``after`` it."""
     node = game.nodes[ply - 1]
     mover = node.colour
     position = game.position_at(ply - 1)
-    best_move = before.line[0] if before.line else None
+    best_move = line[0] if line else None
     is_best = best_move == node.move
-    if is_best:
-        loss = 0.0
-    else:
-        loss = max(0.0, expected(before.evaluation.for_side(mover)) - expected(after.evaluation.for_side(mover)))
+    loss = 0.0 if is_best else max(0.0, expected(before.for_side(mover)) - expected(after.for_side(mover)))
     return PlyReview(
         ply=ply,
         number=node.number,
         colour=mover,
         move=node.san,
-        before=before.evaluation,
-        after=after.evaluation,
+        before=before,
+        after=after,
         best=None if best_move is None else position.ctl_an(best_move),
-        best_line=before.line,
+        best_line=tuple(line),
         loss=loss,
         kind=None if is_best else classify(loss),
         accuracy=move_accuracy(loss),
     )
+
+
+def _judge(game: Game, ply: int, before: _Analysis, after: _Analysis) -> PlyReview:
+    return judge(game, ply, before.evaluation, before.line, after.evaluation)
 
 
 async def review_game(
@@ -186,13 +190,16 @@ async def review_game(
     engine: EngineClient | None = None,
     command: Sequence[str] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    on_ply: Callable[[PlyReview], None] | None = None,
 ) -> Review:
     """Review the main line of ``game`` (every half-move from its start position).
 
     ``engine`` is an engine already started (left running and idle);
     without it one is started with ``command`` (default ``cescacs engine``)
     and closed at the end, cancellation included.  ``on_progress(done, total)``
-    counts positions searched.  :class:`ReviewError` if the engine fails.
+    counts positions searched; ``on_ply`` receives each half-move judged as
+    soon as the position after it is searched (a screen shows the review
+    growing).  :class:`ReviewError` if the engine fails.
     """
     plies = len(game.nodes)
     total = plies + 1
@@ -207,6 +214,8 @@ async def review_game(
         analyses: list[_Analysis] = []
         for ply in range(total):
             analyses.append(await _analyse(client, game, ply, limits))
+            if on_ply is not None and ply > 0:
+                on_ply(_judge(game, ply, analyses[ply - 1], analyses[ply]))
             if on_progress is not None:
                 on_progress(ply + 1, total)
     except EngineError as error:

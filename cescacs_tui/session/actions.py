@@ -207,6 +207,10 @@ def _nothing_to_follow(session: GameSession) -> str | None:
     return _("the record gives no other line instead of the move shown")
 
 
+def _no_move_to_review(session: GameSession) -> str | None:
+    return None if session.game.nodes else _("no move to review yet: the review judges the moves played")
+
+
 def _in_no_variation(session: GameSession) -> str | None:
     return None if session.variations else _("no variation is being followed")
 
@@ -303,6 +307,16 @@ _TABLE: Final = (
         "archive", "O", N_("Archive"), N_("Archived games"),
         N_("The finished games kept in the archive, newest first: type to filter, Enter opens one for review"), _U,
         needs=frozenset({Need.ARCHIVE}),
+    ),
+    Action(
+        "review_game", "ctrl+r", N_("Review"), N_("Review the game"),
+        N_("The engine judges every move of the game: an eval graph, the mistakes marked, each side's accuracy"), _U,
+        _no_move_to_review, needs=frozenset({Need.ENGINE}),
+    ),
+    Action(
+        "puzzles", "", N_("Puzzles"), N_("Puzzles"),
+        N_("Solve C'escacs puzzles near your rating, by theme, and your own blunders; h hints, r retries, n the next"),
+        _U, needs=frozenset({Need.PROGRESS}),
     ),
     Action(
         "copy_pgn", "y", N_("Copy PGN"), N_("Copy game (CTL-PGN)"),

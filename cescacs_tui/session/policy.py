@@ -94,7 +94,8 @@ class Need(Enum):
     ARCHIVE = auto()
     """The archive of finished games kept on this machine, browsed and opened in the app."""
     PROGRESS = auto()
-    """What the player has learnt, kept for the next time: the lessons done, the coordinate drill's best scores."""
+    """What the player has learnt, kept for the next time: the lessons done, the coordinate drill's best scores, the
+    puzzle rating and their own deck of puzzles (their blunders)."""
 
 
 class Route(Enum):
@@ -200,6 +201,12 @@ class Policy:
             if reason is not None:
                 return say(reason)
         return None
+
+    @property
+    def keeps_progress(self) -> bool:
+        """Whether the puzzle rating and the personal deck are kept in the data directory: the owner's, or the
+        folder a server gives each visitor (``CESCACS_DATA_DIR``); never a file of the server's owner."""
+        return self.decide(Need.PROGRESS).allowed
 
     @property
     def delivers(self) -> bool:

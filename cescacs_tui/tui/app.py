@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import signal
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from textual import events, on
 from textual.app import SystemCommand
@@ -44,6 +44,9 @@ from .screens.game import BoardOptions, GameScreen
 from .themes import BoardHostApp, known_themes, register_themes
 from .widgets.board import HexBoard
 
+if TYPE_CHECKING:
+    from .screens.review import ReviewJob
+
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 """Signals that end the app after saving the game (SIGHUP: the terminal or the SSH link closed)."""
 
@@ -62,7 +65,9 @@ class CescacsApp(BoardHostApp[None]):
     every change is saved there.  ``wide_glyphs`` are the FAN glyphs this
     terminal draws wider than a cell.  ``players`` say who plays the new game
     (``--white computer:3``); the computer thinks in the engine process of
-    the ``engine`` setting, started the first time it is needed.
+    the ``engine`` setting, started the first time it is needed.  ``reviewer``
+    makes a review's analysis (default :meth:`make_reviewer`; a fixed one in
+    the screenshots).
     """
 
     TITLE = "C'escacs"
@@ -84,9 +89,11 @@ class CescacsApp(BoardHostApp[None]):
         wide_glyphs: frozenset[str] = frozenset(),
         players: Players = TWO_PEOPLE,
         policy: Policy | None = None,
+        reviewer: Callable[[], ReviewJob] | None = None,
     ) -> None:
         super().__init__()
         register_themes(self)
+        self._reviewer = reviewer
         self.policy = policy or Policy()
         """What the person at the keyboard may do with this machine, decided at launch (the owner by default)."""
         self.settings = settings or Settings()
@@ -128,8 +135,23 @@ class CescacsApp(BoardHostApp[None]):
         if start is None and self._resume is not None:
             start = self.session.offer_resume(self._resume)
         return GameScreen(
-            self.session, options=self.board_options(), start=start, opponent=self.opponent, policy=self.policy
+            self.session,
+            options=self.board_options(),
+            start=start,
+            opponent=self.opponent,
+            policy=self.policy,
+            reviewer=self._reviewer or self.make_reviewer,
         )
+
+    def make_reviewer(self) -> ReviewJob:
+        """The analysis of a review: the engine of the settings (this package's for a visitor, in one of the places
+        the server shares), searching each position for the settings' ``review_seconds``."""
+        from ..engine.computer import engine_command
+        from .screens.review import engine_review
+
+        command = engine_command(self.policy.engine_setting(self.settings.engine))
+        places = self.policy.engines if self.policy.visitor else None
+        return engine_review(command, self.settings.review_seconds, places)
 
     def board_options(self) -> BoardOptions:
         """How the player's settings (and this terminal) want the board."""

@@ -46,8 +46,8 @@ def test_the_bishops_each_keep_to_one_tile_colour() -> None:
     for key in ("bishop-white", "bishop-black", "bishop-colour"):
         lesson = find_lesson(key)
         assert lesson is not None
-        start = lesson.start()
-        assert start.piece_at(parse_hex(lesson.shown)).type == PieceType.BISHOP
+        piece = lesson.start().piece_at(parse_hex(lesson.shown))
+        assert piece is not None and piece.type == PieceType.BISHOP
         tiles = {HEX_COLOUR[move.target] for move in lesson.shown_moves()}
         assert tiles == {HEX_COLOUR[parse_hex(lesson.shown)]}
         colours |= tiles

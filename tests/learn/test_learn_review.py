@@ -78,8 +78,12 @@ def test_an_engine_score_is_turned_to_whites_side() -> None:
 
 async def test_a_planted_blunder_is_classed_blunder_with_a_better_move() -> None:
     seen: list[tuple[int, int]] = []
-    review = await review_game(planted(), movetime=0.1, on_progress=lambda done, total: seen.append((done, total)))
+    judged: list[PlyReview] = []
+    review = await review_game(
+        planted(), movetime=0.1, on_progress=lambda done, total: seen.append((done, total)), on_ply=judged.append
+    )
     assert seen == [(n, 7) for n in range(1, 8)]
+    assert tuple(judged) == review.plies  # each half-move told as soon as it is judged
     assert len(review.plies) == 6
     blunder = review.plies[BLUNDER_PLY - 1]
     assert (blunder.move, blunder.colour, blunder.kind) == ("DE1-I13", WHITE, Class.BLUNDER)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from textual.content import Content
 from textual.widgets import Static
 
 from cescacs_tui import i18n
@@ -153,5 +154,6 @@ async def test_the_explain_key_shows_the_same_words_as_plain_text() -> None:
         await pilot.press("w")
         await until(lambda: isinstance(app.screen, TextDialog), "the explanation")
         body = app.screen.query_one("#text-body", Static).render()
+        assert isinstance(body, Content)
         assert body.plain.splitlines() == explain(game)
         assert not body.spans  # plain text: no colour or style carries a meaning

@@ -76,6 +76,7 @@ def test_the_file_is_plain_toml_with_one_key_per_setting(tmp_path: Path):
         "castling",
         "language",
         "engine",
+        "review_seconds",
         "keys",
     ]
 
@@ -360,3 +361,17 @@ def test_bad_keys_are_refused_whole_with_a_reason(keys: object, reason: str):
     assert settings.keys == {} and settings.auto_flip is True
     [problem] = settings.problems
     assert reason in str(problem) and "using a table" in str(problem)
+
+
+@pytest.mark.parametrize(("written", "kept"), [(0.05, 0.05), (2, 2.0), (60, 60.0)])
+def test_the_review_time_per_position_is_kept(written: float, kept: float) -> None:
+    settings = Settings.from_dict({"review_seconds": written})
+    assert settings.review_seconds == kept and not settings.problems
+
+
+@pytest.mark.parametrize("bad", [0, 0.01, 61, "1", True, float("nan")])
+def test_a_review_time_out_of_range_is_reported(bad: object) -> None:
+    settings = Settings.from_dict({"review_seconds": bad})
+    assert settings.review_seconds == 0.5
+    [problem] = settings.problems
+    assert "review_seconds" in str(problem) and "0.05" in str(problem)

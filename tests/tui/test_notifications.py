@@ -12,7 +12,7 @@ from tests.helpers.waiting import until
 
 
 def notifications(app: CescacsApp) -> list[Widget]:
-    return [widget for widget in app.screen.walk_children() if type(widget).__name__ == "Toast"]
+    return [widget for widget in app.screen.walk_children(Widget) if type(widget).__name__ == "Toast"]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 50), (70, 40)])

@@ -4,13 +4,15 @@ Each line says when the game was played, who played it, its result, its
 length and its clock, read from the file's tags (made printable: a file of
 the archive may hold anything).  What is typed in the box keeps the lines that
 contain it (in any case, without accents); Enter or a click opens the
-highlighted game for review, Esc closes.  Whether the person may see the
-archive at all is the visitor policy's decision, taken before this opens.
+highlighted game for review, Ctrl+R has the engine review it (the review
+screen), Esc closes.  Whether the person may see the archive at all is the
+visitor policy's decision, taken before this opens.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -28,7 +30,15 @@ from ...data.archive import ArchivedGame
 from ...i18n import N_, _, folded, ngettext
 from ..translated import TranslatedBindings
 
-__all__ = ["ArchiveDialog", "game_line"]
+__all__ = ["ArchiveDialog", "Picked", "game_line"]
+
+
+@dataclass(frozen=True)
+class Picked:
+    """The archived game chosen: opened on the table, or (``review``) reviewed by the engine."""
+
+    path: Path
+    review: bool = False
 
 
 def game_line(game: ArchivedGame) -> str:
@@ -44,8 +54,8 @@ def game_line(game: ArchivedGame) -> str:
     return safe_text("  ".join(parts))
 
 
-class ArchiveDialog(TranslatedBindings, ModalScreen[Path | None]):
-    """Choose an archived game to review (see the module's docstring); returns its path, or ``None``."""
+class ArchiveDialog(TranslatedBindings, ModalScreen[Picked | None]):
+    """Choose an archived game to review (see the module's docstring); returns it, or ``None``."""
 
     DEFAULT_CSS = """
     ArchiveDialog {
@@ -68,6 +78,7 @@ class ArchiveDialog(TranslatedBindings, ModalScreen[Path | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", N_("Close")),
+        Binding("ctrl+r", "review", N_("Engine review")),
         Binding("down", "list_down", show=False),
         Binding("up", "list_up", show=False),
     ]
@@ -85,7 +96,10 @@ class ArchiveDialog(TranslatedBindings, ModalScreen[Path | None]):
             yield Label(Text(title.format(count=len(self._games))), id="archive-title")
             yield Input(placeholder=_("type to filter: a name, a date, a result"), id="archive-filter", compact=True)
             yield OptionList(id="archive-games")
-            yield Label(Text(_("Enter opens the game for review, Esc closes")), id="archive-hint")
+            yield Label(
+                Text(_("Enter opens the game for review, Ctrl+R has the engine review it, Esc closes")),
+                id="archive-hint",
+            )
 
     def on_mount(self) -> None:
         self._show("")
@@ -112,14 +126,20 @@ class ArchiveDialog(TranslatedBindings, ModalScreen[Path | None]):
 
     @on(Input.Submitted, "#archive-filter")
     def _open_highlighted(self) -> None:
+        self._pick(review=False)
+
+    def action_review(self) -> None:
+        self._pick(review=True)
+
+    def _pick(self, *, review: bool) -> None:
         highlighted = self.query_one("#archive-games", OptionList).highlighted
         if highlighted is not None and highlighted < len(self._shown):
-            self.dismiss(self._shown[highlighted].path)
+            self.dismiss(Picked(self._shown[highlighted].path, review))
 
     @on(OptionList.OptionSelected, "#archive-games")
     def _open_chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option_index < len(self._shown):
-            self.dismiss(self._shown[event.option_index].path)
+            self.dismiss(Picked(self._shown[event.option_index].path))
 
     def action_list_down(self) -> None:
         self.query_one("#archive-games", OptionList).action_cursor_down()

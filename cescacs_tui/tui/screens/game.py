@@ -28,7 +28,7 @@ from textual.widgets import Footer
 
 from ...core import HEX_NAMES, Colour
 from ...core.pieces import PieceType
-from ...i18n import LANGUAGES, _, language, set_language
+from ...i18n import LANGUAGES, _, language, ngettext, set_language
 from ...session import ACTIONS, Choice, Confirm, Feedback, GameSession, Question, Redraw, Scope, Tone
 from ...session.actions import PICKS, keys_label, keys_of, press
 from ...session.highlights import last_move_hexes
@@ -53,7 +53,10 @@ from ..widgets.side_panel import SidePanel
 from .narrow_layout import BREAKPOINTS, NARROW_CSS
 
 if TYPE_CHECKING:
+    from ...core.game import Game
     from ...data.records import OpenedRecord  # the records module (and the PGN code) load when a record is opened
+    from ...learn.review import Review
+    from .review import ReviewJob
 
 _P = TypeVar("_P", bound=Widget)
 
@@ -138,8 +141,12 @@ class GameScreen(TranslatedBindings, Screen[None]):
         start: Feedback | None = None,
         opponent: Opponent | None = None,
         policy: Policy | None = None,
+        reviewer: Callable[[], ReviewJob] | None = None,
     ):
         super().__init__()
+        self.reviewer = reviewer
+        """Makes the analysis of a review (``r``): the app's gives the engine of the settings, for the settings' time
+        per position (``None``: this package's engine, half a second a position)."""
         self.session = session
         self.policy = policy or Policy()
         """What the person at the keyboard may do with this machine (the launch decided it: the owner by default)."""
@@ -635,13 +642,123 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def action_archive(self) -> None:
         """The archived games, newest first, one opened for review (the policy refused a visitor before this)."""
         from ...data.archive import list_archive
-        from ..dialogs.archive import ArchiveDialog
+        from ..dialogs.archive import ArchiveDialog, Picked
 
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                self.apply(self.session.open_record(path))
+        def chosen(picked: Picked | None) -> None:
+            if picked is None:
+                return
+            if not picked.review:
+                self.apply(self.session.open_record(picked.path))
+            elif (reason := self.policy.refusal(ACTIONS["review_game"])) is not None:
+                self.apply(Feedback.refused(reason))
+            else:
+                self.review_archived(picked.path)
 
         self.app.push_screen(ArchiveDialog(list_archive()), chosen)
+
+    # --- the review (r, and from the archive) ---------------------------------------------------
+
+    def _review_job(self) -> ReviewJob:
+        if self.reviewer is not None:
+            return self.reviewer()
+        from ...learn import DEFAULT_MOVETIME
+        from .review import engine_review
+
+        return engine_review(None, DEFAULT_MOVETIME, self.policy.engines if self.policy.visitor else None)
+
+    def action_review_game(self) -> None:
+        """``Ctrl+R``: the engine judges every move of the game on the table, in the review screen; closed, the board
+        shows the half-move chosen there."""
+        from .review import ReviewScreen
+
+        game = self.session.game
+        moves = [node.san for node in game.nodes]
+
+        def save(reviewed: Game, review: Review) -> str:
+            from ...learn.annotate import annotate
+
+            table = self.session.game
+            if [node.san for node in table.nodes] != moves:
+                return _("the game on the table has changed since: review it again to keep the review")
+            annotate(table, review)
+            self.session.save()
+            self.refresh_game()
+            return _("the review is in the record of the game: {key} saves it").format(key=self.session.how("save"))
+
+        def closed(ply: int | None) -> None:
+            if ply is not None and self.session.game is game and [n.san for n in game.nodes] == moves:
+                self.apply(self.session.review_to(ply))
+
+        session = self.session
+        screen = ReviewScreen(
+            game,
+            self._review_job(),
+            save=save,
+            reviewed=lambda game, review: self._keep_blunders(game, review, session),
+        )
+        self.app.push_screen(screen, closed)
+
+    def review_archived(self, path: Path) -> None:
+        """Review an archived game (the archive browser's Ctrl+R) without putting it on the table; ``s`` writes the
+        review into its file of the archive (the owner's only: the policy keeps visitors out of the archive)."""
+        from ...core.errors import PGNError
+        from ...data.records import open_pgn_file, save_pgn_file
+        from .review import ReviewScreen
+
+        try:
+            game = open_pgn_file(path).game
+        except (PGNError, OSError) as error:
+            reason = say(error.explanation) if isinstance(error, PGNError) else (error.strerror or str(error))
+            self.apply(Feedback.refused(f"{path.name}: {reason}"))
+            return
+        if not game.nodes:
+            self.apply(Feedback.refused(_("no move to review yet: the review judges the moves played")))
+            return
+
+        def save(reviewed: Game, review: Review) -> str:
+            from ...learn.annotate import annotate
+
+            annotate(reviewed, review)
+            try:
+                save_pgn_file(reviewed, path)
+            except OSError as error:
+                return _("could not save {path}: {reason}").format(path=path, reason=error.strerror or error)
+            return _("the review is in {path}").format(path=self.policy.hide_paths(str(path)))
+
+        self.app.push_screen(ReviewScreen(game, self._review_job(), save=save, reviewed=self._keep_blunders))
+
+    def _keep_blunders(self, game: Game, review: Review, session: GameSession | None = None) -> str | None:
+        """A review is done: each blunder of a side a person played here (not the computer's) becomes a puzzle of
+        the player's own deck, kept as the policy decides (the owner's data directory, a visitor's own folder)."""
+        from ...data.storage import data_dir
+        from ...learn.deck import DeckFile, blunder_puzzles, people_sides
+
+        if not self.policy.keeps_progress:
+            return None
+        sides = people_sides(game)
+        if session is not None:
+            sides = [c for c in sides if not session.players[c].is_computer and session.port.plays_here(c)]
+        try:
+            added = DeckFile(data_dir()).add(blunder_puzzles(game, review, sides))
+        except OSError as error:
+            return _("your blunders were not kept as puzzles: {reason}").format(reason=error.strerror or error)
+        if not added:
+            return None
+        said = ngettext(
+            "{count} blunder is now a puzzle of your deck: My blunders, in {key}",
+            "{count} blunders are now puzzles of your deck: My blunders, in {key}",
+            added,
+        )
+        return said.format(count=added, key=self.session.how("puzzles"))
+
+    def action_puzzles(self) -> None:
+        """*Puzzles* (the command palette): the puzzle screen over the game; rating and deck kept as the policy says."""
+        from ...data.storage import data_dir
+        from ...learn.trainer import player_trainer
+        from .puzzles import PuzzleScreen
+
+        trainer = player_trainer(data_dir() if self.policy.keeps_progress else None)
+        self.app.push_screen(PuzzleScreen(trainer, piece_set=self.options.piece_set))
 
     def action_screenshot(self) -> None:
         """An SVG of the screen: saved on the owner's machine (Textual says where), a download in a visitor's

@@ -14,7 +14,7 @@ NARROW_BELOW: Final = 78
 """The compact board (49) beside the narrowest side panel (28, and its border)."""
 
 BREAKPOINTS: Final = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
-"""For the game screen's ``HORIZONTAL_BREAKPOINTS``."""
+"""For the ``HORIZONTAL_BREAKPOINTS`` of the screens with a board beside a column (game, review, puzzles)."""
 
 NARROW_CSS: Final = """
 GameScreen.-narrow #main { layout: vertical; }

@@ -1,0 +1,97 @@
+"""The personal deck (learn/deck.py) and the trainer (learn/trainer.py): a reviewed blunder becomes a puzzle whose
+solution is the better move, kept once, the deck capped; the choice near the rating; the rating file read back,
+refused when damaged, and two trainers on one data directory both counted."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from cescacs_tui.core.pieces import BLACK, WHITE
+from cescacs_tui.learn import deck as deck_module
+from cescacs_tui.learn.deck import DeckFile, blunder_puzzles, people_sides
+from cescacs_tui.learn.puzzles import Attempt, Verdict, bundled_puzzles
+from cescacs_tui.learn.review import Review
+from cescacs_tui.learn.trainer import NEAREST, ProgressFile, Trainer, player_trainer
+from tests.helpers.review import BLUNDER_PLY, planted, planted_plies
+
+
+def test_a_blunder_becomes_a_puzzle_of_the_deck_once(tmp_path: Path) -> None:
+    game = planted()
+    review = Review(tuple(planted_plies(game)), 0.5)
+    [made] = blunder_puzzles(game, review, [WHITE, BLACK])
+    assert made.pdtl == game.position_at(BLUNDER_PLY - 1).to_pdtl() and made.moves == ("H6-H10",)
+    assert "ply 5 DE1-I13" in made.source
+    assert blunder_puzzles(game, review, [BLACK]) == []  # only the sides a person played
+    deck = DeckFile(tmp_path)
+    assert deck.add([made]) == 1 and deck.add([made]) == 0
+    [kept] = deck.load()
+    assert kept == made
+    attempt = Attempt(kept)
+    assert attempt.play("H6-H10").verdict is Verdict.SOLVED
+
+
+def test_the_computers_side_is_not_the_players() -> None:
+    game = planted()
+    game.tags["BlackType"] = "program"
+    assert people_sides(game) == [WHITE]
+
+
+def test_the_deck_keeps_the_newest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deck_module, "MAX_DECK", 3)
+    deck = DeckFile(tmp_path)
+    puzzles = list(bundled_puzzles()[:5])
+    deck.add(puzzles[:2])
+    deck.add(puzzles[2:])
+    assert [p.id for p in deck.load()] == [p.id for p in puzzles[2:]]
+
+
+def test_the_next_puzzle_is_near_the_rating_and_not_a_recent_one() -> None:
+    trainer = Trainer({"bundled": bundled_puzzles()}, chooser=random.Random(3))
+    distances = sorted(abs(p.rating - 1500) for p in bundled_puzzles())
+    farthest = distances[NEAREST + 10]  # the nearest, once the 10 shown before are left out
+    seen = set()
+    for _ in range(10):
+        attempt = trainer.next_puzzle()
+        assert attempt is not None and attempt.puzzle.id not in seen
+        assert abs(attempt.puzzle.rating - 1500) <= farthest
+        seen.add(attempt.puzzle.id)
+    trainer.theme = "promotion"
+    attempt = trainer.next_puzzle()
+    assert attempt is not None and "promotion" in attempt.puzzle.themes
+    trainer.theme = "castling"  # the bundled set has none
+    assert trainer.next_puzzle() is None and trainer.attempt is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        "[]",
+        '{"rating": 1e308, "deviation": 50, "volatility": 0.06, "tried": 1, "solved": 1}',
+        '{"rating": 1500, "deviation": 0, "volatility": 0.06, "tried": 1, "solved": 1}',
+        '{"rating": 1500, "deviation": 50, "volatility": 0.06, "tried": -1, "solved": 1}',
+        '{"rating": true, "deviation": 50, "volatility": 0.06, "tried": 1, "solved": 1}',
+    ],
+)
+def test_the_rating_file_damaged_is_said_and_replaced(tmp_path: Path, text: str) -> None:
+    (tmp_path / "puzzles.json").write_text(text, encoding="utf-8")
+    trainer = player_trainer(tmp_path)
+    assert trainer.problems and trainer.progress.tried == 0
+    trainer.next_puzzle()
+    assert trainer.attempt is not None
+    trainer.attempt.hint()
+    assert trainer.settle() is not None and ProgressFile(tmp_path).load().tried == 1
+
+
+def test_two_trainers_on_one_data_directory_both_count(tmp_path: Path) -> None:
+    first, second = player_trainer(tmp_path), player_trainer(tmp_path)
+    for trainer in (first, second):
+        trainer.next_puzzle()
+        assert trainer.attempt is not None
+        trainer.attempt.hint()
+        trainer.settle()
+    assert ProgressFile(tmp_path).load().tried == 2
+    assert first.settle() is None  # rated once per try
