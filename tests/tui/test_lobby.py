@@ -210,3 +210,46 @@ async def test_a_visitor_pressing_every_key_in_the_lobby_and_its_game_reaches_no
         assert app.is_running
     assert sorted(path.name for path in host.iterdir()) == ["secret.txt"]
     assert copied == [] and opened == []
+
+
+async def open_game(app: LobbyApp, number: int) -> ServerGameScreen:
+    app.open_game(number)
+    await until(lambda: isinstance(app.screen, ServerGameScreen) and app.screen.port.entry, "the game")
+    assert isinstance(app.screen, ServerGameScreen)
+    return app.screen
+
+
+async def test_a_draw_is_offered_with_a_move_and_accepted_by_the_other_player(stage: Stage) -> None:
+    ana, bo = await stage.register("ana", "bo")
+    game = await stage.lobby.accept(bo, (await stage.lobby.challenge(ana, "bo", Terms.correspondence(3))).id)
+    other = stage.link("bo")
+    await other.open()
+    app = LobbyApp(stage.link("ana"), now=lambda: stage.now[0])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(app)
+        screen = await open_game(app, game.id)
+        await pilot.press("o")  # before her move: refused here, with the reason
+        assert "a draw is offered after your own move" in str(screen.query_one("#message").render())
+        await pilot.press("slash", *"H6-H12", "enter")
+        await until(lambda: screen.port.entry is not None and screen.port.entry.ply == 1, "her move")
+        await pilot.press("escape", "o")
+        await until(lambda: app.session.game.draw_offered_by is not None, "her offer, as the server has it")
+        assert (await other.ask("show", str(game.id), "--json")).json()["draw_offer"] == "white"
+        assert (await other.ask("draw", str(game.id))).ok  # bo accepts
+        await until(lambda: app.session.game.is_over, "the draw on her board")
+        assert app.session.game.result == "1-1"
+
+
+async def test_a_resignation_is_confirmed_then_sent_and_the_game_ends(stage: Stage) -> None:
+    ana, bo = await stage.register("ana", "bo")
+    game = await stage.lobby.accept(bo, (await stage.lobby.challenge(ana, "bo", Terms.correspondence(3))).id)
+    app = LobbyApp(stage.link("ana"), now=lambda: stage.now[0])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(app)
+        screen = await open_game(app, game.id)
+        await pilot.press("R")
+        await answer(pilot, "y")
+        await until(lambda: app.session.game.is_over, "the resignation on her board")
+        assert (await stage.lobby.look(game.id))[0].result == "0-3"
+        await pilot.press("slash", *"H6-H12", "enter")
+        assert "the game is over" in str(screen.query_one("#message").render())
