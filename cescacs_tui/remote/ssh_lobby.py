@@ -85,10 +85,19 @@ class LobbyDoor:
         self.lobby = lobby
 
     async def beat(self) -> None:
-        """Say this process is alive every :data:`BEAT` until cancelled (so other processes keep its players)."""
+        """Every :data:`BEAT` until cancelled: :meth:`tick`."""
         while True:
-            await self.lobby.beat()
+            await self.tick()
             await asyncio.sleep(BEAT.total_seconds())
+
+    async def tick(self) -> None:
+        """Say this process is alive (so other processes keep its players), and end on time the games whose
+        deadline has passed, though nobody acted in them since (their players are told as of any ending)."""
+        try:
+            await self.lobby.beat()
+            await self.lobby.sweep()
+        except StorageError:
+            log.warning("the lobby's heartbeat could not be written: tried again in %s", BEAT, exc_info=True)
 
     @staticmethod
     def wants_app(process: asyncssh.SSHServerProcess[bytes], key: asyncssh.SSHKey) -> bool:
