@@ -52,6 +52,10 @@ TERMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 """The games the lobby offers to seek or challenge with: a key, its words, and the command's options."""
 
+READ_INTERVAL = 0.5
+"""The least time between two reads of the lobby, in seconds: on a busy server every move anywhere is a change,
+and a visitor's app reads the lobby at most twice a second, however many there are."""
+
 RATED_SHOWN = 10
 """Players shown in each rating table at the side."""
 
@@ -183,12 +187,18 @@ class LobbyScreen(TranslatedBindings, Screen[None]):
         self._dirty.set()
 
     async def _follow(self) -> None:
-        """Read the lobby whenever something changed (changes heard while reading make one more read)."""
+        """Read the lobby whenever something changed (changes heard while reading, or within :data:`READ_INTERVAL`
+        of the last read, make one more read)."""
         try:
             await self.link.open()
+            loop = asyncio.get_running_loop()
+            last = -READ_INTERVAL
             while True:
                 await self._dirty.wait()
+                if (wait := last + READ_INTERVAL - loop.time()) > 0:
+                    await asyncio.sleep(wait)  # changes meanwhile are read together, once
                 self._dirty.clear()
+                last = loop.time()
                 self._busy = True
                 try:
                     view = await read_lobby(self.link)
