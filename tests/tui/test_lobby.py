@@ -253,3 +253,27 @@ async def test_a_resignation_is_confirmed_then_sent_and_the_game_ends(stage: Sta
         assert (await stage.lobby.look(game.id))[0].result == "0-3"
         await pilot.press("slash", *"H6-H12", "enter")
         assert "the game is over" in str(screen.query_one("#message").render())
+
+
+@pytest.mark.parametrize(
+    ("code", "heading", "answer_words"),
+    [("ca", "Us toca", "la vostra oferta"), ("es", "Os toca", "vuestra oferta")],
+)
+async def test_the_lobby_speaks_the_visitors_language_and_so_do_the_servers_answers(
+    stage: Stage, code: str, heading: str, answer_words: str
+) -> None:
+    from cescacs_tui import i18n
+
+    ana, bo = await stage.register("ana", "bo")
+    await stage.lobby.accept(bo, (await stage.lobby.challenge(ana, "bo", Terms.correspondence(3))).id)
+    i18n.set_language(code)  # the app's process speaks the visitor's language; the link answers in it too
+    try:
+        app = LobbyApp(stage.link("ana", code), now=lambda: stage.now[0])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await loaded(app)
+            assert heading in rows(app)
+            await pilot.press("s")
+            await answer(pilot, "3")
+            await until(lambda: answer_words in said(app), "the server's answer in the visitor's language")
+    finally:
+        i18n.set_language("en")
