@@ -87,8 +87,8 @@ def _set_header(catalog: Catalog) -> None:
     catalog.last_translator = "cescacs-tui developers"
     catalog.language_team = {"ca": "Català", "es": "Español"}[str(catalog.locale)]
     catalog.fuzzy = False
-    catalog._num_plurals = 2  # type: ignore[attr-defined]
-    catalog._plural_expr = "(n != 1)"  # type: ignore[attr-defined]
+    catalog._num_plurals = 2  # type: ignore[assignment]
+    catalog._plural_expr = "(n != 1)"  # type: ignore[assignment]
 
 
 def compiled(catalog: Catalog) -> bytes:

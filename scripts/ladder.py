@@ -41,7 +41,11 @@ LEVELS: Final = 10
 
 
 def fit(results: list[dict[str, Any]]) -> list[float]:
-    """Elo per level (index 0 is level 1) fitting every match's difference, weighted by its games."""
+    """Elo per level (index 0 is level 1) fitting every match's difference, weighted by its games.
+
+    A level that no match reaches has no equation: it comes out at the
+    anchor, a number that says nothing (:func:`measured` tells which levels
+    have a value)."""
     n = LEVELS - 1  # unknowns: levels 2..10, level 1 fixed at 0
     normal = [[0.0] * n for _ in range(n)]
     right = [0.0] * n
@@ -58,9 +62,23 @@ def fit(results: list[dict[str, Any]]) -> list[float]:
                 if j >= 0:
                     normal[i][j] += games * sign * other
     for i in range(n):
-        normal[i][i] += 1e-9  # a level with no match keeps its neighbour's value
+        normal[i][i] += 1e-9  # keeps the system solvable when a level has no match (it then stays at 0)
     solved = _solve(normal, right)
     return [ANCHOR] + [ANCHOR + x for x in solved]
+
+
+def measured(results: list[dict[str, Any]]) -> set[int]:
+    """The levels the fit can place: level 1 (the anchor) and those joined to it through the matches."""
+    joined = {1}
+    grown = True
+    while grown:
+        grown = False
+        for row in results:
+            pair = {int(row["strong"]), int(row["weak"])}
+            if pair & joined and not pair <= joined:
+                joined |= pair
+                grown = True
+    return joined
 
 
 def intervals(results: list[dict[str, Any]], rounds: int = 2000, seed: int = 1) -> list[tuple[float, float]]:
@@ -163,8 +181,9 @@ def main() -> None:
     ladder = fit(results)
     assert all(math.isfinite(e) for e in ladder)
     print(f"\n| level | Elo (level 1 anchored at {ANCHOR}) | 95% |\n|---|---|---|")
+    placed = measured(results)
     for number, (elo, (low, high)) in enumerate(zip(ladder, intervals(results), strict=True), 1):
-        print(f"| {number} | {elo:.0f} | {low:.0f} to {high:.0f} |")
+        print(f"| {number} | {elo:.0f} | {low:.0f} to {high:.0f} |" if number in placed else f"| {number} | - | - |")
 
 
 if __name__ == "__main__":

@@ -139,7 +139,7 @@ class Engine:
         return Analysis(score, result.mate, result.move)
 
     def child(self, board: SearchBoard, move: Move, limits: Limits) -> Analysis:
-        board.make(tuple(move))
+        board.make(move)
         try:
             return self.search(board, limits)
         finally:
@@ -188,7 +188,7 @@ def self_play(engine: Engine, rng: random.Random, nodes: int, max_plies: int) ->
         if result.move is None:
             break
         game.play(result.move)
-        board.make(tuple(result.move))
+        board.make(result.move)
     game.tags["White"], game.tags["Black"] = (f"level {n}" for n in levels)
     return game
 
@@ -227,7 +227,7 @@ class Builder:
         board = SearchBoard(game.start)
         for ply in range(game.ply + 1):
             if ply:
-                board.make(tuple(game.moves[ply - 1]))
+                board.make(game.moves[ply - 1])
             position = board.position
             if not position.has_legal_moves():
                 break
@@ -279,7 +279,7 @@ class Builder:
         moves = board.position.legal_moves()
         move = moves[rng.randrange(len(moves))]
         said = board.position.ctl_an(move)
-        board.make(tuple(move))
+        board.make(move)
         try:
             if board.position.has_legal_moves():
                 analysis = self.engine.search(board, Limits(nodes=self.args.nodes))
@@ -385,7 +385,7 @@ class Builder:
                     self.reject("not winning, or already won")
                     return None
                 line.append(move)
-                board.make(tuple(move))
+                board.make(move)
                 played += 1
                 current = board.position
                 if not current.has_legal_moves():
@@ -404,7 +404,7 @@ class Builder:
                 if step == 2:
                     break
                 line.append(reply)
-                board.make(tuple(reply))
+                board.make(reply)
                 played += 1
                 if not board.position.has_legal_moves():
                     break

@@ -125,10 +125,10 @@ def terminal_environment(variables: Mapping[str, str | None]) -> Iterator[None]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
-        textual.constants.COLOR_SYSTEM = "auto"  # $TEXTUAL_COLOR_SYSTEM, as read when Textual was imported
+        textual.constants.COLOR_SYSTEM = "auto"  # type: ignore[misc]  # $TEXTUAL_COLOR_SYSTEM, as read when Textual was imported
         yield
     finally:
-        textual.constants.COLOR_SYSTEM = system
+        textual.constants.COLOR_SYSTEM = system  # type: ignore[misc]
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)

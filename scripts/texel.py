@@ -198,8 +198,10 @@ def tune(args: argparse.Namespace) -> None:
     k = fit_k(scores, training)
 
     def objective(candidate: Weights, candidate_scores: list[int]) -> float:
-        pull = sum(((getattr(candidate, n) - getattr(start, n)) / s) ** 2 for n, s in zip(names, scale, strict=True))
-        return error(k, candidate_scores, training) + args.prior * pull
+        moved = zip(names, scale, strict=True)
+        pull: float = sum(((getattr(candidate, n) - getattr(start, n)) / s) ** 2 for n, s in moved)
+        weight: float = args.prior
+        return error(k, candidate_scores, training) + weight * pull
 
     best = objective(weights, scores)
     before = error(k, evaluations(weights, validation), validation)

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .lock import _try_lock
+from .lock import try_lock
 
 __all__ = ["EngineSlot", "EngineSlots"]
 
@@ -52,7 +52,7 @@ class EngineSlots:
                 fd = os.open(self.folder / f"engine-{number}.lock", flags, 0o600)
             except OSError:
                 continue  # not a file we can lock (or the folder is gone): not a place
-            if _try_lock(fd):
+            if try_lock(fd):
                 return EngineSlot(fd)
             os.close(fd)
         return None

@@ -30,7 +30,7 @@ from typing import Final, Self
 from ..core.message import N_, Message
 from .storage import keep_aside
 
-__all__ = ["LOCK_SUFFIX", "AutosaveBusy", "AutosaveLock", "LockOwner", "LockUnavailable", "lock_path"]
+__all__ = ["LOCK_SUFFIX", "AutosaveBusy", "AutosaveLock", "LockOwner", "LockUnavailable", "lock_path", "try_lock"]
 
 LOCK_SUFFIX: Final = ".lock"
 _OWNER_BYTES: Final = 4096
@@ -131,7 +131,7 @@ class AutosaveLock:
             if fd is None:
                 continue
             try:
-                locked = _try_lock(fd)
+                locked = try_lock(fd)
             except OSError as error:
                 os.close(fd)
                 raise LockUnavailable(f"{path} cannot be locked: {error.strerror or error}") from error
@@ -218,7 +218,8 @@ if sys.platform == "win32":
 
     _REMOVE_WHILE_LOCKED: Final = False  # Windows cannot remove an open file; the file stays, unlocked
 
-    def _try_lock(fd: int) -> bool:
+    def try_lock(fd: int) -> bool:
+        """Take the exclusive lock on ``fd`` without waiting; ``False`` when another process holds it."""
         os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
         try:
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
@@ -231,7 +232,8 @@ else:
 
     _REMOVE_WHILE_LOCKED: Final = True
 
-    def _try_lock(fd: int) -> bool:
+    def try_lock(fd: int) -> bool:
+        """Take the exclusive lock on ``fd`` without waiting; ``False`` when another process holds it."""
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -228,3 +228,14 @@ def test_the_ladder_intervals_hold_each_level_and_widen_away_from_the_anchor():
     widths = [high - low for low, high in bounds]
     assert widths[1] < widths[5] < widths[9]
     assert 60 < widths[1] < 250  # one match of 100 games: about ±70 Elo
+
+
+def test_the_ladder_says_which_levels_its_matches_reach():
+    from scripts.ladder import measured
+
+    def row(strong: int, weak: int) -> dict[str, object]:
+        return {"strong": strong, "weak": weak, "games": 10, "points": 5.0}
+
+    assert measured([row(2, 1), row(3, 2), row(5, 3)]) == {1, 2, 3, 5}
+    assert measured([row(2, 1), row(9, 8)]) == {1, 2}  # 8 and 9 are joined to each other, not to the anchor
+    assert measured([]) == {1}

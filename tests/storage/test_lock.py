@@ -111,7 +111,7 @@ def test_a_file_system_that_cannot_lock_says_so(tmp_path: Path, monkeypatch: pyt
     def no_locks(fd: int) -> bool:
         raise OSError(errno.ENOLCK, "No locks available")
 
-    monkeypatch.setattr(lock_module, "_try_lock", no_locks)
+    monkeypatch.setattr(lock_module, "try_lock", no_locks)
     with pytest.raises(LockUnavailable, match="No locks available"):
         AutosaveLock.acquire(tmp_path / "autosave.json")
 

@@ -206,7 +206,7 @@ def test_a_file_system_without_locks_still_saves_and_says_so(tmp_path: Path, mon
     def no_locks(fd: int) -> bool:
         raise OSError(errno.ENOLCK, "No locks available")
 
-    monkeypatch.setattr(lock, "_try_lock", no_locks)
+    monkeypatch.setattr(lock, "try_lock", no_locks)
     start = open_autosave(tmp_path)
     assert start.slot is not None and start.slot.lock is None
     assert "could overwrite" in str(start.notices[0])
