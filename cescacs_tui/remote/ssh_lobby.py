@@ -44,7 +44,7 @@ MAX_LINE: Final = MAX_WORDS * (MAX_WORD + 1)
 """The longest command line read: the most words of the longest length a command takes."""
 UNREADABLE: Final = N_("the command cannot be read: close each quote, and keep it under {count} characters")
 LEAVE_WORDS: Final = frozenset({"quit", "exit", "logout"})
-PLAIN_WORDS: Final = frozenset({"plain", "words"})
+PLAIN_WORDS: Final = frozenset({"plain"})
 """``ssh host plain``: the lobby in words even on a terminal (a screen reader, a braille display, a script)."""
 _DELETE: Final = frozenset({"\x08", "\x7f"})
 _INTERRUPT: Final = frozenset({"\x03", "\x04"})
@@ -92,7 +92,7 @@ class LobbyDoor:
 
     async def tick(self) -> None:
         """Say this process is alive (so other processes keep its players), and end on time the games whose
-        deadline has passed, though nobody acted in them since (their players are told as of any ending)."""
+        deadline has passed though nobody acted in them since (their players hear of it as of any ending)."""
         try:
             await self.lobby.beat()
             await self.lobby.sweep()
