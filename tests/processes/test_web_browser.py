@@ -71,6 +71,8 @@ class Screen:
     def __init__(self, page: Page) -> None:
         self.received: list[bytes] = []
         self.sent: list[str] = []
+        self.messages: list[str] = []
+        """The text frames the page received (the server's own messages, such as "choose_file")."""
         self.requests: list[str] = []
         self.problems: list[str] = []
         page.on("websocket", self._watch)
@@ -89,6 +91,8 @@ class Screen:
     def _received(self, payload: str | bytes) -> None:
         if isinstance(payload, bytes):
             self.received.append(payload)
+        else:
+            self.messages.append(payload)
 
     def _sent(self, payload: str | bytes) -> None:
         if isinstance(payload, str):
@@ -104,12 +108,23 @@ class Screen:
             await asyncio.sleep(0.1)
 
 
-async def first_chooser(page: Page, choosers: asyncio.Queue[Any]) -> Any:
-    """The file chooser the page opens; if the app's request came too late for the browser, its button's."""
+async def first_chooser(page: Page, screen: Screen, choosers: asyncio.Queue[Any]) -> Any:
+    """The file chooser the page opens; if the app's request came too late for the browser, its button's.
+
+    When none comes, the failure tells what the page saw: the screen, the keys it sent, the server's messages
+    and whether the browser saw the player's activation (a chooser needs one)."""
+    deadline = time.monotonic() + PATIENCE
+    button = page.locator("#choose-record")
     while choosers.empty():
-        button = page.locator("#choose-record")
         if await button.is_visible():
             await button.click()
+        if time.monotonic() > deadline:
+            said = "[navigator.userActivation.isActive, navigator.userActivation.hasBeenActive]"
+            activation = await page.evaluate(said)
+            pytest.fail(
+                f"no file chooser: activation (isActive, hasBeenActive) {activation},"
+                f" page messages {screen.messages[-5:]!r}, sent {screen.sent[-8:]!r}, screen {screen.text()[-1200:]!r}"
+            )
         await asyncio.sleep(0.1)
     return choosers.get_nowait()
 
@@ -158,7 +173,7 @@ async def test_a_game_is_played_saved_and_opened_in_chromium(
     choosers: asyncio.Queue[Any] = asyncio.Queue()
     page.on("filechooser", choosers.put_nowait)
     await page.keyboard.press("Enter")
-    chooser = await asyncio.wait_for(first_chooser(page, choosers), PATIENCE)
+    chooser = await first_chooser(page, screen, choosers)
     await chooser.set_files(str(record))
     await screen.shows("Ros, Xus")  # the file's text, in the box
     await page.keyboard.press("Control+o")
