@@ -17,10 +17,12 @@ import contextlib
 import datetime
 import hashlib
 import shutil
+import socket
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from textual import events, on
 from textual.pilot import Pilot
 
 from cescacs_tui.core.clock import TimeControl
@@ -78,8 +80,8 @@ class Stage:
         self._serving.append(asyncio.ensure_future(self._serve(server_end, name, language)))
         return LobbyLink(app_end)
 
-    async def _serve(self, server_end: object, name: str, language: str) -> None:
-        reader, writer = await asyncio.open_unix_connection(sock=server_end)  # type: ignore[arg-type]
+    async def _serve(self, server_end: socket.socket, name: str, language: str) -> None:
+        reader, writer = await asyncio.open_unix_connection(sock=server_end)
         await serve_link(self.lobby, self.caller(name), language, reader, writer)
 
     async def drop_links(self) -> None:
@@ -148,7 +150,8 @@ class StagedLobbyApp(LobbyApp):
     def _now(self) -> datetime.datetime:
         return START if self.stage is None else self.stage.now[0]
 
-    async def on_mount(self) -> None:  # Textual also runs CescacsApp.on_mount
+    @on(events.Mount)
+    async def open_stage(self) -> None:
         stage = await Stage.open(self.folder)
         await seed(stage)
         self.stage = stage

@@ -9,6 +9,7 @@ would.  What the app shows comes through the link only.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -48,9 +49,9 @@ async def loaded(app: LobbyApp) -> LobbyScreen:
 
 
 @pytest.fixture
-async def stage(tmp_path: Path) -> Stage:
+async def stage(tmp_path: Path) -> AsyncIterator[Stage]:
     stage = await Stage.open(tmp_path)
-    yield stage  # type: ignore[misc]
+    yield stage
     await stage.close()
 
 
