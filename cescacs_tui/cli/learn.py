@@ -9,6 +9,7 @@
 * ``cescacs puzzles --check`` re-verifies the bundled puzzles (or ``--file``'s):
   every move legal and canonical, the themes right, every mate forced;
   ``cescacs puzzles --export [--theme T]`` prints them as JSON lines.
+* ``cescacs learn [LESSON] [--plain]``: the lessons (:mod:`cescacs_tui.learn.lessons`) in the app, or in words.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ..learn import DEFAULT_MOVETIME
 
 __all__ = ["LEARN_SUBCOMMANDS", "add_learn_subcommands"]
 
-LEARN_SUBCOMMANDS: Final = ("review", "puzzles")
+LEARN_SUBCOMMANDS: Final = ("review", "puzzles", "learn")
 MOVETIME_RANGE: Final = (0.05, 60.0)
 
 
@@ -109,6 +110,20 @@ def _puzzles(args: argparse.Namespace) -> int:
     return 0
 
 
+def _learn(args: argparse.Namespace) -> int:
+    from ..session.policy import LaunchKind
+    from .launch import interactive, launch_policy
+
+    policy = launch_policy(LaunchKind.LOCAL)
+    if args.plain or not interactive():
+        from ..plain.lessons import run_lessons  # no Textual: the plain mode starts fast and never draws
+
+        return run_lessons(policy.progress_path(), args.lesson)
+    from ..tui.learn_app import run_learn_app  # imported here: the other subcommands must not pay for Textual
+
+    return run_learn_app(policy, args.lesson)
+
+
 def add_learn_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``review`` and ``puzzles`` to the ``cescacs`` subcommand parser."""
     review = sub.add_parser(
@@ -143,3 +158,14 @@ def add_learn_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     puzzles.add_argument("--theme", metavar="THEME", help=_("only the puzzles with this theme (mate: any mate)"))
     puzzles.add_argument("--budget", type=int, default=5_000_000, help=argparse.SUPPRESS)
     puzzles.set_defaults(run=_puzzles)
+    learn = sub.add_parser(
+        "learn",
+        help=_("lessons: each piece and special rule, on the board and in words"),
+        description=_(
+            "Short lessons, one per piece and per special rule: the moves shown on the board, then a task the rules "
+            "check. The lessons done are kept in the data directory."
+        ),
+    )
+    learn.add_argument("lesson", nargs="?", metavar="LESSON", help=_("start with this lesson (its number or name)"))
+    learn.add_argument("--plain", action="store_true", help=_("in words, line by line (automatic in a pipe)"))
+    learn.set_defaults(run=_learn)

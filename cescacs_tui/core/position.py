@@ -481,6 +481,20 @@ class Position:
         """Hexes of the pieces giving check to the side to move."""
         return [h for h, _ in self._checkers(self._kings[self._turn], 1 - self._turn)]
 
+    def check_lines(self) -> list[tuple[int, tuple[int, ...]]]:
+        """The pieces giving check to the side to move, each with the hexes between it and the King.
+
+        A piece put on one of those hexes blocks that check (RULES.md 9.3): a
+        line piece's, or an Elephant's two-hex step's.  An adjacent checker, a
+        knight jump and the King's leap have none: they cannot be blocked.
+        The hexes come in board order, which is their order along the line.
+        """
+        king = self._kings[self._turn]
+        return [
+            (x, () if answers is None else tuple(sorted(answers - {x})))
+            for x, answers in self._checkers(king, 1 - self._turn)
+        ]
+
     def attackers(self, h: int, by: Colour) -> list[int]:
         """Hexes of the pieces of ``by`` that attack hex ``h``, in hex order (RULES.md 9.1: pins do not matter).
 

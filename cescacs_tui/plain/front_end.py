@@ -22,7 +22,7 @@ import textwrap
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ..core import HEX_NAMES, Move, Position, find_hex
 from ..core.clock import TimeControl
@@ -35,6 +35,7 @@ from ..data.settings import Settings
 from ..i18n import _, pgettext
 from ..session import ACTIONS, Choice, Confirm, Feedback, GameSession, Option, Question, Tone
 from ..session.answers import CANCEL, NO, YES, answer_key, answer_words
+from ..session.explain import explain
 from ..session.game_session import DRAW_OFFER_MARK
 from ..session.players import TWO_PEOPLE, Players, player_names
 from ..session.terms import hex_words, piece_words, say, side_label
@@ -42,6 +43,9 @@ from ..session.words import announce_last_move, describe_move, half_moves, situa
 from . import questions
 from .commands import COMMANDS, Command, find_command, help_lines, typed
 from .computer import PlainComputer
+
+if TYPE_CHECKING:
+    from .lessons import PlainLessons  # loaded when the player asks for the lessons
 
 __all__ = ["PlainGame", "new_game", "plain_how"]
 
@@ -139,6 +143,8 @@ class PlainGame:
         self._save_problem: str | None = None
         self._typed = ""
         """The line being answered, whose words the answer quotes as they were typed."""
+        self.lessons: PlainLessons | None = None
+        """The lessons, while the player is in them (``lessons``): every line goes to them until they leave."""
         self.lock = threading.RLock()
         """Held while a line (and the computer's turn after it) is handled: a :class:`~.flag_watch.FlagWatch`
         announcing a flag fall meanwhile waits for it."""
@@ -228,6 +234,12 @@ class PlainGame:
             self.show(taken)  # the other cescacs has closed the game this one waited for
         if self.pending is not None:
             self._answer(self.pending, text)
+            return
+        if self.lessons is not None:
+            self.lessons.handle(text)
+            if not self.lessons.running:
+                self.lessons = None
+                self.write(_("Back to the game. {situation}").format(situation=situation(self.session.game)))
             return
         if not text or text.startswith("#"):
             return
@@ -538,6 +550,9 @@ class PlainGame:
         if (h := self._hex(argument, "a")) is not None:
             self.write(questions.attacks_on(self._position, h))
 
+    def ask_explain(self, argument: str) -> None:
+        self.write("\n".join(explain(self.session.shown)))
+
     def ask_l(self, argument: str) -> None:
         self.write(questions.last_move(self.session.shown))
 
@@ -596,6 +611,15 @@ class PlainGame:
             self.write(_("there is no engine in this session to give hints"))
             return
         self.show(self.computer.hint())
+
+    def do_lessons(self, argument: str) -> None:
+        from ..data.progress import ProgressStore
+        from ..session.policy import Policy
+        from .lessons import PlainLessons
+
+        store = ProgressStore(Policy().progress_path())  # the plain mode is the owner's
+        self.lessons = PlainLessons(self.write, store)
+        self.lessons.start()
 
     def do_quit(self, argument: str) -> None:
         self.running = False

@@ -58,13 +58,13 @@ def _stopping_signals() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
-def _lines(stream: TextIO) -> Iterator[str]:
+def lines(stream: TextIO) -> Iterator[str]:
     """The lines of ``stream`` as they arrive (``readline``, so a terminal or a pipe is answered line by line)."""
     while line := stream.readline():
         yield line
 
 
-def _robust(stream: TextIO) -> None:
+def robust(stream: TextIO) -> None:
     """Undecodable input becomes U+FFFD and unencodable output a ``?``, rather than an exception."""
     if hasattr(stream, "reconfigure"):
         stream.reconfigure(errors="replace")
@@ -102,8 +102,8 @@ def run_plain(
     """
     source = stdin or sys.stdin
     target = stdout or sys.stdout
-    _robust(source)
-    _robust(target)
+    robust(source)
+    robust(target)
     write = LineWriter(target)
     settings = Settings.load()
     problems = _game_problems(settings)
@@ -145,7 +145,7 @@ def run_plain(
         with _stopping_signals():
             plain.start(opening, answer=resume, why=why, problems=problems)
             with FlagWatch(plain):
-                plain.run(_lines(source))
+                plain.run(lines(source))
             plain.finish("" if not plain.running else _("End of input."))
     except (KeyboardInterrupt, _Stopped) as stop:
         plain.session.close()

@@ -261,6 +261,16 @@ _TABLE: Final = (
         needs=frozenset({Need.ENGINE}),
     ),
     Action(
+        "explain", "E", N_("Explain"), N_("Explain the position"),
+        N_("Say in words what the position shows: the check, the pieces under attack, what the last move threatened"),
+        _U,
+    ),
+    Action(
+        "lessons", "", N_("Lessons"), N_("Lessons"),
+        N_("Short lessons, one per piece and special rule, each with a task on the board (Esc returns to the game)"),
+        _U, needs=frozenset({Need.PROGRESS}),
+    ),
+    Action(
         "cycle_overlays", "t", N_("Overlays"), N_("Overlays"),
         N_("Cycle: attacked hexes, threatened pieces, both, none"), _S,
     ),

@@ -93,6 +93,8 @@ class Need(Enum):
     """An engine process on this machine (the computer's moves, a hint, the analysis)."""
     ARCHIVE = auto()
     """The archive of finished games kept on this machine, browsed and opened in the app."""
+    PROGRESS = auto()
+    """What the player has learnt, kept for the next time: the lessons done, the coordinate drill's best scores."""
 
 
 class Route(Enum):
@@ -113,7 +115,7 @@ class Route(Enum):
     OWN_SETTINGS = auto()
     """The owner's settings file."""
     VISITOR_SETTINGS = auto()
-    """The visitor's own folder on the server (never read for a program to start)."""
+    """The visitor's own folder on the server (never read for a program to start): their settings, their progress."""
     OWN_ENGINE = auto()
     """An engine process of the owner's, as many as they start, of the ``engine`` setting."""
     SHARED_ENGINE = auto()
@@ -183,6 +185,8 @@ class Policy:
             return Decision(Route.VISITOR_SETTINGS)
         if need is Need.ARCHIVE:
             return Decision(reason=Message(NO_ARCHIVE))
+        if need is Need.PROGRESS:
+            return Decision(Route.VISITOR_SETTINGS)  # the visitor's own folder, where their settings are
         if self.engines is None or self.engines.count < 1:
             return Decision(reason=Message(NO_ENGINES))
         if watching and not self.watchers_use_engines:
@@ -213,6 +217,13 @@ class Policy:
         """The ``engine`` setting to use: the owner's; for a visitor, always this package's engine (a program
         named in a settings file is never started for them)."""
         return "" if self.visitor else setting
+
+    def progress_path(self) -> Path | None:
+        """Where the player's progress (lessons done, best drill scores) is kept: the data directory, which for a
+        visitor is the folder their server gave them; ``None`` if the policy keeps it in memory only."""
+        from ..data.progress import progress_path
+
+        return progress_path() if self.decide(Need.PROGRESS).allowed else None
 
     def hide_paths(self, text: str) -> str:
         """``text`` with this machine's folders taken out of every path in it, for a visitor
@@ -264,5 +275,6 @@ _OWNER_ROUTES: Final = {
     Need.SETTINGS: Route.OWN_SETTINGS,
     Need.ENGINE: Route.OWN_ENGINE,
     Need.ARCHIVE: Route.HOST_FILE,
+    Need.PROGRESS: Route.HOST_FILE,
 }
 """The owner's machine is theirs: every need is met on it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cescacs_tui.core import BLACK, WHITE, IllegalMoveError, Move, PieceType, Position, parse_hex
+from cescacs_tui.core import BLACK, HEX_NAMES, WHITE, IllegalMoveError, Move, PieceType, Position, parse_hex
 from tests.helpers.games import FOOLS_MATE
 
 
@@ -48,3 +48,15 @@ def test_pieces_kings_rights_and_descriptions() -> None:
     assert position.moving_piece(move).type == PieceType.KNIGHT
     assert position.captured_piece(move) is None and not position.is_capture(move)
     assert position.regainable(WHITE) == []
+
+
+def test_check_lines_give_the_hexes_a_block_would_stand_on() -> None:
+    from tests.helpers.builders import pdtl
+
+    line = Position.from_pdtl(pdtl("KF10 rF20 kG27"))
+    assert [(HEX_NAMES[x], [HEX_NAMES[h] for h in between]) for x, between in line.check_lines()] == [
+        ("F20", ["F12", "F14", "F16", "F18"])
+    ]
+    jump = Position.from_pdtl(pdtl("KF10 nI11 kG27"))
+    assert jump.check_lines() == [(parse_hex("I11"), ())]
+    assert Position.initial().check_lines() == []

@@ -280,3 +280,28 @@ def test_a_flag_that_falls_is_announced_before_the_next_line(environment) -> Non
         process.stdout.close()
         if process.stderr is not None:
             process.stderr.close()
+
+
+def test_cescacs_learn_in_a_pipe_says_the_lessons_in_words_and_keeps_the_progress(environment, tmp_path) -> None:
+    result = cescacs(environment, "castling\nkrr-hih\n", "learn")
+    assert result.returncode == 0, result.stderr
+    assert ESC not in result.stdout
+    out = result.stdout.decode().splitlines()
+    assert "Lesson 13 of 18: Castling." in out
+    assert any(
+        line.startswith("White castles KRR-HIH") and line.endswith("Well done: that is the task.") for line in out
+    )
+    assert out[-1] == "Goodbye."
+    assert (tmp_path / "data" / "learning.json").read_text().count('"castling"') == 1
+    again = cescacs(environment, "list\nquit\n", "learn", "--plain")
+    assert "13. castling: Castling (done)" in again.stdout.decode().splitlines()
+
+
+def test_cescacs_learn_refuses_an_unknown_lesson_in_the_app_with_status_2(environment) -> None:
+    code = (
+        "import sys\nfrom cescacs_tui.cli import launch, main\nlaunch.interactive = lambda: True\n"
+        "sys.exit(main(['learn', 'x\\x1b[2J']))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, env=environment, timeout=60)
+    assert result.returncode == 2
+    assert b"no such lesson" in result.stderr and ESC not in result.stderr and b"Traceback" not in result.stderr

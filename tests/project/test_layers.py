@@ -6,6 +6,7 @@ The layers point one way (a layer may import any below it, not only the next)::
                                                       └──► engine ──┘
 
     server ──► data ──► core      (the C'escacs server's foundation: accounts, games, ratings, storage; no UI)
+    tui, plain, cli ──► learn ──► data, engine, core   (review, puzzles, lessons, the drill; no UI)
 
 (``i18n`` and ``arguments`` are small modules the layers above ``core`` may
 use, as the table says.)  Each package is checked twice, after harlequin's import-hygiene
@@ -56,8 +57,8 @@ CONTRACT: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "session": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
     "learn": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
     "remote": (frozenset({"core", "data", "session", "server", "i18n", "arguments"}), frozenset({"asyncssh"})),
-    "plain": (frozenset({"core", "data", "engine", "session", "remote", "i18n"}), frozenset()),
-    "tui": (frozenset({"core", "data", "engine", "session", "remote", "i18n"}), UI | {"pyperclip"}),
+    "plain": (frozenset({"core", "data", "engine", "session", "remote", "i18n", "learn"}), frozenset()),
+    "tui": (frozenset({"core", "data", "engine", "session", "remote", "i18n", "learn"}), UI | {"pyperclip"}),
     "web": (
         frozenset({"core", "data", "session", "remote", "i18n", "arguments"}),
         frozenset({"textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"}),

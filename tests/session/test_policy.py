@@ -36,6 +36,7 @@ OWNER_AND_VISITORS: dict[Need, tuple[Route | str, ...]] = {
     Need.SETTINGS: (Route.OWN_SETTINGS, Route.OWN_SETTINGS, Route.VISITOR_SETTINGS, Route.VISITOR_SETTINGS),
     Need.ENGINE: (Route.OWN_ENGINE, Route.OWN_ENGINE, Route.SHARED_ENGINE, Route.SHARED_ENGINE),
     Need.ARCHIVE: (Route.HOST_FILE, Route.HOST_FILE, REFUSED, REFUSED),  # a visitor browses no file of the host
+    Need.PROGRESS: (Route.HOST_FILE, Route.HOST_FILE, Route.VISITOR_SETTINGS, Route.VISITOR_SETTINGS),
 }
 """For each need, how each launch kind (local, joined, web visitor, SSH visitor) gets it, or that it is refused."""
 
@@ -51,6 +52,7 @@ NEEDS = {
     "archive": {Need.ARCHIVE},
     **{name: {Need.SETTINGS} for name in ("next_theme", "piece_set", "board_layout", "auto_flip", "vim_keys", "bell")},
     "language": {Need.SETTINGS},
+    "lessons": {Need.PROGRESS},
 }
 """What each action of the table needs from the machine; every other action needs nothing of it."""
 

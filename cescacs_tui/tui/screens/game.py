@@ -544,6 +544,21 @@ class GameScreen(TranslatedBindings, Screen[None]):
         system = self.policy.decide(Need.CLIPBOARD).route is Route.TERMINAL_AND_SYSTEM
         self.apply(Feedback(copy_text(self.app, text, system=system).describe(what)))
 
+    def action_explain(self) -> None:
+        """``E``: what the position shown says, in words (:mod:`~cescacs_tui.session.explain`), as plain text a
+        screen reader reads like the plain mode's ``explain``."""
+        from ...session.explain import explain
+
+        body = Text("\n".join(explain(self.session.shown)))
+        self.app.push_screen(TextDialog(_("The position in words"), body))
+
+    def action_lessons(self) -> None:
+        """The lessons over the game (Esc comes back); the progress kept where the policy says."""
+        from ...data.progress import ProgressStore
+        from .lessons import LessonScreen
+
+        self.app.push_screen(LessonScreen(ProgressStore(self.policy.progress_path())))
+
     def action_view_record(self) -> None:
         """Show the record as text, to select and copy by hand where no clipboard works."""
         body = Text(self.session.record_text())
