@@ -32,6 +32,7 @@ from cescacs_tui.learn.review import Evaluation, PlyReview, Review, judge
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.dialogs.questions import DeliberateDialog
 from cescacs_tui.tui.screens.review import ReviewJob, ReviewScreen
+from scripts.lobby_stage import StagedLobbyApp, lobby_shown
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "screenshots"
@@ -212,9 +213,14 @@ class Scene:
     theme: str = "cescacs-dark"
     caption: str = ""
     environment: Mapping[str, str | None] = field(default_factory=lambda: TRUE_COLOUR)
+    lobby: str | None = None
+    """The language of the server lobby's app, seen by ana on a staged server (scripts/lobby_stage.py), instead
+    of a game."""
 
     def app(self) -> CescacsApp:
         with terminal_environment(self.environment):
+            if self.lobby is not None:
+                return StagedLobbyApp("ana", language=self.lobby, theme=self.theme)
             return CescacsApp(self.game(), settings=Settings(theme=self.theme), reviewer=replayed)
 
 
@@ -261,6 +267,10 @@ SCENES: dict[str, Scene] = {
     "annotated-record": Scene(
         (120, 40), annotated, review_move_9, caption="Reviewing an annotated record: its comments and variations"
     ),
+    "lobby-120x40": Scene(
+        (120, 40), Game.new, lobby_shown, lobby="en", caption="The server's lobby (ssh -t host): games, offers, ratings"
+    ),
+    "lobby-80x24": Scene((80, 24), Game.new, lobby_shown, lobby="en", caption="The server's lobby at 80x24"),
 }
 
 

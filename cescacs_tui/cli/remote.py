@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_PORT", "DEFAULT_SSH_PORT", "REMOTE_SUBCOMMANDS", "add_remote_subcommands"]
 
-REMOTE_SUBCOMMANDS: Final = ("host", "join", "serve-ssh")
+REMOTE_SUBCOMMANDS: Final = ("host", "join", "serve-ssh", "lobby")
 DEFAULT_PORT: Final = 7469
 DEFAULT_SSH_PORT: Final = 2222
 LOOPBACK: Final = ("127.0.0.1", "::1", "localhost")
@@ -178,6 +178,16 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         help=_("with --db: print a new invitation code good for USES registrations, and exit"),
     )
     ssh.set_defaults(run=_serve_ssh)
+
+    lobby = sub.add_parser(
+        "lobby",
+        help=_("the C'escacs server's lobby app, which serve-ssh --db starts for each visitor on a terminal"),
+        description=_(
+            "The lobby of a C'escacs server, on the link serve-ssh --db gives the process it starts for a "
+            "visitor (ssh -t -p PORT HOST). Players reach it with ssh, not with this command."
+        ),
+    )
+    lobby.set_defaults(run=_lobby)
 
 
 def _port(text: str) -> int:
@@ -357,6 +367,21 @@ def _join(args: argparse.Namespace) -> int:
     from ..tui.joined import run_join
 
     return _crash_noted(run_join(request, policy=policy))
+
+
+def _lobby(args: argparse.Namespace) -> int:
+    from ..core.errors import CescacsError
+    from ..remote.lobby_link import LobbyLink
+    from ..session.policy import LaunchKind
+
+    link = LobbyLink.from_environment()
+    if link is None:
+        said = _("cescacs lobby runs only for a visitor of serve-ssh --db: players reach it with ssh -t -p PORT HOST")
+        raise CescacsError(said)
+    policy = launch.launch_policy(LaunchKind.JOINED)  # serve-ssh starts this command for its visitors
+    from ..tui.lobby_app import run_lobby
+
+    return _crash_noted(run_lobby(link, policy=policy))
 
 
 def _serve_ssh(args: argparse.Namespace) -> int:

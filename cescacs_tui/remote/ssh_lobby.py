@@ -17,6 +17,7 @@ import codecs
 import contextlib
 import logging
 import shlex
+import socket
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -33,8 +34,9 @@ from ..server.lobby import BEAT, Caller, Lobby, LobbyOptions, Refusal, Registrat
 from ..server.model import Account, Change, ChangeKind, StorageError
 from ..server.notify import Notifier
 from ..server.storage import Storage, open_storage
+from .lobby_link import link_pair, serve_link
 
-__all__ = ["LobbyDoor", "caller_of", "lobby_options", "new_invitation", "open_door"]
+__all__ = ["PLAIN_WORDS", "LobbyDoor", "caller_of", "lobby_options", "new_invitation", "open_door"]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,8 @@ MAX_LINE: Final = MAX_WORDS * (MAX_WORD + 1)
 """The longest command line read: the most words of the longest length a command takes."""
 UNREADABLE: Final = N_("the command cannot be read: close each quote, and keep it under {count} characters")
 LEAVE_WORDS: Final = frozenset({"quit", "exit", "logout"})
+PLAIN_WORDS: Final = frozenset({"plain"})
+"""``ssh host plain``: the lobby in words even on a terminal (a screen reader, a braille display, a script)."""
 _DELETE: Final = frozenset({"\x08", "\x7f"})
 _INTERRUPT: Final = frozenset({"\x03", "\x04"})
 """Ctrl-C and Ctrl-D at the lobby's prompt: the visitor leaves."""
@@ -81,10 +85,48 @@ class LobbyDoor:
         self.lobby = lobby
 
     async def beat(self) -> None:
-        """Say this process is alive every :data:`BEAT` until cancelled (so other processes keep its players)."""
+        """Every :data:`BEAT` until cancelled: :meth:`tick`."""
         while True:
-            await self.lobby.beat()
+            await self.tick()
             await asyncio.sleep(BEAT.total_seconds())
+
+    async def tick(self) -> None:
+        """Say this process is alive (so other processes keep its players), and end on time the games whose
+        deadline has passed though nobody acted in them since (their players hear of it as of any ending)."""
+        try:
+            await self.lobby.beat()
+            await self.lobby.sweep()
+        except StorageError:
+            log.warning("the lobby's heartbeat could not be written: tried again in %s", BEAT, exc_info=True)
+
+    @staticmethod
+    def wants_app(process: asyncssh.SSHServerProcess[bytes], key: asyncssh.SSHKey) -> bool:
+        """Whether this session gets the lobby app: no command, and a terminal (``ssh -t host``); a command, the
+        word ``plain`` or no terminal get words (:meth:`visit`), and so does a key the lobby refuses (the words
+        say why)."""
+        if process.command or process.get_terminal_type() is None:
+            return False
+        try:
+            caller_of(key)
+        except KeyRefused:
+            return False
+        return True
+
+    @contextlib.asynccontextmanager
+    async def app_link(self, key: asyncssh.SSHKey, language: str) -> AsyncIterator[socket.socket]:
+        """The app's end of a new link to the lobby as ``key``'s owner (:mod:`.lobby_link`), served until the
+        block ends; pass it to the app's process (this process's copy is closed when the block ends)."""
+        caller = caller_of(key)
+        server_end, app_end = link_pair()
+        reader, writer = await asyncio.open_unix_connection(sock=server_end)
+        serving = asyncio.ensure_future(serve_link(self.lobby, caller, language, reader, writer))
+        try:
+            yield app_end
+        finally:
+            app_end.close()
+            serving.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await serving
 
     async def visit(self, process: asyncssh.SSHServerProcess[bytes], key: asyncssh.SSHKey, language: str) -> int:
         """Answer one SSH session of the visitor who logged in with ``key``; its exit status."""
@@ -95,7 +137,7 @@ class LobbyDoor:
         except KeyRefused as refused:
             channel.line(refused.reason.say(words))
             return 2
-        if process.command:
+        if process.command and process.command.strip() not in PLAIN_WORDS:
             try:
                 argv = split_command(process.command)
             except ValueError:

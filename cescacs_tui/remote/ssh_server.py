@@ -30,7 +30,7 @@ import termios
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import asyncssh
 
@@ -45,6 +45,9 @@ from .protocol import clean_name
 from .serving import until_stopped
 from .store import open_store
 from .tcp import CoordinatorServer, Doorway, Waiting, serve_tcp
+
+if TYPE_CHECKING:
+    from .ssh_lobby import LobbyDoor
 
 __all__ = ["DEFAULT_ROOM", "ROOM_NAME", "Hub", "ServerOptions", "serve_ssh", "visitor_language"]
 
@@ -114,6 +117,12 @@ class ServerOptions:
     """The lobby's rules (registration open or by invitation), with ``db``."""
     notify: Sequence[str] = ()
     """With ``db``: the operator's notification hook, a program and its first arguments (none: no hook)."""
+    lobby_command: Callable[[], Sequence[str]] = field(default=lambda: _lobby_command())
+    """With ``db``: the command a visitor's lobby app runs (on a terminal, with no command)."""
+
+
+def _lobby_command() -> list[str]:
+    return [sys.executable, "-m", "cescacs_tui", "lobby"]
 
 
 def _join_command(port: int) -> list[str]:
@@ -339,37 +348,60 @@ async def _run_app(
 ) -> int:
     """The visitor's app, on a pseudo-terminal of its own, relayed to the SSH channel until it ends; in the
     visitor's language (``code``) unless the visitor's settings say otherwise, else in the server's."""
+    environment = {
+        "CESCACS_TOKEN": room.token,
+        "CESCACS_CLIENT": visitor.identity,
+        "CESCACS_NAME": clean_name(str(process.get_extra_info("username") or ""), default=""),
+    }
+    return await run_visitor_app(hub, visitor, process, code, hub.options.app_command(room.server.port), environment)
+
+
+async def run_visitor_app(
+    hub: Hub,
+    visitor: _Visitor,
+    process: asyncssh.SSHServerProcess[bytes],
+    code: str | None,
+    command: Sequence[str],
+    variables: Mapping[str, str],
+    pass_fds: Sequence[int] = (),
+) -> int:
+    """Run ``command`` for the visitor on a pseudo-terminal of its own, with the visitor's folders, the
+    policy's description and ``variables`` in its environment (and the descriptors ``pass_fds``), relayed to
+    the SSH channel until either side ends; its exit status."""
     width, height, pixwidth, pixheight = process.get_terminal_size()
     controller, terminal = os.openpty()
     _set_size(controller, width or 80, height or 24, pixwidth, pixheight)
     folder = hub.visitor_directory(visitor.identity)
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "CESCACS_"))} | {
         "TERM": _terminal_type(process.get_terminal_type()),
-        "CESCACS_TOKEN": room.token,
-        "CESCACS_CLIENT": visitor.identity,
-        "CESCACS_NAME": clean_name(str(process.get_extra_info("username") or ""), default=""),
         "CESCACS_DATA_DIR": str(folder / "data"),
         "CESCACS_CONFIG_DIR": str(folder / "config"),
+        **variables,
         **hub.policy.environment(),  # an SSH visitor's app: no file, clipboard or program of the server
     }
     if code is not None:
         environment = locale_environment(environment, code)
     try:
         child = await asyncio.create_subprocess_exec(
-            *hub.options.app_command(room.server.port),
+            *command,
             stdin=terminal,
             stdout=terminal,
             stderr=terminal,
             env=environment,
             start_new_session=True,
+            pass_fds=tuple(pass_fds),
         )
     finally:
         os.close(terminal)
+    visitor_left = True
     try:
-        await relay(process, controller, child)
+        visitor_left = await relay(process, controller, child)
     finally:
+        if not visitor_left:  # the app is on its way out (it closes its screen a moment before it exits)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(child.wait(), 5.0)
         with contextlib.suppress(ProcessLookupError):
-            child.send_signal(signal.SIGHUP)  # the visitor left: the app ends (the room has the game)
+            child.send_signal(signal.SIGHUP)  # the visitor left: the app ends (the room or the server has the game)
         try:
             await asyncio.wait_for(child.wait(), 5.0)
         except TimeoutError:
@@ -379,8 +411,9 @@ async def _run_app(
     return child.returncode or 0
 
 
-async def relay(process: asyncssh.SSHServerProcess[bytes], controller: int, child: asyncio.subprocess.Process) -> None:
-    """Copy bytes between the SSH channel and the pseudo-terminal's controller until the app or the visitor ends.
+async def relay(process: asyncssh.SSHServerProcess[bytes], controller: int, child: asyncio.subprocess.Process) -> bool:
+    """Copy bytes between the SSH channel and the pseudo-terminal's controller until the app or the visitor ends;
+    whether it was the visitor who left (else the app ended, or closed its screen on its way out).
 
     A window-size change from the visitor resizes the pseudo-terminal and
     tells the app (``SIGWINCH``): the app has no controlling terminal to be
@@ -421,6 +454,7 @@ async def relay(process: asyncssh.SSHServerProcess[bytes], controller: int, chil
     tasks = [asyncio.ensure_future(job) for job in (to_visitor(), from_visitor(), child.wait())]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        return tasks[1].done() and not tasks[0].done() and not tasks[2].done()
     finally:
         for task in tasks:
             task.cancel()
@@ -458,11 +492,15 @@ async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], sto
                     return
                 visitor.sessions += 1
                 try:
-                    process.exit(await door.visit(process, visitor.key, code))
+                    if door.wants_app(process, visitor.key):
+                        process.exit(await _lobby_app(hub, door, visitor, process, code))
+                    else:
+                        process.exit(await door.visit(process, visitor.key, code))
                 finally:
                     visitor.sessions -= 1
 
-            await _serve(Hub(options), enter_lobby, ready, stop)
+            hub = Hub(options)
+            await _serve(hub, enter_lobby, ready, stop)
         return
     with tempfile.TemporaryDirectory(prefix="cescacs-engines-") as places:  # this server's own, gone with it
         hub = Hub(options)
@@ -472,6 +510,27 @@ async def serve_ssh(options: ServerOptions, *, ready: Callable[[int], None], sto
             await _visit(hub, process)
 
         await _serve(hub, enter_room, ready, stop)
+
+
+async def _lobby_app(
+    hub: Hub, door: LobbyDoor, visitor: _Visitor, process: asyncssh.SSHServerProcess[bytes], code: str
+) -> int:
+    """The lobby app (:mod:`cescacs_tui.tui.lobby_app`) for a visitor on a terminal, linked to the lobby as their
+    key (:mod:`.lobby_link`); it counts as a visitor, as a room's app does."""
+    from .lobby_link import LINK_VARIABLE
+
+    assert visitor.key is not None
+    if (full := hub.full()) is not None:
+        process.stdout.write((full.say(translation(code)) + "\r\n").encode())
+        return 1
+    hub.visitors += 1
+    try:
+        async with door.app_link(visitor.key, code) as app_end:
+            variables = {LINK_VARIABLE: str(app_end.fileno()), "CESCACS_CLIENT": visitor.identity}
+            command = hub.options.lobby_command()
+            return await run_visitor_app(hub, visitor, process, code, command, variables, [app_end.fileno()])
+    finally:
+        hub.visitors -= 1
 
 
 async def _serve(

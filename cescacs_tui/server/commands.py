@@ -333,6 +333,23 @@ async def _who(request: _Request) -> Reply:
                              count=len(names), names=", ".join(names)))  # fmt: skip
 
 
+async def _whoami(request: _Request) -> Reply:
+    request.done()
+    return Reply((await request.account()).name)
+
+
+async def _playing(request: _Request) -> Reply:
+    as_json = request.flag("--json")
+    request.done()
+    games = await request.lobby.under_way()
+    me = await request.lobby.whoami(request.caller)
+    if as_json:
+        return Reply(_dumps([_game_json(game, me.id if me else None) for game in games]))
+    if not games:
+        return Reply(request.say(N_("no game is being played now")))
+    return Reply("\n".join(_line(request, game, me.id if me else 0) for game in games))
+
+
 async def _show(request: _Request) -> Reply:
     number, as_json = request.game_number(), request.flag("--json")
     request.done()
@@ -571,6 +588,8 @@ _HELP: Final = (
     ("seeks [--json]", N_("the open seeks")),
     ("accept GAME", N_("accept a seek or a challenge")),
     ("decline GAME", N_("decline a challenge, or withdraw your own seek or challenge")),
+    ("playing [--json]", N_("the games being played now, to watch with show GAME")),
+    ("whoami", N_("your name on this server")),
     ("who [--json]", N_("the players in the lobby now, through any of the server's processes")),
     ("ratings [live|correspondence] [--json]", N_("the rating tables")),
     ("keys [add | link CODE | remove FINGERPRINT] [--json]", N_("your keys; add another key to your account")),
@@ -592,6 +611,8 @@ COMMANDS: Final[dict[str, Callable[[_Request], Awaitable[Reply]]]] = {
     "decline": _decline,
     "ratings": _ratings,
     "who": _who,
+    "whoami": _whoami,
+    "playing": _playing,
     "keys": _keys,
     "notify": _notify,
     "help": _help,

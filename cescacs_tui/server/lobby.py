@@ -320,6 +320,10 @@ class Lobby:
     async def seeks(self) -> Sequence[StoredGame]:
         return await self.storage.seeks()
 
+    async def under_way(self) -> Sequence[StoredGame]:
+        """The games being played now, by anyone (any player may watch any game)."""
+        return await self.storage.under_way()
+
     async def accept(self, account: Account, number: int) -> StoredGame:
         """Start the seek or challenge ``number``, with ``account`` as the other player."""
         game = await self._game(number)

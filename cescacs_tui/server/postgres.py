@@ -463,6 +463,10 @@ class PostgresStorage:
     async def seeks(self, limit: int = 100) -> Sequence[StoredGame]:
         return await self._games(f"{rows.GAME_SELECT} WHERE g.status = 'seek' ORDER BY g.id LIMIT %s", (limit,))
 
+    async def under_way(self, limit: int = 100) -> Sequence[StoredGame]:
+        condition = "g.status = 'playing' ORDER BY g.turn_started DESC, g.id DESC LIMIT %s"
+        return await self._games(f"{rows.GAME_SELECT} WHERE {condition}", (limit,))
+
     async def offers_by(self, account: int) -> int:
         async with self._transaction() as connection:
             sql = "SELECT COUNT(*) AS v FROM games WHERE status IN ('seek', 'challenge') AND creator = %s"

@@ -322,6 +322,10 @@ class SqliteStorage:
             _read_games, f"{rows.GAME_SELECT} WHERE g.status = 'seek' ORDER BY g.id LIMIT ?", (limit,)
         )
 
+    async def under_way(self, limit: int = 100) -> Sequence[StoredGame]:
+        where = "g.status = 'playing' ORDER BY g.turn_started DESC, g.id DESC LIMIT ?"
+        return await self._run(_read_games, f"{rows.GAME_SELECT} WHERE {where}", (limit,))
+
     async def offers_by(self, account: int) -> int:
         def read(connection: sqlite3.Connection) -> int:
             sql = "SELECT COUNT(*) FROM games WHERE status IN ('seek', 'challenge') AND creator = ?"

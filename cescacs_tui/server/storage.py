@@ -171,6 +171,9 @@ class Storage(Protocol):
     async def seeks(self, limit: int = 100) -> Sequence[StoredGame]:
         """The open seeks, oldest first."""
 
+    async def under_way(self, limit: int = 100) -> Sequence[StoredGame]:
+        """The games being played now, by anyone, those that moved last first (to watch)."""
+
     async def offers_by(self, account: int) -> int:
         """How many seeks and challenges ``account`` has open."""
 

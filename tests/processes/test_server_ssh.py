@@ -174,11 +174,11 @@ def test_two_players_in_one_game_through_two_connections_hear_each_others_moves(
         bo.close()
 
 
-def test_the_lobby_on_a_terminal_echoes_and_edits_what_the_visitor_types(
+def test_the_lobby_in_words_on_a_terminal_echoes_and_edits_what_the_visitor_types(
     environment: dict[str, str], keys: Path, server: ServerProcess
 ) -> None:
     said(keys, server, "ana", "register", "ana")
-    terminal = Terminal(environment, ["-tt"], live=True, program=ssh_command(keys, server, "ana"))
+    terminal = Terminal(environment, ["-tt", "plain"], live=True, program=ssh_command(keys, server, "ana"))
     try:
         terminal.wait_for("Welcome, ana")
         terminal.type("seekx\x7f --days 2\r", settle=0)  # a typo rubbed out, in one burst
@@ -188,6 +188,33 @@ def test_the_lobby_on_a_terminal_echoes_and_edits_what_the_visitor_types(
         assert terminal.wait_for_exit() == 0
     finally:
         terminal.close()
+
+
+def test_a_terminal_gets_the_lobby_app_which_plays_a_move_the_other_player_sees(
+    environment: dict[str, str], keys: Path, server: ServerProcess
+) -> None:
+    said(keys, server, "ana", "register", "ana")
+    said(keys, server, "bo", "register", "bo")
+    said(keys, server, "bo", "challenge", "ana", "--days", "2", "--as", "black")
+    said(keys, server, "ana", "accept", "1")
+    terminal = Terminal(environment, ["-tt"], live=True, program=ssh_command(keys, server, "ana"))
+    try:
+        terminal.wait_for_screen("you are ana")  # the lobby app's first paint
+        terminal.wait_for_screen("your move, until")
+        terminal.type("o", settle=0)  # the game under the cursor: the first, where it is ana's move
+        terminal.wait_for_screen("Move:")
+        terminal.type("/", settle=1.0)
+        terminal.type("H6-H12\r", settle=0)
+        wait_until(lambda: json.loads(said(keys, server, "bo", "games", "--json"))[0]["ply"] == 1, "ana's move")
+        terminal.wait_for_screen("bo's move, until")
+        said(keys, server, "bo", "play", "1", "I23-I19")
+        terminal.wait_for_screen("I23-I19")  # told by the server, read again by the app
+        terminal.type("\x11", settle=0)  # Ctrl+Q
+        status = terminal.wait_for_exit()
+        assert status == 0, (status, terminal.text()[-3000:])
+    finally:
+        terminal.close()
+    assert "H6-H12" in said(keys, server, "bo", "pgn", "1")
 
 
 def test_the_notification_hook_is_run_for_the_player_whose_move_it_becomes(

@@ -300,3 +300,24 @@ async def test_a_player_reads_the_answers_in_their_language(
 )
 async def test_any_words_get_an_answer_and_a_status_never_an_exception(lobby: Lobby, argv: list[str]) -> None:
     await run(lobby, caller(), *argv)
+
+
+async def test_whoami_says_the_callers_name_or_how_to_get_one(lobby: Lobby) -> None:
+    alice, _bob = await two_players(lobby)
+    assert await ok(lobby, alice, "whoami") == "alice"
+    assert "register NAME" in await no(lobby, caller(), "whoami")
+
+
+async def test_playing_lists_the_games_under_way_for_anyone_to_watch(lobby: Lobby) -> None:
+    nobody = caller()
+    assert await ok(lobby, nobody, "playing") == "no game is being played now"
+    alice, bob, game = await started(lobby)
+    await ok(lobby, alice, "seek", "--days", "2")  # a seek is no game under way
+    listed = json.loads(await ok(lobby, nobody, "playing", "--json"))
+    assert [(entry["id"], entry["white"], entry["black"], entry["your_side"]) for entry in listed] == [
+        (game, "alice", "bob", None)
+    ]
+    assert json.loads(await ok(lobby, alice, "playing", "--json"))[0]["your_side"] == "white"
+    assert "alice - bob" in await ok(lobby, nobody, "playing")
+    await ok(lobby, bob, "resign", str(game))
+    assert json.loads(await ok(lobby, nobody, "playing", "--json")) == []
