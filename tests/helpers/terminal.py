@@ -106,7 +106,8 @@ class Terminal:
         deadline = time.monotonic() + PATIENCE
         while not done():
             if time.monotonic() > deadline:
-                raise AssertionError(f"waited {PATIENCE} s for {what}; the terminal shows: {self.output[-600:]!r}")
+                lines = "\n".join(line.rstrip() for line in self.screen.display if line.strip())
+                raise AssertionError(f"waited {PATIENCE} s for {what}; the screen shows:\n{lines}")
             if self._reader is not None:
                 time.sleep(0.05)
             elif select.select([self.controller], [], [], 0.05)[0]:

@@ -248,7 +248,7 @@ async def test_a_resignation_is_confirmed_then_sent_and_the_game_ends(stage: Sta
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(app)
         screen = await open_game(app, game.id)
-        await pilot.press("R")
+        await pilot.press("r")
         await answer(pilot, "y")
         await until(lambda: app.session.game.is_over, "the resignation on her board")
         assert (await stage.lobby.look(game.id))[0].result == "0-3"
