@@ -3,7 +3,7 @@
 The same :class:`~.screens.puzzles.PuzzleScreen` the game screen opens with
 ``P``; here leaving it ends the app.  The player's settings give the theme
 and the piece set; the visitor policy says where the rating and the personal
-deck are kept (:meth:`~cescacs_tui.session.policy.Policy.keeps_progress`).
+deck are kept (:meth:`~cescacs_tui.session.policy.Policy.progress_path`).
 """
 
 from __future__ import annotations

@@ -143,8 +143,8 @@ async def test_the_engine_reviews_the_game_on_the_table() -> None:
 
 
 async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
-    from cescacs_tui.data.storage import data_dir
-    from cescacs_tui.learn.deck import DeckFile
+    from cescacs_tui.data.progress import ProgressFile, progress_path
+    from cescacs_tui.learn.deck import deck_puzzles
     from cescacs_tui.tui.screens.puzzles import PuzzleScreen
 
     app = CescacsApp(planted(), reviewer=lambda: instant_review)
@@ -155,7 +155,7 @@ async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
         assert "1 blunder is now a puzzle of your deck: My blunders, in Puzzles (Ctrl+P)" in str(
             screen.query_one("#review-message").render()
         )
-        [made] = DeckFile(data_dir()).load()
+        [made] = deck_puzzles(ProgressFile(progress_path()).progress)
         assert made.moves == ("H6-H10",)
         await pilot.press("escape")
         await until(lambda: app.screen is app.game_screen, "the game")
@@ -175,7 +175,7 @@ async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
         screen = await review_screen(again)
         await until(lambda: screen.review is not None, "the review")
         assert "puzzle" not in str(screen.query_one("#review-message").render())  # already in the deck
-    assert len(DeckFile(data_dir()).load()) == 1
+    assert len(ProgressFile(progress_path()).progress.deck) == 1
 
 
 async def test_a_long_game_shares_the_graphs_columns_and_a_click_chooses_within_them() -> None:

@@ -575,10 +575,10 @@ class GameScreen(TranslatedBindings, Screen[None]):
 
     def action_lessons(self) -> None:
         """The lessons over the game (Esc comes back); the progress kept where the policy says."""
-        from ...data.progress import ProgressStore
+        from ...data.progress import progress_store
         from .lessons import LessonScreen
 
-        self.app.push_screen(LessonScreen(ProgressStore(self.policy.progress_path())))
+        self.app.push_screen(LessonScreen(progress_store(self.policy.progress_path())))
 
     def action_view_record(self) -> None:
         """Show the record as text, to select and copy by hand where no clipboard works."""
@@ -730,18 +730,19 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def _keep_blunders(self, game: Game, review: Review, session: GameSession | None = None) -> str | None:
         """A review is done: each blunder of a side a person played here (not the computer's) becomes a puzzle of
         the player's own deck, kept as the policy decides (the owner's data directory, a visitor's own folder)."""
-        from ...data.storage import data_dir
-        from ...learn.deck import DeckFile, blunder_puzzles, people_sides
+        from ...data.progress import progress_store
+        from ...learn.deck import add_to_deck, blunder_puzzles, people_sides
 
-        if not self.policy.keeps_progress:
+        path = self.policy.progress_path()
+        if path is None:
             return None
         sides = people_sides(game)
         if session is not None:
             sides = [c for c in sides if not session.players[c].is_computer and session.port.plays_here(c)]
-        try:
-            added = DeckFile(data_dir()).add(blunder_puzzles(game, review, sides))
-        except OSError as error:
-            return _("your blunders were not kept as puzzles: {reason}").format(reason=error.strerror or error)
+        store = progress_store(path)
+        added = add_to_deck(store, blunder_puzzles(game, review, sides))
+        if store.problem is not None:
+            return _("your blunders were not kept as puzzles: {reason}").format(reason=store.problem)
         if not added:
             return None
         said = ngettext(
@@ -753,11 +754,12 @@ class GameScreen(TranslatedBindings, Screen[None]):
 
     def action_puzzles(self) -> None:
         """*Puzzles* (the command palette): the puzzle screen over the game; rating and deck kept as the policy says."""
-        from ...data.storage import data_dir
+        from ...data.progress import progress_store
         from ...learn.trainer import player_trainer
         from .puzzles import PuzzleScreen
 
-        trainer = player_trainer(data_dir() if self.policy.keeps_progress else None)
+        path = self.policy.progress_path()
+        trainer = player_trainer(None if path is None else progress_store(path))
         self.app.push_screen(PuzzleScreen(trainer, piece_set=self.options.piece_set))
 
     def action_screenshot(self) -> None:

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...core import HEX_NAMES, Move, Position, parse_hex
-from ...data.progress import ProgressStore
+from ...data.progress import ProgressStore, lesson_done
 from ...i18n import N_, _
 from ...learn.drill import Drill, DrillKind
 from ...learn.lessons import LESSONS, Lesson, LessonRun, Verdict, solve
@@ -174,7 +174,7 @@ class LessonScreen(TranslatedBindings, Screen[None]):
         else:
             self.said = f"{said}: {answer.text}"
         if answer.verdict is Verdict.SOLVED:
-            self.store.lesson_done(run.lesson.key)
+            lesson_done(self.store, run.lesson.key)
             self.said += " " + _("n: the next lesson.")
         self.select(run.piece if answer.verdict is not Verdict.SOLVED else None)
 
