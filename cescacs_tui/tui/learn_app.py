@@ -7,6 +7,7 @@ from ..data.settings import Settings
 from ..i18n import _
 from ..learn.lessons import LESSONS, Lesson, find_lesson
 from ..session.policy import Policy
+from .keymap import keymap
 from .screens.lessons import LessonScreen
 from .themes import BoardHostApp, known_themes, register_themes
 
@@ -35,6 +36,7 @@ class LearnApp(BoardHostApp[None]):
         return screen
 
     def on_mount(self) -> None:
+        self.set_keymap(keymap(vim_keys=self.settings.vim_keys, keys=self.settings.keys))  # as the game's app does
         self.sub_title = _("Lessons")
         self.push_screen(LessonScreen(self.store, self.first), lambda _left: self.exit())
         for notice in self.store.notices:

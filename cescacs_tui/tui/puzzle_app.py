@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..data.settings import Settings
 from ..learn.trainer import Trainer
+from .keymap import keymap
 from .screens.puzzles import PuzzleScreen
 from .themes import BoardHostApp, known_themes, register_themes
 
@@ -27,6 +28,9 @@ class PuzzleApp(BoardHostApp[None]):
         self.settings = settings or Settings()
         self.theme = self.settings.theme
         self.trainer = trainer
+
+    def on_mount(self) -> None:
+        self.set_keymap(keymap(vim_keys=self.settings.vim_keys, keys=self.settings.keys))  # as the game's app does
 
     def get_default_screen(self) -> PuzzleScreen:
         return PuzzleScreen(self.trainer, quits=True, piece_set=self.settings.piece_set)

@@ -201,3 +201,53 @@ async def test_the_lessons_open_the_drill_with_c(tmp_path: Path) -> None:
         await until(lambda: isinstance(app.screen, ChoiceDialog), "the drill's kinds")
         await answer(pilot, "2")
         await until(lambda: isinstance(app.screen, DrillScreen), "the drill")
+
+
+@pytest.mark.parametrize("standalone", [True, False], ids=["cescacs-learn", "over-the-game"])
+async def test_with_the_vim_keys_h_and_l_move_the_cursor_and_the_capitals_do_the_lessons_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, standalone: bool
+) -> None:
+    """The lessons take the player's keymap as the game does (``cescacs learn`` and the palette's Lessons alike):
+    with the vim keys on, h l n move the board's cursor, and H L N are the hint, the list and the next lesson."""
+    from cescacs_tui.data.settings import Settings
+    from cescacs_tui.tui.app import CescacsApp
+    from cescacs_tui.tui.screens.lessons import LessonScreen
+
+    monkeypatch.setenv("CESCACS_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("CESCACS_CONFIG_DIR", str(tmp_path))
+    settings = Settings(vim_keys=True)
+    app: LearnApp | CescacsApp
+    if standalone:
+        app = LearnApp(MemoryProgress(), find_lesson("hexes"), settings=settings)
+    else:
+        app = CescacsApp(settings=settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        if not standalone:
+            {command.title: command for command in app.get_system_commands(app.screen)}["Lessons"].callback()
+        at_e7 = parse_hex("E7")  # the piece the first lesson shows: begin() puts the cursor on it
+        await until(lambda: isinstance(app.screen, LessonScreen) and app.screen.board.cursor == at_e7, "the lesson")
+        screen = app.screen
+        assert isinstance(screen, LessonScreen)
+        await pilot.press("h")
+        await until(lambda: screen.board.cursor == parse_hex("D8"), "the cursor one hex left")
+        await pilot.press("l")
+        await until(lambda: screen.board.cursor == parse_hex("F8"), "the cursor one hex right")
+        assert screen.said == "" and isinstance(app.screen, LessonScreen)  # no hint, no list
+        await pilot.press("H")
+        await until(lambda: screen.said.startswith("From the start of the task"), "the hint")
+        await pilot.press("L")
+        await until(lambda: isinstance(app.screen, ChoiceDialog), "the list of lessons")
+        await pilot.press("escape")
+        await until(lambda: app.screen is screen, "the lesson again")
+        await pilot.press("N")
+        await until(lambda: screen.run.lesson.key == "king", "the next lesson")
+
+
+async def test_without_the_vim_keys_h_is_the_hint(tmp_path: Path) -> None:
+    app = app_at("hexes", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await until(lambda: app.lesson_screen.said.startswith("From the start of the task"), "the hint")
+        assert app.lesson_screen.board.cursor == parse_hex("E7")

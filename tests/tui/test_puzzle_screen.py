@@ -154,3 +154,21 @@ async def test_a_promotion_on_the_board_asks_which_piece_and_solves(tmp_path: Pa
         await answer(pilot, str(offered.index("C21-C25=D#") + 1))
         await until(lambda: trainer.attempt is not None and trainer.attempt.solved, "the puzzle solved")
         assert "solved" in said(app) and trainer.progress.solved == 1
+
+
+async def test_with_the_vim_keys_h_moves_the_cursor_and_capital_h_is_the_hint(tmp_path: Path) -> None:
+    """``cescacs puzzles`` takes the player's keymap as the game does: the vim keys move the board's cursor."""
+    from cescacs_tui.data.settings import Settings
+
+    app = PuzzleApp(Trainer({"bundled": [puzzle(MATE_IN_2)]}), settings=Settings(vim_keys=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        await until(lambda: screen.trainer.attempt is not None, "the puzzle")
+        await pilot.pause()
+        start = screen.board.cursor
+        await pilot.press("h")
+        await until(lambda: screen.board.cursor != start, "the cursor moved")
+        assert "hint" not in said(app)
+        await pilot.press("H")
+        await until(lambda: "hint: move the Queen on P15" in said(app), "the hint")

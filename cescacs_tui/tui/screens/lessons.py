@@ -60,12 +60,12 @@ class LessonScreen(TranslatedBindings, Screen[None]):
     """
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "next_lesson", N_("Next"), id="lesson.next"),
+    BINDINGS: ClassVar[list[BindingType]] = [  # the capitals too: with the vim keys on, n h l move the board's cursor
+        Binding("n,N", "next_lesson", N_("Next"), id="lesson.next"),
         Binding("p", "previous_lesson", N_("Previous"), show=False, id="lesson.previous"),
         Binding("r", "restart", N_("Again"), id="lesson.again"),
-        Binding("h", "hint", N_("Hint"), id="lesson.hint"),
-        Binding("l", "list", N_("Lessons"), id="lesson.list"),
+        Binding("h,H", "hint", N_("Hint"), id="lesson.hint"),
+        Binding("l,L", "list", N_("Lessons"), id="lesson.list"),
         Binding("c", "drill", N_("Drill"), id="lesson.drill"),
     ]
 
