@@ -160,8 +160,8 @@ async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
         await pilot.press("escape")
         await until(lambda: app.screen is app.game_screen, "the game")
         {command.title: command for command in app.get_system_commands(app.screen)}["Puzzles"].callback()
-        await until(
-            lambda: isinstance(app.screen, PuzzleScreen) and bool(app.screen.query("#puzzle-deck")), "the puzzles"
+        await until(  # the deck list whole: its current value's label mounted too
+            lambda: isinstance(app.screen, PuzzleScreen) and bool(app.screen.query("#puzzle-deck #label")), "the puzzles"
         )
         puzzles = app.screen
         assert isinstance(puzzles, PuzzleScreen)
