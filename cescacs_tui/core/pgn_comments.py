@@ -28,12 +28,12 @@ from .pgn_clock import format_clk, parse_clk
 
 __all__ = ["Annotations", "merge", "split"]
 
-_COMMAND: Final = re.compile(r"\[%[A-Za-z][A-Za-z0-9_]*\s[^\[\]{}\n]*\]")
+_COMMAND: Final = re.compile(r"\[%[A-Za-z][A-Za-z0-9_]*[ \t][^\[\]{}\n]*\]")
 """One command: ``[%name value]``, on one line, holding no bracket or brace."""
 _COMMANDS: Final = re.compile(rf"\s*(?:{_COMMAND.pattern}\s*)+")
-_PROGRAM_COMMANDS: Final = re.compile(rf"\s*:?\s*(?:@[WB]\s*)?({_COMMANDS.pattern})")
-"""A comment that holds only commands (``: @W [%clk 0:04:59] [%eval 0.35]``; other programs leave out the
-``:`` and the mover)."""
+_PROGRAM_COMMANDS: Final = re.compile(rf"\s*:?[ \t]*(?:@[WB][ \t]*)?((?:{_COMMAND.pattern}[ \t]*)+)\s*")
+"""A comment that holds only commands, on one line (``: @W [%clk 0:04:59] [%eval 0.35]``; other programs leave
+out the ``:`` and the mover).  Words such as ``:`` with commands on the next line are words and commands."""
 _CLOCK: Final = re.compile(r"\[%clk\s")
 
 

@@ -86,6 +86,15 @@ def test_a_game_reviewed_with_a_clock_has_one_comment_per_half_move() -> None:
     assert text.count("{") == 2
 
 
+def test_words_that_look_like_a_program_comments_start_stay_words() -> None:
+    """Found by hypothesis: ``:`` (or ``@W``) with the commands on the next line read as a program comment."""
+    for said in (":", "@W", " : @W "):
+        merged = merge([said, ": @W [%eval 0.35]"], 300, "@W")
+        assert merged is not None
+        found = split([merged], "@W")
+        assert (found.words, found.clock, found.commands) == ([said], 300, [": @W [%eval 0.35]"])
+
+
 words = st.text(st.characters(exclude_characters="{}", exclude_categories=["Cs"]), max_size=40).filter(
     lambda text: bool(text.strip()) and "[%" not in text
 )
