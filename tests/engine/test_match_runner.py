@@ -365,3 +365,11 @@ def test_the_ladder_plays_a_match_on_from_its_first_unplayed_opening_to_the_pair
     assert ladder.play(runs, 8, 7, pairs=9, **options) is None  # it has its 9 pairs
     assert ladder.play(runs, 8, 7, pairs=10, **{**options, "nodes": 16000}) is not None  # another budget: anew
     assert asked[-1] == (0, 10)
+
+
+def test_the_kept_ladder_gives_each_level_its_elo():
+    from cescacs_tui.engine.levels import LADDER_NODES, LEVELS
+    from scripts.ladder import RESULTS, fit, load
+
+    runs = [run for run in load(RESULTS) if run["nodes"] == LADDER_NODES]
+    assert [round(elo) for elo in fit(runs)] == [level.elo for level in LEVELS]
