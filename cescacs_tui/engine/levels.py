@@ -69,9 +69,9 @@ LEVELS: Final[tuple[Level, ...]] = (
     Level(5, None, 1_000, 10, 0.0, 1848, "1,000 nodes a move (two plies or so), a little noise"),
     Level(6, None, 2_000, 0, 0.0, 2126, "2,000 nodes a move"),
     Level(7, None, 4_000, 0, 0.0, 2322, "4,000 nodes a move (three or four plies)"),
-    Level(8, None, 8_000, 0, 0.0, 2469, "8,000 nodes a move"),
-    Level(9, None, 16_000, 0, 0.0, 2710, "16,000 nodes a move (four or five plies)"),
-    Level(10, None, None, 0, 0.0, 3126, "full strength: as deep as the time given allows"),
+    Level(8, None, 8_000, 0, 0.0, 2562, "8,000 nodes a move"),
+    Level(9, None, 16_000, 0, 0.0, 2790, "16,000 nodes a move (four or five plies)"),
+    Level(10, None, None, 0, 0.0, 2998, "full strength: as deep as the time given allows"),
 )
 """The ten levels, weakest first (``LEVELS[n - 1]`` is level ``n``)."""
 

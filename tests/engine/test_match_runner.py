@@ -12,6 +12,7 @@ import itertools
 import math
 import sys
 import textwrap
+from typing import Any
 
 import pytest
 
@@ -239,3 +240,136 @@ def test_the_ladder_says_which_levels_its_matches_reach():
     assert measured([row(2, 1), row(3, 2), row(5, 3)]) == {1, 2, 3, 5}
     assert measured([row(2, 1), row(9, 8)]) == {1, 2}  # 8 and 9 are joined to each other, not to the anchor
     assert measured([]) == {1}
+
+
+def _run(strong: int, weak: int, penta: list[int] | None, points: float | None = None, first: int = 0) -> dict:
+    pairs = sum(penta) if penta is not None else 5
+    if points is None:
+        points = sum(i * c for i, c in enumerate(penta or [])) / 2
+    return {
+        "strong": strong,
+        "weak": weak,
+        "nodes": 32000,
+        "first": first,
+        "next": first + pairs,
+        "games": 2 * pairs,
+        "points": points,
+        "penta": penta,
+        "source": "a test",
+    }
+
+
+def test_the_ladder_adds_up_the_runs_of_a_match_before_fitting_it():
+    from scripts.ladder import fit, matches
+
+    one = [_run(2, 1, [1, 0, 2, 0, 7])]
+    two = [_run(2, 1, [1, 0, 0, 0, 4]), _run(2, 1, [0, 0, 2, 0, 3], first=5)]
+    assert matches(two) == [{"strong": 2, "weak": 1, "games": 20, "points": 16.0, "unpaired": 0}]
+    assert fit(two) == fit(one)  # not the mean of the two runs' differences (one of them a shutout)
+
+
+def test_a_run_without_its_pairs_is_drawn_as_independent_wins_and_losses_at_its_score():
+    from scripts.ladder import intervals, match_interval, pair_odds
+
+    unpaired = {**_run(2, 1, None), "next": 20, "games": 40, "points": 30.0}  # 75%
+    assert pair_odds(unpaired) == pytest.approx([20 / 16, 0, 20 * 6 / 16, 0, 20 * 9 / 16])
+    score, low, high = match_interval([unpaired])
+    assert score == 0.75 and high - score == pytest.approx(score - low)
+    assert score - low == pytest.approx(1.959963984540054 * math.sqrt(0.75 * 0.25 / 40))  # the binomial's
+    kept = _run(2, 1, [1, 2, 3, 2, 2])
+    assert match_interval([kept]) == pytest.approx(
+        (estimate(kept["penta"]).score, estimate(kept["penta"]).score_low, estimate(kept["penta"]).score_high)
+    )
+    low2, high2 = intervals([unpaired, kept], rounds=200)[1]  # level 2's: both runs drawn
+    assert low2 < 500 + elo_of(0.7) < high2
+
+
+def test_the_ladder_results_are_checked_when_read_and_kept_a_run_a_line(tmp_path):
+    from scripts.ladder import ResultsError, load, save
+
+    path = tmp_path / "ladder.json"
+    assert load(path) == []
+    runs = [_run(2, 1, [0, 1, 1, 1, 2]), _run(3, 1, None, points=9.5)]
+    save(path, runs)
+    assert load(path) == runs
+    assert len(path.read_text().splitlines()) == 2 + len(runs) + 1  # about, "runs", a line each, the end
+    for broken, reason in [
+        ("[]", "not a ladder's results"),
+        ('{"runs": [{"strong": 2}]}', "run 1: not an object with the keys"),
+        ("{", "Expecting"),
+    ]:
+        path.write_text(broken)
+        with pytest.raises(ResultsError, match=reason):
+            load(path)
+    changes: list[tuple[dict[str, Any], str]] = [
+        ({"strong": 1}, "the stronger first"),
+        ({"games": 12}, "two for each opening"),
+        ({"points": 4.0}, "five counts of pairs"),
+        ({"points": 11}, "between 0 and its games"),
+        ({"nodes": True}, "whole numbers"),
+    ]
+    for change, reason in changes:
+        save(path, [{**runs[0], **change}])
+        with pytest.raises(ResultsError, match=reason):
+            load(path)
+
+
+def test_the_ladder_refuses_a_broken_results_file_with_its_reason_and_status_2(tmp_path, monkeypatch, capsys):
+    from scripts import ladder
+
+    path = tmp_path / "ladder.json"
+    path.write_text('{"runs": 3}')
+    monkeypatch.setattr(sys, "argv", ["ladder", "--fit", "--out", str(path)])
+    with pytest.raises(SystemExit) as stopped:
+        ladder.main()
+    assert stopped.value.code == 2
+    assert "not a ladder's results" in capsys.readouterr().err
+
+
+def test_the_ladder_plays_a_match_on_from_its_first_unplayed_opening_to_the_pairs_asked(tmp_path, monkeypatch):
+    from scripts import ladder
+    from scripts.match import GameRecord, MatchState, PairResult
+
+    path = tmp_path / "ladder.json"
+    runs = [_run(8, 7, None, points=7.0)]  # openings 0-4, pairs not kept
+    ladder.save(path, runs)
+    asked: list[tuple[int, int]] = []
+    saved: list[list[int]] = []
+
+    def fake_match(first, second, control, openings, *, pairs, first_pair, concurrency, on_pair):
+        asked.append((first_pair, pairs))
+        state = MatchState(first.name, second.name)
+        game = GameRecord(first.name, second.name, ())
+        order = list(range(first_pair, first_pair + pairs))
+        order[0], order[1] = order[1], order[0]  # the second pair finishes first
+        for index in order:
+            result = PairResult(index, (game, game), (1.0, 0.5))
+            state.add(result)
+            on_pair(result, state)
+            saved.append([run["next"] for run in ladder.load(path)])
+        return state
+
+    monkeypatch.setattr(ladder, "run_match", fake_match)
+    options: dict[str, Any] = {
+        "nodes": 32000,
+        "command": ("engine",),
+        "concurrency": 2,
+        "source": "a test",
+        "out": path,
+    }
+    assert ladder.play(runs, 8, 7, pairs=9, **options) is not None
+    assert asked == [(5, 4)]
+    assert saved == [[5], [5, 7], [5, 8], [5, 9]]  # pair 6 waited for pair 5; the file written as they came
+    assert runs[1] == {**_run(8, 7, [0, 0, 0, 4, 0], first=5), "source": "a test"}
+    assert ladder.load(path) == runs
+    assert ladder.play(runs, 8, 7, pairs=9, **options) is None  # it has its 9 pairs
+    assert ladder.play(runs, 8, 7, pairs=10, **{**options, "nodes": 16000}) is not None  # another budget: anew
+    assert asked[-1] == (0, 10)
+
+
+def test_the_kept_ladder_gives_each_level_its_elo():
+    from cescacs_tui.engine.levels import LADDER_NODES, LEVELS
+    from scripts.ladder import RESULTS, fit, load
+
+    runs = [run for run in load(RESULTS) if run["nodes"] == LADDER_NODES]
+    assert [round(elo) for elo in fit(runs)] == [level.elo for level in LEVELS]
