@@ -166,8 +166,9 @@ SHARED_SERVER_MODULES = frozenset({"test_web.py", "test_web_exposure.py", "test_
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``slow`` every test of the app (an event loop: the pilot, servers, engine processes) or of a process;
-    group the tests of a module that shares a server."""
+    """Mark ``slow`` every test of the app (an event loop: the pilot, servers, engine processes), of a process or
+    on PostgreSQL; group the tests of a module that shares a server.  A test of the quick tier that starts a
+    program (an engine, ssh-keygen) or sweeps megabytes carries its own ``@pytest.mark.slow``."""
     import inspect
 
     for item in items:
@@ -178,6 +179,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             inspect.iscoroutinefunction(function)
             or SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ()))
             or item.path.name in SLOW_MODULES
+            or getattr(getattr(item, "callspec", None), "params", {}).get("backend") == "postgresql"  # a server
         ):
             item.add_marker(pytest.mark.slow)
 
