@@ -151,9 +151,9 @@ SLOW_MODULES = frozenset(
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` (pyproject's addopts): a worker a core, as pytest-xdist decides, but none for tests named one by
-    one (``pytest tests/core/test_game.py::test_x``), which then run in this process as without the plugin: no
-    workers to start, and ``breakpoint()`` or ``-s`` work as usual."""
+    """``-n auto``: a worker a core, as pytest-xdist decides, but none for tests named one by one
+    (``pytest -n auto tests/core/test_game.py::test_x``, as an alias or a habit might give), which then run in
+    this process as without the plugin: no workers to start, and ``breakpoint()`` or ``-s`` work as usual."""
     if config.args and all("::" in arg for arg in config.args):
         return 0
     return None
