@@ -161,7 +161,8 @@ async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
         await until(lambda: app.screen is app.game_screen, "the game")
         {command.title: command for command in app.get_system_commands(app.screen)}["Puzzles"].callback()
         await until(
-            lambda: isinstance(app.screen, PuzzleScreen) and bool(app.screen.query("#puzzle-deck")), "the puzzles"
+            lambda: isinstance(app.screen, PuzzleScreen) and bool(app.screen.query("#puzzle-deck #label")),
+            "the puzzles, their deck list drawn (a loaded machine mounts the list a frame before its label)",
         )
         puzzles = app.screen
         assert isinstance(puzzles, PuzzleScreen)
