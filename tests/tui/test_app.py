@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from rich.console import RenderableType
@@ -115,11 +116,11 @@ async def test_a_move_and_a_cursor_key_redraw_the_panels_without_searching_the_s
         searched: list[object] = []
         query = screen.query
 
-        def counting_query(selector: object = None) -> object:
+        def counting_query(selector: Any = None) -> Any:
             searched.append(selector)
-            return query(selector)  # type: ignore[arg-type]
+            return query(selector)
 
-        screen.query = counting_query  # type: ignore[assignment,method-assign]
+        screen.query = counting_query  # type: ignore[method-assign]
         await pilot.press("slash", *"e7-e13", "enter")
         await pilot.press("escape", "up")
         await pilot.pause()
