@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
 import signal
-import tempfile
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+from platformdirs import user_cache_path
 
 from cescacs_tui.server.storage import Storage, open_storage
 from tests.helpers.postgres import PostgresMissing, PrivatePostgres
@@ -35,11 +34,13 @@ for _size in ("COLUMNS", "LINES"):
     os.environ.pop(_size, None)
 
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
-    # The hundreds of Python programs the tests start (cescacs in a terminal, servers, engines) would each compile
-    # the package again: they keep their bytecode in a folder of this run instead, never in the source tree.
-    _bytecode = tempfile.mkdtemp(prefix="cescacs-tests-bytecode-")
-    os.environ["PYTHONPYCACHEPREFIX"] = _bytecode
-    atexit.register(shutil.rmtree, _bytecode, ignore_errors=True)
+    # Where Python is told to write no bytecode, every run would compile the package again, and rewrite the
+    # assertions of every test module again (some 10 s of CPU in each pytest-xdist worker), as would each of the
+    # hundreds of Python programs the tests start (cescacs in a terminal, servers, engines).  They all keep it in
+    # the user's cache folder instead, never in the source tree, reused by the next run.
+    _bytecode = str(user_cache_path("cescacs-tui") / "test-bytecode")
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = _bytecode  # this process, its workers, its children
+    sys.dont_write_bytecode = False
 
 settings.register_profile("cescacs", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("cescacs")
@@ -148,16 +149,37 @@ SLOW_MODULES = frozenset(
 """Modules whose every test runs the command in a pseudo-terminal, a server, a browser or a long property sweep."""
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: a worker a core, as pytest-xdist decides, but none for tests named one by one
+    (``pytest -n auto tests/core/test_game.py::test_x``, as an alias or a habit might give), which then run in
+    this process as without the plugin: no workers to start, and ``breakpoint()`` or ``-s`` work as usual."""
+    if config.args and all("::" in arg for arg in config.args):
+        return 0
+    return None
+
+
+SHARED_SERVER_MODULES = frozenset({"test_web.py", "test_web_exposure.py", "test_web_browser.py"})
+"""Modules whose tests share one server (a module-scoped fixture: the web server, Chromium): under pytest-xdist
+(``--dist loadgroup``) each runs in one worker, which starts it once."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``slow`` every test of the app (an event loop: the pilot, servers, engine processes) or of a process."""
+    """Mark ``slow`` every test of the app (an event loop: the pilot, servers, engine processes), of a process or
+    on PostgreSQL; group the tests of a module that shares a server.  A test of the quick tier that starts a
+    program (an engine, ssh-keygen) or sweeps megabytes carries its own ``@pytest.mark.slow``."""
     import inspect
 
     for item in items:
+        if item.path.name in SHARED_SERVER_MODULES:
+            item.add_marker(pytest.mark.xdist_group(item.path.name))
         function = getattr(item, "function", None)
         if (
             inspect.iscoroutinefunction(function)
             or SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ()))
             or item.path.name in SLOW_MODULES
+            or getattr(getattr(item, "callspec", None), "params", {}).get("backend") == "postgresql"  # a server
         ):
             item.add_marker(pytest.mark.slow)
 

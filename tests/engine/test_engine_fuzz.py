@@ -82,6 +82,7 @@ def assert_answers_and_goes_on(conversation: Conversation) -> None:
             assert line.startswith("info string error: "), line
 
 
+@pytest.mark.slow
 @budget(EXAMPLES)
 @given(st.lists(command_line(), min_size=1, max_size=12))
 def test_random_conversations_get_answers_or_errors_and_the_engine_keeps_answering(lines):
@@ -136,6 +137,7 @@ def test_a_failing_search_still_answers_a_legal_move(monkeypatch):
         conversation.close()
 
 
+@pytest.mark.slow
 def test_the_issue_22_line_through_the_real_command():
     engine = EngineProcess()
     try:
@@ -148,6 +150,7 @@ def test_the_issue_22_line_through_the_real_command():
     assert status == 0 and stderr == b""
 
 
+@pytest.mark.slow
 def test_random_bytes_through_the_real_command_never_give_a_traceback():
     rng = random.Random(22)
     vocabulary = [w.encode() for w in COMMANDS + WORDS + NUMBERS + START_MOVES + NOISE]

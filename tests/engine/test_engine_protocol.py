@@ -378,6 +378,7 @@ def test_the_command_stops_at_once_during_go_infinite_and_quits():
         engine.kill()
 
 
+@pytest.mark.slow
 def test_an_over_long_line_is_refused_and_the_engine_goes_on():
     engine = EngineProcess()
     try:

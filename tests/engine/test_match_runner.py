@@ -134,11 +134,13 @@ def test_the_book_holds_varied_playable_openings():
         assert position.has_legal_moves()
 
 
+@pytest.mark.slow
 def test_a_pair_between_real_engines_is_refereed_to_the_end():
     state = run_match(ENGINE, ENGINE, Control(nodes=150), load_book(BOOK), pairs=1)
     assert sum(state.penta) == 1 and state.wins + state.draws + state.losses == 2
 
 
+@pytest.mark.slow
 def test_an_illegal_move_a_crash_and_a_hang_each_lose_the_game():
     opening = ("E7-E13",)  # Black to move: the fake plays Black
     cases = {
@@ -161,6 +163,7 @@ def test_an_illegal_move_a_crash_and_a_hang_each_lose_the_game():
         assert black.failed == failed  # a failed engine is replaced before the next game
 
 
+@pytest.mark.slow
 def test_two_engines_that_agree_one_side_is_lost_end_the_game_by_adjudication():
     # Both engines play the first legal move of a fixed list and say White is far ahead.
     on_go = (
@@ -184,6 +187,7 @@ say(f"bestmove {first}")
     assert len(record.moves) == RESIGN_PLIES + 1  # the first reply has no score of the other side yet
 
 
+@pytest.mark.slow
 def test_a_clock_game_takes_the_answer_time_off_and_a_slow_engine_loses_on_time():
     slow = fake("slow", FIRST_LEGAL + 'import time; time.sleep(0.4); say(f"bestmove {first}")')
     white, black = Engine(ENGINE), Engine(slow)

@@ -126,6 +126,7 @@ def test_perft_0_counts_the_empty_sequence_and_divide_needs_a_move(capsys):
     assert "at least 1" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_perft_1000_in_a_subprocess_exits_2_without_a_traceback():
     bad = subprocess.run(
         [sys.executable, "-m", "cescacs_tui.cli", "perft", "1000"], capture_output=True, text=True, timeout=120

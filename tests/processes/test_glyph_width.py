@@ -69,6 +69,7 @@ def run_in_terminal(answer: bool, timeout: float = 5.0) -> tuple[list[str], byte
     return json.loads(errors.decode().strip().splitlines()[-1]), seen
 
 
+@pytest.mark.slow
 def test_the_terminals_answers_say_which_glyphs_are_wide():
     wide, seen = run_in_terminal(answer=True)
     assert sorted(wide) == sorted(RISKY_GLYPHS)

@@ -13,6 +13,7 @@ from cescacs_tui.server.codes import ALPHABET, code_digest, new_code
 from cescacs_tui.server.keys import KeyRefused, PublicKey
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="OpenSSH's ssh-keygen is not installed")
 @pytest.mark.parametrize("kind", ["ed25519", "ecdsa", "rsa"])
 def test_a_key_reads_as_openssh_writes_it_and_has_the_fingerprint_ssh_keygen_prints(tmp_path: Path, kind: str) -> None:

@@ -139,6 +139,7 @@ def test_a_visitor_reads_no_path_of_the_server(tmp_path: Path) -> None:
     assert POLICIES["local"].hide_paths(said) == said
 
 
+@pytest.mark.slow
 def test_the_servers_engine_places_are_counted_across_processes(tmp_path: Path) -> None:
     places = EngineSlots(tmp_path, 2)
     places.prepare()

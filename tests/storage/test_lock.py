@@ -68,6 +68,7 @@ def test_a_normal_exit_releases_the_lock_by_itself(tmp_path: Path) -> None:
     assert not lock_path(tmp_path / "autosave.json").exists()
 
 
+@pytest.mark.slow
 def test_the_lock_of_a_killed_process_is_taken_over(tmp_path: Path) -> None:
     autosave = tmp_path / "autosave.json"
     other = Player(tmp_path)

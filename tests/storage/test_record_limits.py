@@ -63,6 +63,7 @@ def test_as_many_variations_as_the_limit_allows_are_read() -> None:
     assert read_pgn(write_pgn(game))[0].nodes[0].variations[-1][0].comments == ["why not"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("unit", ["{c} ", "$1 ", "1. "], ids=["comments", "NAGs", "move numbers"])
 def test_a_million_small_tokens_are_refused_at_the_token_limit(unit: str) -> None:
     said = refusal(HEADER + "1. E7-E13 " + unit * (MAX_FILE_BYTES // len(unit) - 10) + "*\n")

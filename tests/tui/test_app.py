@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from rich.console import RenderableType
@@ -18,9 +19,12 @@ from cescacs_tui.core import HEX_NAMES, Position, parse_hex
 from cescacs_tui.core.game import Game
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.dialogs.questions import ChoiceDialog, ConfirmDialog, TextDialog
+from cescacs_tui.tui.widgets.annotations import AnnotationPanel
 from cescacs_tui.tui.widgets.board import HexBoard
+from cescacs_tui.tui.widgets.clock_panel import ClockPanel
+from cescacs_tui.tui.widgets.engine_panels import ThinkingLine
 from cescacs_tui.tui.widgets.move_entry import MoveEntry
-from cescacs_tui.tui.widgets.panels import MoveList
+from cescacs_tui.tui.widgets.panels import MaterialPanel, MoveList, StatusPanel
 from tests.helpers.app import answer, click_hex, cursor_pick, message
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.waiting import until
@@ -101,6 +105,28 @@ async def test_the_first_paint_shows_the_board_and_it_keeps_its_place_when_the_r
         assert "Lazy" not in text  # the held lines are blank
         assert (len(app.query(MoveEntry)), len(app.query(Footer))) == (1, 1)
         assert app.board.region == region
+
+
+async def test_a_move_and_a_cursor_key_redraw_the_panels_without_searching_the_screen_for_them() -> None:
+    """A query walks the whole screen: the panels found once are held (GameScreen._mounted), and still updated."""
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        searched: list[object] = []
+        query = screen.query
+
+        def counting_query(selector: Any = None) -> Any:
+            searched.append(selector)
+            return query(selector)
+
+        screen.query = counting_query  # type: ignore[method-assign]
+        await pilot.press("slash", *"e7-e13", "enter")
+        await pilot.press("escape", "up")
+        await pilot.pause()
+        assert app.query_one(MoveList).row_count == 1  # the move list was shown the move
+        held = {ClockPanel, StatusPanel, MaterialPanel, MoveList, AnnotationPanel, ThinkingLine, MoveEntry}
+        assert not held.intersection(searched)  # (the / and Esc keys still look for the box and the board)
 
 
 async def test_a_move_typed_before_the_move_box_is_mounted_still_goes_to_it() -> None:
