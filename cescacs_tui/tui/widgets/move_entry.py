@@ -49,8 +49,13 @@ TARGET_NUMBERS = tuple("123456789")
 once, as Enter hands a move, to be played as the board's digits are."""
 
 
-MOUNT_PATIENCE = 2.0
-"""Seconds a ``/`` pressed during start-up waits for the move box to be mounted (it takes a frame or two)."""
+MOUNT_PATIENCE = 60.0
+"""Seconds at most a ``/`` pressed during start-up waits for the move box to be mounted.
+
+It takes a frame or two, and seconds on a starved machine: the keys typed
+after the ``/`` wait with it (they belong in the box; on the board a piece's
+letter would pick a piece).  The bound only keeps a screen that lost its
+move row from holding the keys for ever."""
 
 
 class MoveInput(Input):
