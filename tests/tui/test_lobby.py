@@ -220,6 +220,33 @@ async def open_game(app: LobbyApp, number: int) -> ServerGameScreen:
     return app.screen
 
 
+async def test_a_game_screen_whose_following_fails_says_so_instead_of_going_quiet(
+    stage: Stage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The screen's loop runs in a worker that must not end the visitor's app; its failure was dropped."""
+    from cescacs_tui.remote.server_game import ServerGame
+
+    ana, bo = await stage.register("ana", "bo")
+    game = await stage.lobby.accept(bo, (await stage.lobby.challenge(ana, "bo", Terms.correspondence(3))).id)
+    app = LobbyApp(stage.link("ana"), now=lambda: stage.now[0])
+    async with app.run_test(size=(120, 40)):
+        await loaded(app)
+        screen = await open_game(app, game.id)
+
+        def broken(self: ServerGame, *args: object) -> None:
+            raise RuntimeError("a reply this screen cannot take")
+
+        monkeypatch.setattr(ServerGame, "load", broken)
+        white = stage.link("ana" if screen.port.colour is not None and screen.port.colour.name == "WHITE" else "bo")
+        await white.open()
+        assert (await white.ask("play", str(game.id), "H6-H12")).ok  # heard by the screen, which reads the game
+        await until(
+            lambda: any("RuntimeError: a reply this screen cannot take" in str(n.message) for n in app._notifications),
+            "the failure said",
+        )
+        assert "reopen it" in next(str(n.message) for n in app._notifications)
+
+
 async def test_a_draw_is_offered_with_a_move_and_accepted_by_the_other_player(stage: Stage) -> None:
     ana, bo = await stage.register("ana", "bo")
     game = await stage.lobby.accept(bo, (await stage.lobby.challenge(ana, "bo", Terms.correspondence(3))).id)

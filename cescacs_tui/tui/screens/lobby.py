@@ -39,6 +39,7 @@ from ..dialogs.ask_word import WordDialog
 from ..dialogs.questions import ChoiceDialog, ConfirmDialog
 from ..translated import TranslatedBindings
 from ..widgets.message_line import MessageLine
+from .worker_errors import SaysWorkerErrors
 
 __all__ = ["TERMS", "LobbyScreen", "game_line"]
 
@@ -130,7 +131,7 @@ def side_text(view: LobbyView) -> Text:
     return text
 
 
-class LobbyScreen(TranslatedBindings, Screen[None]):
+class LobbyScreen(SaysWorkerErrors, TranslatedBindings, Screen[None]):
     """The lobby: its lists at the left, who is here and the ratings at the right, the server's answers below."""
 
     DEFAULT_CSS = """

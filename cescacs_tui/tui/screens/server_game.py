@@ -30,6 +30,7 @@ from ...session.opponent import Opponent
 from ...session.policy import Policy
 from .game import BoardOptions, GameScreen
 from .lobby import game_line
+from .worker_errors import SaysWorkerErrors
 
 __all__ = ["GameTitle", "ServerGameScreen"]
 
@@ -42,7 +43,7 @@ class GameTitle(Static):
     """
 
 
-class ServerGameScreen(GameScreen):
+class ServerGameScreen(SaysWorkerErrors, GameScreen):
     """The game screen of server game ``port.number``: the title line above, the link underneath."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "lobby", N_("Lobby"), priority=True)]
