@@ -83,7 +83,9 @@ from pathlib import Path
 
 from cescacs_tui.core import Game, Move, Position, read_pgn
 from cescacs_tui.core.errors import CescacsError
-from cescacs_tui.core.move import CASTLING, EN_PASSANT, SCORNFUL_CAPTURE
+from cescacs_tui.core.geometry import KINGS_ROOK_HOME, QUEENS_ROOK_HOME
+from cescacs_tui.core.move import CASTLING, EN_PASSANT, MULTI_STEP, SCORNFUL_CAPTURE, SCORNFUL_STEP
+from cescacs_tui.core.pieces import ROOK, VALUES, WHITE
 from cescacs_tui.engine import Limits, SearchBoard, Searcher, choose_move, level
 from cescacs_tui.learn.proof import MAX_MATE, Budget, BudgetExceeded, MateProver
 from cescacs_tui.learn.puzzles import BUNDLED, Puzzle, read_puzzle_file, verify
@@ -107,9 +109,19 @@ PROOF_BUDGET = 3_000_000
 MIN_GAP = 4
 """Plies after a puzzle of a game during which that game gives no other."""
 STRAY_FROM = 4
+"""The first ply from which a stray move is tried (``--strays``)."""
 HUNT_WINDOW = 4
 """Plies of a game in which the hunt keeps one puzzle per mating move."""
-"""The first ply from which a stray move is tried (``--strays``)."""
+SPECIAL_WINNING = 100
+"""In the special hunt, the first step's best move must score at least this (an en passant or scornful capture
+wins one pawn) ..."""
+HOLDING = -100
+"""... or, for a castling that wins nothing but saves material, at least this (the castle holds the position)."""
+DECIDED = 6
+"""Points of material (official values) by which a side leads in a game the special hunt leaves alone: then
+every reasonable move keeps more than ``NOT_YET_WON``, or (behind) only a promotion gains enough."""
+OPENERS = (MULTI_STEP, SCORNFUL_STEP)
+"""Stray moves that open an en passant or scornful capture for the opponent."""
 
 
 @dataclass
@@ -262,6 +274,66 @@ class Builder:
                         position.pop()
             position.push(played)
 
+    def special_hunt(self, game: Game, source: str) -> None:
+        """Puzzles whose first move is special (``--special``): every position of ``game`` where the side to
+        move has a special move (:func:`special_theme`), and every position left by a stray move that gives the
+        opponent one: any stray opening an en passant or scornful capture, and with ``--special-strays`` any
+        other (a promotion or castling at hand; a castling only when :func:`castling_may_tell`), each as
+        :meth:`special_candidate` says."""
+        self.engine.new_game()
+        self.harvest.plies = game.ply
+        board = SearchBoard(game.start)
+        found: set[tuple[str, int]] = set()
+        for ply in range(game.ply + 1):
+            if ply:
+                board.make(game.moves[ply - 1])
+            position = board.position
+            if not position.has_legal_moves():
+                break
+            self.special_candidate(board, f"{source}, ply {ply + 1}", ply, found)
+            if ply < STRAY_FROM:
+                continue
+            for stray in position.legal_moves():
+                if stray.kind not in OPENERS and not self.args.special_strays:
+                    continue
+                said = position.ctl_an(stray)
+                board.make(stray)
+                try:
+                    where = f"{source}, ply {ply + 1} played {said} instead"
+                    self.special_candidate(board, where, ply, found)
+                finally:
+                    board.unmake()
+
+    def special_candidate(self, board: SearchBoard, where: str, ply: int, found: set[tuple[str, int]]) -> None:
+        """The position on ``board`` as a puzzle whose first move is one of its special moves: each is tried as the
+        lead of the margin scan (:meth:`tactic_puzzle`), which gives up at the first other move within the margin
+        of it, so a lead that is not the clear best costs a few depth-1 searches; a special move that mates at
+        once goes to the proof.  One puzzle per first move in ``HUNT_WINDOW`` plies of a game (``found``)."""
+        position = board.position
+        if key(position) in self.seen:
+            return
+        specials = [m for m in position.legal_moves() if special_theme(m)]
+        if all(m.kind == CASTLING for m in specials) and not (specials and castling_may_tell(position, specials)):
+            return
+        lead_by = material(position, position.turn)
+        if lead_by >= DECIDED:
+            return  # the second best would keep more than NOT_YET_WON: no puzzle, and no search spent on it
+        if lead_by <= -DECIDED:
+            specials = [m for m in specials if m.promotion]  # only a regained piece can turn such a game
+        for lead in specials:
+            said = position.ctl_an(lead)
+            if (said, ply // HUNT_WINDOW) in found:
+                continue
+            if said.endswith("#"):
+                puzzle = self.mate_puzzle(position, 1, where)
+            else:
+                puzzle = self.tactic_puzzle(board, where, lead=lead)
+            if puzzle is None or special_theme(puzzle.line()[0]) is None:
+                continue
+            found.add((puzzle.moves[0], ply // HUNT_WINDOW))
+            self.keep(puzzle, ply, main_line=False)
+            return
+
     def keep(self, puzzle: Puzzle, ply: int, *, main_line: bool) -> None:
         """Add ``puzzle`` to the harvest if it passes its own check (the same as ``cescacs puzzles --check``)."""
         problems = verify(puzzle, budget=Budget(PROOF_BUDGET))
@@ -338,19 +410,27 @@ class Builder:
             return None
         return make_puzzle(start, line, source)
 
-    def scores(self, board: SearchBoard) -> list[tuple[int, Move]]:
-        """Every legal move with its score (the mover's view), best first: a depth-1 scan, the best few deeper."""
+    def scores(self, board: SearchBoard, lead: Move | None = None) -> list[tuple[int, Move]]:
+        """Every legal move with its score (the mover's view), best first: a depth-1 scan, the best few deeper.
+        With ``lead`` (the special hunt's move) that move is scanned first, and the scan stops at the first other
+        move within the margin of it: the step fails there (a few puzzles lost, none admitted), and a margin scan
+        of a position with many captures costs seconds."""
         position = board.position
+        moves = position.legal_moves()
+        if lead is not None:
+            moves = [lead, *(m for m in moves if m != lead)]
         scanned: list[tuple[int, Move]] = []
-        for move in position.legal_moves():
+        for move in moves:
             position.push(move)
             over = not position.has_legal_moves()
             mated = over and position.is_check()
             position.pop()
             if over:
                 scanned.append((MATE_CP if mated else 5_000, move))
-                continue
-            scanned.append((-self.engine.child(board, move, Limits(depth=1)).score, move))
+            else:
+                scanned.append((-self.engine.child(board, move, Limits(depth=1)).score, move))
+            if lead is not None and move != lead and scanned[-1][0] > scanned[0][0] - MARGIN:
+                return sorted(scanned, key=lambda pair: -pair[0])
         scanned.sort(key=lambda pair: -pair[0])
         deep: list[tuple[int, Move]] = []
         for score, move in scanned[:TOP]:
@@ -363,14 +443,19 @@ class Builder:
                 break  # two moves already within the margin: the step fails (a few puzzles lost, none admitted)
         return sorted([*deep, *scanned[len(deep) :]], key=lambda pair: -pair[0])
 
-    def tactic_puzzle(self, board: SearchBoard, source: str) -> Puzzle | None:
+    def tactic_puzzle(self, board: SearchBoard, source: str, *, lead: Move | None = None) -> Puzzle | None:
+        """A material puzzle by the engine margin; with ``lead`` (the special move the special hunt tries) its
+        first move must be an en passant or scornful capture, a promotion or a castling, a pawn's lead after it is
+        enough, and a castling that wins nothing but is still the best by the margin (it saves material) is a
+        one-move puzzle."""
+        special = lead is not None
         start = board.position.copy()
         solver = start.turn
         line: list[Move] = []
         played = 0
         try:
             for step in range(3):
-                ranked = self.scores(board)
+                ranked = self.scores(board, lead if step == 0 else None)
                 if len(ranked) < 2:
                     self.reject("a single legal move")
                     return None
@@ -381,7 +466,12 @@ class Builder:
                 if best - second < MARGIN:
                     self.reject(f"margin too small at step {step + 1}")
                     return None
-                if step == 0 and (best < WINNING or second > NOT_YET_WON):
+                if step == 0 and special and special_theme(move) is None:
+                    self.reject("the best move is no special move")
+                    return None
+                if step == 0 and special and move.kind == CASTLING and HOLDING <= best < SPECIAL_WINNING:
+                    return make_puzzle(start, [move], source)  # the castle saves what every other move loses
+                if step == 0 and (best < (SPECIAL_WINNING if special else WINNING) or second > NOT_YET_WON):
                     self.reject("not winning, or already won")
                     return None
                 line.append(move)
@@ -415,9 +505,46 @@ class Builder:
         return None
 
 
+def special_theme(move: Move) -> str | None:
+    """The theme ``move`` is by its own kind (the rules core's, not its notation): ``promotion`` (a regained
+    piece, on arrival or in place; awaiting promotion is none), ``en-passant``, ``scornful-pawn`` or
+    ``castling``; ``None`` for any other move."""
+    if move.promotion:
+        return "promotion"
+    return {EN_PASSANT: "en-passant", SCORNFUL_CAPTURE: "scornful-pawn", CASTLING: "castling"}.get(move.kind)
+
+
+def castling_may_tell(position: Position, castlings: Sequence[Move]) -> bool:
+    """Whether one of ``castlings`` could be a puzzle's move, by the rules alone (cheap, before any search): it
+    gives check, a Rook that may castle (or the King) is attacked where it stands, or the castle attacks an enemy
+    piece not attacked before that is worth more than a Rook or unprotected.  In an opening castling is at hand
+    in most positions, and the engine is asked only about these."""
+    mover = position.turn
+    enemy = mover.opponent
+    homes = {m.origin for m in castlings} | {KINGS_ROOK_HOME[mover], QUEENS_ROOK_HOME[mover]}
+    mine = [h for h in homes if position.raw_board[h] and (position.raw_board[h] > 0) == (mover == WHITE)]
+    if any(position.attackers(h, enemy) for h in mine):
+        return True
+    before = {h for h in position.piece_hexes(enemy) if position.attackers(h, mover)}
+    for castle in castlings:
+        position.push(castle)
+        try:
+            if position.is_check():
+                return True
+            board = position.raw_board
+            for h in position.piece_hexes(enemy) - before:
+                if position.attackers(h, mover) and (
+                    VALUES[abs(board[h])] > VALUES[ROOK] or not position.attackers(h, enemy)
+                ):
+                    return True
+        finally:
+            position.pop()
+    return False
+
+
 def special_moves(position: Position) -> bool:
     """A promotion, an en passant or scornful capture, or a castling is among the legal moves."""
-    return any(m.promotion or m.kind in (EN_PASSANT, SCORNFUL_CAPTURE, CASTLING) for m in position.legal_moves())
+    return any(special_theme(m) for m in position.legal_moves())
 
 
 def make_puzzle(start: Position, line: list[Move], source: str) -> Puzzle:
@@ -447,9 +574,11 @@ def work(job: Job, args: argparse.Namespace) -> tuple[Job, str, Harvest]:
         game = self_play(engine, rng, args.play_nodes, args.max_plies)
         source = f"self-play seed {args.seed}, game {number} ({game.tags['White']} - {game.tags['Black']})"
     builder = Builder(args, engine)
-    if args.analyse_games is None or number < args.analyse_games or kind == "record":
+    if args.special:
+        builder.special_hunt(game, source)
+    elif args.analyse_games is None or number < args.analyse_games or kind == "record":
         builder.run(game, source, random.Random(f"{args.seed} {kind} {number}"))
-    if args.hunt:
+    if args.hunt and not args.special:
         builder.hunt(game, source)
     harvest = builder.harvest
     said = f"{source}: {game.ply} plies, {len(harvest.puzzles)} puzzles ({time.monotonic() - began:.0f} s)"
@@ -506,6 +635,12 @@ def main() -> None:
                         help="also look for mates in one left by any stray move (default: yes)")  # fmt: skip
     parser.add_argument("--analyse-games", type=int, metavar="N",
                         help="analyse only the first N self-play games with the engine (default: all)")  # fmt: skip
+    parser.add_argument("--special", action="store_true",
+                        help="only the special hunt: puzzles whose first move is an en passant or scornful capture, "
+                        "a promotion or a castling")  # fmt: skip
+    parser.add_argument("--special-strays", action=argparse.BooleanOptionalAction, default=True,
+                        help="in the special hunt, try every stray move, not only those opening an en passant or "
+                        "scornful capture (default: yes)")  # fmt: skip
     parser.add_argument("--no-records", action="store_true", help="self-play only")
     parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no bound)")
     parser.add_argument("--out", type=Path, default=BUNDLED)
