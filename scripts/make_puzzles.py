@@ -2,6 +2,7 @@
 
     nice -n 10 python scripts/make_puzzles.py [--games 240] [--seed 27] [--jobs 2] [--minutes M] [--out ...]
     nice -n 10 python scripts/make_puzzles.py --first-game 240 --games 100 --add   # more games, same set
+    nice -n 10 python scripts/make_puzzles.py --special --games 100 --add          # the special hunt
 
 CPU-heavy: run it niced and bounded in time (``--minutes``: no new game is
 waited for after that; the set is that of the first games that all
@@ -62,6 +63,29 @@ mate); one puzzle per mating move in four plies of a game, since the same
 mate found from a neighbouring stray is the same puzzle.  It is the cheap
 source: a game's hunt costs about a fifth of a CPU-second a ply.
 
+**The special hunt** (``--special``, instead of all the above): puzzles whose
+first move is an en passant capture, a scornful capture, a promotion that
+regains a piece or a castling, the kind read from the move itself
+(:func:`special_theme`).  Its positions: every position of each game, and
+every position a stray move leaves that gives the opponent such a move (a
+multi-step or scornful step that opens a capture; with ``--special-strays``
+also any stray that leaves a promotion at hand); castlings only in the
+game's own positions, and only when :func:`castling_may_tell` (a check, a
+Rook or the King attacked, or the castle attacking a piece worth more than
+a Rook or unprotected).  A position whose side to move leads by ``DECIDED``
+points of material is skipped (it is already won), and when it is behind by
+as much only its promotions are tried.  Each special move is tried as the
+lead of the margin scan above: it is searched first, and the scan gives up
+at the first other move within the margin of it; the rest is as for the
+other puzzles, except that after an en passant or scornful capture, which
+wins one pawn, the first step's margin is one pawn (``PAWN_MARGIN``) and
+the first move must score at least a pawn (``SPECIAL_WINNING``); and a
+castling that is the best by the margin but wins nothing (it saves what
+every other move loses; it scores at least ``HOLDING``) is a one-move
+puzzle with the theme ``castling`` alone.  A special move that mates at
+once goes to the proof.  One puzzle per first move in ``HUNT_WINDOW`` plies
+of a game.
+
 Themes and ratings come from :mod:`cescacs_tui.learn.themes`; a position
 already used (the same placement, side and rights) is skipped, and so is a
 main-line candidate fewer than four plies after a puzzle of the same game
@@ -76,6 +100,7 @@ import hashlib
 import multiprocessing
 import random
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -112,6 +137,9 @@ STRAY_FROM = 4
 """The first ply from which a stray move is tried (``--strays``)."""
 HUNT_WINDOW = 4
 """Plies of a game in which the hunt keeps one puzzle per mating move."""
+PAWN_MARGIN = 100
+"""The first step's margin when it is an en passant or scornful capture (the special hunt): the capture wins one
+pawn, and every other move must score at least a pawn less (as ``MARGIN`` is for the bigger gains)."""
 SPECIAL_WINNING = 100
 """In the special hunt, the first step's best move must score at least this (an en passant or scornful capture
 wins one pawn) ..."""
@@ -122,6 +150,7 @@ DECIDED = 6
 every reasonable move keeps more than ``NOT_YET_WON``, or (behind) only a promotion gains enough."""
 OPENERS = (MULTI_STEP, SCORNFUL_STEP)
 """Stray moves that open an en passant or scornful capture for the opponent."""
+PAWN_CAPTURES = (EN_PASSANT, SCORNFUL_CAPTURE)
 
 
 @dataclass
@@ -132,18 +161,40 @@ class Analysis:
     best: Move | None
 
 
-class Engine:
-    """The engine at full strength on one game at a time, every search bounded by nodes or depth (repeatable)."""
+class OverBudget(Exception):
+    """A search went past the engine's node cap (a position whose captures and promotions explode)."""
 
-    def __init__(self) -> None:
+
+class NodeCap(threading.Event):
+    """Set once ``searcher`` has searched ``cap`` nodes: a node budget that, unlike ``Limits.nodes``, binds the
+    first iteration too, read at the searcher's polls (so at the same node every time)."""
+
+    def __init__(self, searcher: Searcher, cap: int) -> None:
+        super().__init__()
+        self.searcher = searcher
+        self.cap = cap
+
+    def is_set(self) -> bool:
+        return self.searcher.nodes >= self.cap
+
+
+class Engine:
+    """The engine at full strength on one game at a time, every search bounded by nodes or depth (repeatable);
+    with ``cap``, a search that passes ``cap`` nodes (a depth-1 scan's quiescence can run for minutes in a
+    position full of promotions) raises :class:`OverBudget`."""
+
+    def __init__(self, cap: int | None = None) -> None:
         self.searcher = Searcher(hash_entries=1 << 17)
         self.searches = 0
+        self.cap = None if cap is None else NodeCap(self.searcher, cap)
 
     def new_game(self) -> None:
         self.searcher.new_game()
 
     def search(self, board: SearchBoard, limits: Limits) -> Analysis:
-        result = self.searcher.search(board, limits, overhead=0.0)
+        result = self.searcher.search(board, limits, overhead=0.0, stop=self.cap)
+        if self.cap is not None and self.searcher.nodes >= self.cap.cap:
+            raise OverBudget
         self.searches += 1
         score = result.score
         if result.mate is not None:
@@ -278,8 +329,9 @@ class Builder:
         """Puzzles whose first move is special (``--special``): every position of ``game`` where the side to
         move has a special move (:func:`special_theme`), and every position left by a stray move that gives the
         opponent one: any stray opening an en passant or scornful capture, and with ``--special-strays`` any
-        other (a promotion or castling at hand; a castling only when :func:`castling_may_tell`), each as
-        :meth:`special_candidate` says."""
+        other that leaves a promotion at hand (castlings are tried on the game's own positions only, when
+        :func:`castling_may_tell`: in an opening nearly every stray leaves one, and the scans would cost most of
+        the hunt for none kept), each as :meth:`special_candidate` says."""
         self.engine.new_game()
         self.harvest.plies = game.ply
         board = SearchBoard(game.start)
@@ -300,11 +352,13 @@ class Builder:
                 board.make(stray)
                 try:
                     where = f"{source}, ply {ply + 1} played {said} instead"
-                    self.special_candidate(board, where, ply, found)
+                    self.special_candidate(board, where, ply, found, castles=False)
                 finally:
                     board.unmake()
 
-    def special_candidate(self, board: SearchBoard, where: str, ply: int, found: set[tuple[str, int]]) -> None:
+    def special_candidate(
+        self, board: SearchBoard, where: str, ply: int, found: set[tuple[str, int]], *, castles: bool = True
+    ) -> None:
         """The position on ``board`` as a puzzle whose first move is one of its special moves: each is tried as the
         lead of the margin scan (:meth:`tactic_puzzle`), which gives up at the first other move within the margin
         of it, so a lead that is not the clear best costs a few depth-1 searches; a special move that mates at
@@ -312,7 +366,7 @@ class Builder:
         position = board.position
         if key(position) in self.seen:
             return
-        specials = [m for m in position.legal_moves() if special_theme(m)]
+        specials = [m for m in position.legal_moves() if special_theme(m) and (castles or m.kind != CASTLING)]
         if all(m.kind == CASTLING for m in specials) and not (specials and castling_may_tell(position, specials)):
             return
         lead_by = material(position, position.turn)
@@ -324,10 +378,14 @@ class Builder:
             said = position.ctl_an(lead)
             if (said, ply // HUNT_WINDOW) in found:
                 continue
-            if said.endswith("#"):
-                puzzle = self.mate_puzzle(position, 1, where)
-            else:
-                puzzle = self.tactic_puzzle(board, where, lead=lead)
+            try:
+                if said.endswith("#"):
+                    puzzle = self.mate_puzzle(position, 1, where)
+                else:
+                    puzzle = self.tactic_puzzle(board, where, lead=lead)
+            except OverBudget:
+                self.reject("a search over the node cap")
+                continue
             if puzzle is None or special_theme(puzzle.line()[0]) is None:
                 continue
             found.add((puzzle.moves[0], ply // HUNT_WINDOW))
@@ -410,7 +468,7 @@ class Builder:
             return None
         return make_puzzle(start, line, source)
 
-    def scores(self, board: SearchBoard, lead: Move | None = None) -> list[tuple[int, Move]]:
+    def scores(self, board: SearchBoard, lead: Move | None = None, margin: int = MARGIN) -> list[tuple[int, Move]]:
         """Every legal move with its score (the mover's view), best first: a depth-1 scan, the best few deeper.
         With ``lead`` (the special hunt's move) that move is scanned first, and the scan stops at the first other
         move within the margin of it: the step fails there (a few puzzles lost, none admitted), and a margin scan
@@ -429,7 +487,7 @@ class Builder:
                 scanned.append((MATE_CP if mated else 5_000, move))
             else:
                 scanned.append((-self.engine.child(board, move, Limits(depth=1)).score, move))
-            if lead is not None and move != lead and scanned[-1][0] > scanned[0][0] - MARGIN:
+            if lead is not None and move != lead and scanned[-1][0] > scanned[0][0] - margin:
                 return sorted(scanned, key=lambda pair: -pair[0])
         scanned.sort(key=lambda pair: -pair[0])
         deep: list[tuple[int, Move]] = []
@@ -439,7 +497,7 @@ class Builder:
                 continue
             deep.append((-self.engine.child(board, move, Limits(nodes=self.args.deep_nodes)).score, move))
             first, second = sorted(pair[0] for pair in deep)[-2:] if len(deep) > 1 else (0, MATE_CP)
-            if second - first < MARGIN:
+            if second - first < margin:
                 break  # two moves already within the margin: the step fails (a few puzzles lost, none admitted)
         return sorted([*deep, *scanned[len(deep) :]], key=lambda pair: -pair[0])
 
@@ -455,7 +513,8 @@ class Builder:
         played = 0
         try:
             for step in range(3):
-                ranked = self.scores(board, lead if step == 0 else None)
+                margin = PAWN_MARGIN if step == 0 and lead is not None and lead.kind in PAWN_CAPTURES else MARGIN
+                ranked = self.scores(board, lead if step == 0 else None, margin)
                 if len(ranked) < 2:
                     self.reject("a single legal move")
                     return None
@@ -463,7 +522,7 @@ class Builder:
                 if best >= 5_000:
                     self.reject("a mate or stalemate the proof did not take")
                     return None
-                if best - second < MARGIN:
+                if best - second < margin:
                     self.reject(f"margin too small at step {step + 1}")
                     return None
                 if step == 0 and special and special_theme(move) is None:
@@ -565,7 +624,7 @@ Job = tuple[str, int]
 def work(job: Job, args: argparse.Namespace) -> tuple[Job, str, Harvest]:
     """One game made and harvested (in a worker process)."""
     kind, number = job
-    engine = Engine()
+    engine = Engine(args.node_cap if args.special else None)
     began = time.monotonic()
     if kind == "record":
         source, game = list(reference_games(RECORD_FOLDERS))[number]
@@ -638,9 +697,12 @@ def main() -> None:
     parser.add_argument("--special", action="store_true",
                         help="only the special hunt: puzzles whose first move is an en passant or scornful capture, "
                         "a promotion or a castling")  # fmt: skip
+    parser.add_argument("--node-cap", type=int, default=200_000,
+                        help="in the special hunt, the most nodes of any one search: a candidate whose search "
+                        "passes it is dropped (default 200000)")  # fmt: skip
     parser.add_argument("--special-strays", action=argparse.BooleanOptionalAction, default=True,
-                        help="in the special hunt, try every stray move, not only those opening an en passant or "
-                        "scornful capture (default: yes)")  # fmt: skip
+                        help="in the special hunt, also the stray moves that leave a promotion at hand, not only "
+                        "those opening an en passant or scornful capture (default: yes)")  # fmt: skip
     parser.add_argument("--no-records", action="store_true", help="self-play only")
     parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no bound)")
     parser.add_argument("--out", type=Path, default=BUNDLED)
