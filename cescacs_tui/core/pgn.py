@@ -28,14 +28,13 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from . import notation
+from . import notation, pgn_comments
 from .clock import NO_CLOCK, ClockError, TimeControl
 from .errors import MoveError, PDTLError, PGNError, printable
 from .game import VARIANT, Game, Node
 from .message import N_, Message
 from .outcome import UNFINISHED, Ending, Outcome
 from .pdtl import FAN_LETTERS, Letters, letters_with_aliases
-from .pgn_clock import format_clk, parse_clk
 from .pgn_syntax import (
     MAX_COMMENT_CHARS,
     MAX_HALF_MOVES,
@@ -65,7 +64,6 @@ _ENDING_WORDS: Final = (
 )
 _RESULT_HYPHEN: Final = re.compile(r"[ \t]*[-\u2010\u2013][ \t]*")
 _LONE_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
-_CLOCK_ONLY: Final = re.compile(r"\s*:?\s*(?:@[WB]\s*)?\[%clk [^\]]*\]\s*")
 _TAG_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
@@ -337,13 +335,9 @@ class _GameReader:
     def annotate(self, node: Node, half: HalfMove) -> None:
         node.assessment = half.assessment
         node.draw_offer = half.indicator.startswith("(=)")
-        for comment in half.comments:
-            seconds = parse_clk(comment)
-            if seconds is not None:
-                node.clock = seconds
-                if _CLOCK_ONLY.fullmatch(comment):
-                    continue
-            node.comments.append(comment)
+        found = pgn_comments.split(half.comments, _who(node))
+        node.clock = found.clock
+        node.comments.extend([*found.words, *found.commands])
 
     # --- result -----------------------------------------------------------------
 
@@ -427,7 +421,8 @@ def _check_limits(game: Game) -> None:
             pending.extend((variation, depth + 1) for variation in node.variations)
             half_moves += 1
             tokens += 5 + len(node.comments) + 2 * len(node.variations)  # number, move, marks, clock; parentheses
-            comments.extend(node.comments)
+            if (comment := pgn_comments.merge(node.comments, node.clock, _who(node))) is not None:
+                comments.append(comment)  # as written: one comment a half-move
     if half_moves > MAX_HALF_MOVES:
         raise PGNError(f"the game has {half_moves} half-moves: a record holds at most {MAX_HALF_MOVES}")
     if tokens + len(comments) > MAX_RECORD_TOKENS:
@@ -479,6 +474,11 @@ def _comment_lines(comments: list[str], depth: int) -> list[str]:
     """Each comment on lines of its own, as written (only the braces are added)."""
     prefix = "." * depth
     return [f"{prefix}{{{comment}}}" for comment in comments]
+
+
+def _who(node: Node) -> str:
+    """The marker of ``node``'s mover in comments: ``@W`` or ``@B``."""
+    return "@W" if node.colour == WHITE else "@B"
 
 
 def _about_white(comment: str) -> bool:
@@ -548,10 +548,8 @@ class _LineWriter:
         """A half-move's clock, comments and variations, on the lines after its move line."""
         prefix = "." * depth
         out = []
-        if node.clock is not None:
-            who = "@W" if node.colour == WHITE else "@B"
-            out.append(f"{prefix}{{: {who} [%clk {format_clk(node.clock)}] }}")
-        out.extend(_comment_lines(node.comments, depth))
+        if (comment := pgn_comments.merge(node.comments, node.clock, _who(node))) is not None:
+            out.extend(_comment_lines([comment], depth))
         for variation in node.variations:
             inner = self.line_of_play(before, variation, depth + 1, number, unknown=False)
             inner[0] = prefix + "(" + inner[0][depth + 1 :]

@@ -15,7 +15,9 @@ full reader keeps it and :func:`read_annotations` finds it again:
       {: @W [%eval -13.48] }
       {: @B [%eval -13.67] }
 
-  (no comment after a mating move: its ``#`` says it);
+  (no comment after a mating move: its ``#`` says it).  In memory it is a
+  comment of its own; the writer puts it in the half-move's one comment,
+  beside the clock and a person's words (:mod:`cescacs_tui.core.pgn_comments`);
 * for each classed move, the engine's **better line** as a variation of that
   move (at most :data:`~.review.MAX_LINE` half-moves), its first move carrying
   the same kind of comment with the line's score::

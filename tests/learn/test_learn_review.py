@@ -172,7 +172,7 @@ def test_the_review_goes_into_the_record_and_our_reader_reads_it_back() -> None:
     annotate(game, made_up_review(game))
     text = write_pgn(game)
     assert "3. DE1-I13 ??, H16×DI13" in text
-    assert "{: @W [%eval -13.70]}" in text
+    assert "{: @W [%eval -13.70] }" in text  # one comment for the half-move (NOTATION.md 7.4.2)
     assert "(3. H6-H10, EH24-H22" in text
     back = read_pgn(text)[0]
     marks = read_annotations(back)

@@ -23,7 +23,7 @@ from cescacs_tui.core.game import Game, Node
 from cescacs_tui.data import autosave
 from cescacs_tui.data.autosave import AutosaveWriteError, load_autosave, read_autosave, save_autosave
 from cescacs_tui.tui.app import CescacsApp
-from tests.helpers.app import message
+from tests.helpers.app import message, panels_ready
 from tests.helpers.games import play
 
 HEADER = '[Variant "C\'escacs"]\n\n'
@@ -288,6 +288,7 @@ async def test_a_failing_autosave_stays_in_the_status_panel_until_a_save_succeed
         def status() -> str:
             return str(app.screen.query_one(StatusPanel).render())
 
+        await panels_ready(pilot)  # mounted after the first paint: on a loaded machine, after a key or two
         monkeypatch.setattr(os, "replace", full_disk)
         await pilot.press("slash", *"h6-h12", "enter")
         await pilot.pause()

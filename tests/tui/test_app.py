@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
 from rich.console import RenderableType
@@ -10,6 +11,7 @@ from textual import events
 from textual._compositor import CompositorUpdate
 from textual.geometry import Region
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input
 
 from cescacs_tui.core import HEX_NAMES, Position, parse_hex
@@ -21,6 +23,7 @@ from cescacs_tui.tui.widgets.move_entry import MoveEntry
 from cescacs_tui.tui.widgets.panels import MoveList
 from tests.helpers.app import answer, click_hex, cursor_pick, message
 from tests.helpers.games import FOOLS_MATE
+from tests.helpers.waiting import until
 
 ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -115,6 +118,31 @@ async def test_a_move_typed_before_the_move_box_is_mounted_still_goes_to_it() ->
         assert app.move_box_then == 0
         assert [node.san for node in app.game.nodes] == ["E7-E13"]
         assert app.focused is not None and app.focused.id == "move-input"
+
+
+async def test_a_slash_while_the_move_row_is_mounted_but_not_yet_its_box_waits_for_the_box(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a loaded machine the row can be there a frame before its box: ``/`` then waited for the row only,
+    looked for the box and the app died (NoMatches)."""
+    from cescacs_tui.tui.widgets.move_entry import MoveInput
+
+    compose = MoveEntry.compose
+
+    def box_later(entry: MoveEntry) -> Iterator[Widget]:
+        widgets = list(compose(entry))
+        box = next(widget for widget in widgets if isinstance(widget, MoveInput))
+        entry.call_after_refresh(lambda: entry.call_after_refresh(lambda: entry.mount(box, before=1)))
+        return iter(widget for widget in widgets if widget is not box)
+
+    monkeypatch.setattr(MoveEntry, "compose", box_later)
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(lambda: bool(app.screen.query(MoveEntry)), "the move row")
+        assert not app.screen.query(MoveInput)
+        await pilot.press("slash", *"e7-e13", "enter")
+        await until(lambda: app.game.ply == 1, "the move typed into the box once it came")
+        assert [node.san for node in app.game.nodes] == ["E7-E13"]
 
 
 async def test_an_illegal_typed_move_is_explained_and_changes_nothing() -> None:

@@ -207,10 +207,6 @@ class MoveEntry(Horizontal):
     def box(self) -> MoveInput:
         return self.query_one("#move-input", MoveInput)
 
-    def focus_box(self) -> None:
-        """Focus the box now (not after the messages already queued, as ``Widget.focus`` does)."""
-        self.screen.set_focus(self.box)
-
     def give_back(self, text: str) -> None:
         """A move typed here was refused: show it again for correction (see :meth:`MoveInput.give_back`)."""
         self.box.give_back(text)
@@ -248,10 +244,10 @@ async def focus_move_box(screen: Screen[Any]) -> bool:
         return False
     try:
         async with asyncio.timeout(MOUNT_PATIENCE):
-            while not (entries := screen.query(MoveEntry)):
+            while not (boxes := screen.query(MoveInput)):  # the box, not only its row: the row mounts it later
                 if not await screen.wait_for_refresh():
                     return False
     except TimeoutError:
         return False
-    entries.first(MoveEntry).focus_box()
+    screen.set_focus(boxes.first(MoveInput))
     return True
