@@ -10,7 +10,7 @@ import pytest
 
 from cescacs_tui.cli import main
 from cescacs_tui.core.move import CASTLING, EN_PASSANT, SCORNFUL_CAPTURE, Move
-from cescacs_tui.learn.puzzles import BUNDLED, bundled_puzzles, iter_checked, read_puzzle_file
+from cescacs_tui.learn.puzzles import BUNDLED, bundled_puzzles, iter_checked, read_puzzle_file, with_theme
 from cescacs_tui.learn.themes import MAX_RATING, MIN_RATING
 
 OPENS_WITH = {
@@ -20,7 +20,7 @@ OPENS_WITH = {
     "castling": lambda move: move.kind == CASTLING,
 }
 """The special hunt's themes (scripts/make_puzzles.py --special), each with what its first move is."""
-SPECIAL_THEMES = ("en-passant", "promotion")
+SPECIAL_THEMES = ("en-passant", "scornful-pawn", "promotion")
 """Those the shipped set has puzzles of that open with the move (cescacs_tui/assets/README.md says why not the
 others)."""
 
@@ -56,3 +56,9 @@ def test_the_theme_filter_finds_the_special_hunts_puzzles(theme: str, capsys: py
     assert rows and all(theme in row["themes"] for row in rows)
     firsts: list[Move] = [p.line()[0] for p in bundled_puzzles() if p.id in {row["id"] for row in rows}]
     assert any(OPENS_WITH[theme](move) for move in firsts)
+
+
+def test_the_check_of_one_theme_counts_that_themes_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "--check", "--theme", "scornful-pawn"]) == 0
+    count = len(with_theme(bundled_puzzles(), "scornful-pawn"))
+    assert capsys.readouterr().out == f"{count} puzzles checked: every one is sound\n"

@@ -1,10 +1,15 @@
 """The special hunt of ``scripts/make_puzzles.py``: a move's theme read from the move's own kind (never from its
-notation), and the rules-only sieve that decides which castling positions the engine is asked about."""
+notation), the rules-only sieve that decides which castling positions the engine is asked about, and a scornful
+capture made a puzzle by the margin scan with the capture as its lead."""
 
 from __future__ import annotations
 
+import argparse
+
 from cescacs_tui.core import Game, Position
-from scripts.make_puzzles import castling_may_tell, special_theme
+from cescacs_tui.engine import SearchBoard
+from cescacs_tui.learn.puzzles import verify
+from scripts.make_puzzles import Builder, Engine, castling_may_tell, special_theme
 
 EN_PASSANT_CHECK = (
     "/24:k2e1/19:1p4p1/18:3v3/16:5p1/14:5j1/12:4p2/11:4P3/10:2P4/9:2R1KP2/7:2P5/6:5P1/5:2E3/4:3EN/2:E2/0:R/"
@@ -54,3 +59,15 @@ def test_the_sieve_passes_over_a_castling_that_changes_nothing() -> None:
     castlings = [m for m in position.legal_moves() if special_theme(m) == "castling"]
     assert [str(m) for m in castlings] == ["KRK-II"]
     assert not castling_may_tell(position, castlings)
+
+
+def test_a_scornful_capture_that_wins_a_pawn_is_a_puzzle_by_the_pawns_margin() -> None:
+    start = Position.from_pdtl(
+        "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:pp1epp/22:2pjp2/21:4p3/20:3p3/19:3e4/15:3p4/14:3P3/9:3E4/8:3P3"
+        "/7:4P3/6:2PJP2/5:PP1EPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ b RKRrkr F14 0 3"
+    )  # a record's position after White's E13-F14 instead of the move played: E15@F14 wins the pawn
+    lead = start.parse_move("E15@F14")
+    builder = Builder(argparse.Namespace(deep_nodes=4_000), Engine(200_000))
+    puzzle = builder.tactic_puzzle(SearchBoard(start), "a test", lead=lead)
+    assert puzzle is not None and puzzle.moves == ("E15@F14",) and puzzle.themes == ("material", "scornful-pawn")
+    assert verify(puzzle) == []
