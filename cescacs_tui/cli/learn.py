@@ -87,7 +87,7 @@ def _review(args: argparse.Namespace) -> int:
 
 def _solve_puzzles(args: argparse.Namespace) -> int:
     """One puzzle after another: the app's screen, or lines of words."""
-    from ..data.storage import data_dir
+    from ..data.progress import progress_store
     from ..learn.trainer import THEME_NAMES, player_trainer
     from ..session.policy import LaunchKind
     from .launch import interactive, launch_policy
@@ -95,7 +95,8 @@ def _solve_puzzles(args: argparse.Namespace) -> int:
     if args.file is not None:
         raise CescacsError(_("--file goes with --check or --export: the puzzles solved are the bundled ones and yours"))
     policy = launch_policy(LaunchKind.LOCAL)
-    trainer = player_trainer(data_dir() if policy.keeps_progress else None)
+    path = policy.progress_path()
+    trainer = player_trainer(None if path is None else progress_store(path))
     if args.theme is not None:
         if args.theme not in (*THEME_NAMES, "mate"):
             said = _("no theme is called {name}: {names}")

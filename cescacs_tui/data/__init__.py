@@ -13,7 +13,10 @@
   which autosave file a process owns, so two instances never write the same;
 * :mod:`.archive`: every finished game, one record each, under ``games/``;
 * :mod:`.records`: ``.ctl-pgn`` files opened and saved by the player;
-* :mod:`.engine_slots`: the engine places a server shares among its visitors.
+* :mod:`.engine_slots`: the engine places a server shares among its visitors;
+* :mod:`.progress`: the :class:`~.progress.ProgressStore` of what a learner
+  earns (lessons, drill, puzzle rating, personal deck), one file shared by
+  every process on a data directory under :func:`~.lock.exclusive`.
 
 The rules core (:mod:`cescacs_tui.core`) reads and writes text; this package
 owns files, paths and crash safety.  It has no user-interface imports (a test

@@ -18,11 +18,14 @@ the descriptor is checked to still be the file at the path, so a release
 from __future__ import annotations
 
 import atexit
+import contextlib
 import datetime
 import os
 import socket
 import stat
 import sys
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Self
@@ -30,7 +33,16 @@ from typing import Final, Self
 from ..core.message import N_, Message
 from .storage import keep_aside
 
-__all__ = ["LOCK_SUFFIX", "AutosaveBusy", "AutosaveLock", "LockOwner", "LockUnavailable", "lock_path", "try_lock"]
+__all__ = [
+    "LOCK_SUFFIX",
+    "AutosaveBusy",
+    "AutosaveLock",
+    "LockOwner",
+    "LockUnavailable",
+    "exclusive",
+    "lock_path",
+    "try_lock",
+]
 
 LOCK_SUFFIX: Final = ".lock"
 _OWNER_BYTES: Final = 4096
@@ -171,6 +183,48 @@ class AutosaveLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+@contextlib.contextmanager
+def exclusive(
+    path: Path,
+    *,
+    patience: float = 5.0,
+    clock: Callable[[], float] = time.monotonic,
+    pause: Callable[[float], object] = time.sleep,
+) -> Iterator[None]:
+    """Hold ``path``'s lock (its ``.lock`` file) while the caller reads the file, changes it and writes it back.
+
+    Unlike :class:`AutosaveLock` (one owner for as long as it plays), this is held for a moment by every process
+    that changes a file they share (the player's progress), so each one's read-modify-write sees the other's
+    result: it waits for the other holder, at most ``patience`` seconds (then :class:`LockUnavailable`: a holder
+    that long is stopped, not writing).  The lock file stays (another process may be waiting on it); only the
+    kernel's lock counts, so a holder killed mid-way leaves nothing locked.
+    """
+    lock = lock_path(path)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    fd = None
+    for _ in range(100):  # each retry follows a removed oddity (a link, a FIFO) kept aside
+        fd = _open(lock)
+        if fd is not None:
+            break
+    if fd is None:
+        raise LockUnavailable(f"{lock} keeps changing: it cannot be locked")
+    try:
+        deadline = clock() + patience
+        while True:
+            try:
+                locked = try_lock(fd)
+            except OSError as error:
+                raise LockUnavailable(f"{lock} cannot be locked: {error.strerror or error}") from error
+            if locked:
+                break
+            if clock() >= deadline:
+                raise LockUnavailable(f"{lock} is held by another process for more than {patience:g} s")
+            pause(0.01)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the kernel's lock
 
 
 def _open(path: Path) -> int | None:

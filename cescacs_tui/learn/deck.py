@@ -6,33 +6,34 @@ one), each **blunder** of a side a person played (the record's
 a puzzle: the position before the blunder, the engine's better move as its
 solution (one move; a mating one is a ``mate-in-1`` and any mate is accepted,
 as in the bundled set), its themes read from that move and its starting
-rating from themes.py.  The deck is ``my-puzzles.jsonl`` beside the puzzle
-rating (the same JSON lines as the bundled set), at most :data:`MAX_DECK`
-puzzles, the oldest dropped first; a position already in it is not added
-twice.  Its puzzles come from the engine, not a proof: their solution is the
-move the engine found best, which is what the review said was better.
+rating from themes.py.  The deck is kept in the player's progress
+(:mod:`cescacs_tui.data.progress`, beside the puzzle rating; the same JSON
+objects as the bundled set's lines), at most :data:`MAX_DECK` puzzles, the
+oldest dropped first; a position already in it is not added twice.  Its
+puzzles come from the engine, not a proof: their solution is the move the
+engine found best, which is what the review said was better.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import replace
 from typing import Final
 
 from ..core.game import Game
 from ..core.pieces import WHITE, Colour
 from ..core.safe_text import printable
-from ..data.storage import write_atomic
-from .puzzles import Puzzle, read_puzzle_file
+from ..data.progress import Progress, ProgressStore
+from ..i18n import _
+from .puzzles import Puzzle
 from .review import Review
 from .scoring import Class
 from .themes import solution_themes, starting_rating
 
-__all__ = ["DECK_NAME", "MAX_DECK", "DeckFile", "blunder_puzzles", "people_sides"]
+__all__ = ["MAX_DECK", "add_to_deck", "blunder_puzzles", "deck_puzzles", "people_sides"]
 
-DECK_NAME: Final = "my-puzzles.jsonl"
 MAX_DECK: Final = 1000
 
 
@@ -60,38 +61,30 @@ def blunder_puzzles(game: Game, review: Review, sides: Iterable[Colour]) -> list
     return found
 
 
-@dataclass(frozen=True)
-class DeckFile:
-    """The personal deck: ``my-puzzles.jsonl`` in ``folder``."""
-
-    folder: Path
-
-    @property
-    def path(self) -> Path:
-        return self.folder / DECK_NAME
-
-    def load(self, problems: list[str] | None = None) -> list[Puzzle]:
-        """The deck's puzzles, oldest first (none if there is no deck yet; a line that is not a puzzle is skipped
-        and said in ``problems``)."""
+def deck_puzzles(progress: Progress, problems: list[str] | None = None) -> list[Puzzle]:
+    """The puzzles of the player's deck, oldest first (an entry that is not a puzzle is skipped and said in
+    ``problems``)."""
+    found = []
+    for number, entry in enumerate(progress.deck, 1):
         try:
-            return read_puzzle_file(self.path, problems=problems)
-        except FileNotFoundError:
-            return []
-        except OSError as error:
+            found.append(Puzzle.from_json(dict(entry)))
+        except ValueError as error:  # PuzzleError
             if problems is not None:
-                problems.append(f"{self.path.name}: {error.strerror or error}")
-            return []
+                said = _("puzzle {number} of your deck: {reason}")
+                problems.append(said.format(number=number, reason=printable(str(error), 200)))
+    return found
 
-    def add(self, puzzles: Iterable[Puzzle]) -> int:
-        """Add the puzzles not in the deck yet; how many were added.  ``OSError`` if the deck cannot be written."""
-        deck = self.load()
-        known = {p.id for p in deck}
-        new = []
-        for puzzle in puzzles:
-            if puzzle.id not in known:
-                known.add(puzzle.id)
-                new.append(puzzle)
-        if new:
-            kept = [*deck, *new][-MAX_DECK:]
-            write_atomic(self.path, "".join(p.to_json() + "\n" for p in kept))
-        return len(new)
+
+def add_to_deck(store: ProgressStore, puzzles: Iterable[Puzzle]) -> int:
+    """Add the puzzles not in the deck yet (as it is kept now, whoever added to it); how many were added.  If the
+    deck cannot be written, :attr:`~cescacs_tui.data.progress.ProgressStore.problem` says why."""
+    wanted = list({puzzle.id: puzzle for puzzle in puzzles}.values())
+
+    def add(progress: Progress) -> Progress:
+        known = {entry.get("id") for entry in progress.deck}
+        new = [json.loads(p.to_json()) for p in wanted if p.id not in known]
+        return replace(progress, deck=(*progress.deck, *new)[-MAX_DECK:]) if new else progress
+
+    before = store.update(add)
+    known = {entry.get("id") for entry in before.deck}
+    return sum(1 for puzzle in wanted if puzzle.id not in known)

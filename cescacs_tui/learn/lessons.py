@@ -1,10 +1,11 @@
 """The board trainer's lessons: one per piece and one per special rule, each a short text, the moves of one piece
 shown on the board, and a task the rules core checks.
 
-A lesson is data (:data:`LESSONS`): its words are message ids the catalogs translate, its position a PDTL, its
-highlighted moves whatever the core's move generator gives the piece shown, and its task one of a few
-:class:`Goal` s judged by the core (a capture, a hex reached, a castling with both Rooks, an en passant or scornful
-capture, a piece regained, a double check, a mate).  Nothing here restates how a piece moves.
+A lesson is a row of a table (:data:`_TABLE`, which one function walks into :data:`LESSONS`): its words are
+message ids the catalogs translate, its position a PDTL, its highlighted moves whatever the core's move generator
+gives the piece shown, and its task one of a few :class:`Goal` s judged by the core (a capture, a hex reached, a
+castling with both Rooks, an en passant or scornful capture, a piece regained, a double check, a mate), written in
+the row in a few words (``take C21 in 2``).  Nothing here restates how a piece moves.
 
 A task of several moves is played against an opponent who passes (a null move): only the task's piece moves, and a
 move that would give check is refused (the other King only watches).  :func:`solve` finds a solution by trying
@@ -83,8 +84,10 @@ class Lesson:
         return [move for move in self.start().legal_moves() if move.origin == origin]
 
 
-LESSONS: Final[tuple[Lesson, ...]] = (
-    Lesson(
+_TABLE: Final = (
+    # key, title, text (message ids); the position (PDTL); the piece whose moves are shown; the task (a message
+    # id); how the core judges it: the goal, its target, "in N" moves, and "after" the opponent's moves first
+    (
         "hexes",
         N_("Hexes, columns and lines"),
         N_(
@@ -95,9 +98,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/7:3R4/4:K4/ w -- - 0 1",
         "E7",
-        Task(N_("Move the Rook three hexes up its column: to E13."), Goal.REACH, "E7", "E13"),
+        N_("Move the Rook three hexes up its column: to E13."),
+        "reach E13",
     ),
-    Lesson(
+    (
         "king",
         N_("The King"),
         N_(
@@ -107,9 +111,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/6:3j3/1:1K/ w K- - 0 1",
         "G1",
-        Task(N_("Take the Bishop on F6 with the King's leap."), Goal.TAKE, "G1", "F6"),
+        N_("Take the Bishop on F6 with the King's leap."),
+        "take F6",
     ),
-    Lesson(
+    (
         "queen",
         N_("The Queen"),
         N_(
@@ -119,9 +124,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/21:2n5/14:3D3/4:K4/ w -- - 0 1",
         "F14",
-        Task(N_("Take the Knight on C21 with the Queen in two moves."), Goal.TAKE, "F14", "C21", 2),
+        N_("Take the Knight on C21 with the Queen in two moves."),
+        "take C21 in 2",
     ),
-    Lesson(
+    (
         "wyvern",
         N_("The Wyvern"),
         N_(
@@ -130,9 +136,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/20:4n2/14:3V3/4:K4/ w -- - 0 1",
         "F14",
-        Task(N_("Take the Knight on H20 with the Wyvern in two moves."), Goal.TAKE, "F14", "H20", 2),
+        N_("Take the Knight on H20 with the Wyvern in two moves."),
+        "take H20 in 2",
     ),
-    Lesson(
+    (
         "rook",
         N_("The Rook"),
         N_(
@@ -141,9 +148,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/18:2n4/14:3R3/4:K4/ w -- - 0 1",
         "F14",
-        Task(N_("Take the Knight on D18 with the Rook in two moves."), Goal.TAKE, "F14", "D18", 2),
+        N_("Take the Knight on D18 with the Rook in two moves."),
+        "take D18 in 2",
     ),
-    Lesson(
+    (
         "pegasus",
         N_("The Pegasus"),
         N_(
@@ -152,9 +160,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/16:5n1/14:3G3/4:K4/ w -- - 0 1",
         "F14",
-        Task(N_("Take the Knight on K16 with the Pegasus in two moves."), Goal.TAKE, "F14", "K16", 2),
+        N_("Take the Knight on K16 with the Pegasus in two moves."),
+        "take K16 in 2",
     ),
-    Lesson(
+    (
         "knight",
         N_("The Knight"),
         N_(
@@ -164,9 +173,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/14:3N3/12:1n5/4:K4/ w -- - 0 1",
         "F14",
-        Task(N_("Take the Knight on B12 with your Knight in two moves."), Goal.TAKE, "F14", "B12", 2),
+        N_("Take the Knight on B12 with your Knight in two moves."),
+        "take B12 in 2",
     ),
-    Lesson(
+    (
         "elephant",
         N_("The Elephant"),
         N_(
@@ -176,9 +186,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/14:4n2/8:3E3/4:K4/ w -- - 0 1",
         "F8",
-        Task(N_("Take the Knight on H14 with the Elephant in two moves."), Goal.TAKE, "F8", "H14", 2),
+        N_("Take the Knight on H14 with the Elephant in two moves."),
+        "take H14 in 2",
     ),
-    Lesson(
+    (
         "bishop-white",
         N_("The Bishop of the white hexes"),
         N_(
@@ -188,9 +199,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/13:5n2/10:3J3/4:K4/ w -- - 0 1",
         "F10",
-        Task(N_("Take the Knight on I13 with the Bishop in two moves."), Goal.TAKE, "F10", "I13", 2),
+        N_("Take the Knight on I13 with the Bishop in two moves."),
+        "take I13 in 2",
     ),
-    Lesson(
+    (
         "bishop-black",
         N_("The Bishop of the black hexes"),
         N_(
@@ -199,9 +211,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/15:6n1/12:3J3/4:K4/ w -- - 0 1",
         "F12",
-        Task(N_("Take the Knight on L15 with the Bishop in two moves."), Goal.TAKE, "F12", "L15", 2),
+        N_("Take the Knight on L15 with the Bishop in two moves."),
+        "take L15 in 2",
     ),
-    Lesson(
+    (
         "bishop-colour",
         N_("The Bishop of the colour hexes"),
         N_(
@@ -210,9 +223,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/17:2n5/14:3J3/4:K4/ w -- - 0 1",
         "F14",
-        Task(N_("Take the Knight on C17 with the Bishop in two moves."), Goal.TAKE, "F14", "C17", 2),
+        N_("Take the Knight on C17 with the Bishop in two moves."),
+        "take C17 in 2",
     ),
-    Lesson(
+    (
         "pawn",
         N_("The Pawn"),
         N_(
@@ -222,9 +236,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/10:3n3/7:3P4/4:K4/ w -- - 0 1",
         "E7",
-        Task(N_("Move the Pawn to E13 in one move: the triple step."), Goal.REACH, "E7", "E13"),
+        N_("Move the Pawn to E13 in one move: the triple step."),
+        "reach E13",
     ),
-    Lesson(
+    (
         "castling",
         N_("Castling"),
         N_(
@@ -234,9 +249,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/27:dk/25:r2r/3:R2R/1:DK/ w RKRrkr - 0 1",
         "G1",
-        Task(N_("Castle with both Rooks at once."), Goal.CASTLE_BOTH),
+        N_("Castle with both Rooks at once."),
+        "castle-both",
     ),
-    Lesson(
+    (
         "en-passant",
         N_("En passant"),
         N_(
@@ -246,10 +262,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/21:4p3/16:3P3/4:K4/ b -- - 0 1",
         "F16",
-        Task(N_("Take the Pawn en passant."), Goal.EN_PASSANT),
-        prelude=("G21-G17",),
+        N_("Take the Pawn en passant."),
+        "en-passant after G21-G17",
     ),
-    Lesson(
+    (
         "promotion",
         N_("Promotion"),
         N_(
@@ -259,9 +275,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/25:1P2/22:6k/4:K4/ w -- - 0 1",
         "E25",
-        Task(N_("Promote the Pawn to a Queen."), Goal.REGAIN, target="D"),
+        N_("Promote the Pawn to a Queen."),
+        "regain D",
     ),
-    Lesson(
+    (
         "scornful",
         N_("The scornful Pawn"),
         N_(
@@ -271,10 +288,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/22:6k/15:3p4/13:3P4/4:K4/ b -- - 0 1",
         "E13",
-        Task(N_("Take the scornful Pawn."), Goal.SCORNFUL),
-        prelude=("E15-F14",),
+        N_("Take the scornful Pawn."),
+        "scornful after E15-F14",
     ),
-    Lesson(
+    (
         "check",
         N_("Check"),
         N_(
@@ -285,9 +302,10 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/20:3k3/10:3N3/4:K1R2/ w -- - 0 1",
         "F10",
-        Task(N_("Give a double check."), Goal.DOUBLE_CHECK),
+        N_("Give a double check."),
+        "double-check",
     ),
-    Lesson(
+    (
         "mate",
         N_("Checkmate and stalemate"),
         N_(
@@ -297,9 +315,31 @@ LESSONS: Final[tuple[Lesson, ...]] = (
         ),
         "/28:k/24:3K1/2:D2/ w -- - 0 1",
         "D2",
-        Task(N_("Checkmate Black in one move (one Queen move only stalemates)."), Goal.MATE),
+        N_("Checkmate Black in one move (one Queen move only stalemates)."),
+        "mate",
     ),
 )
+
+
+def _lesson(key: str, title: str, text: str, pdtl: str, shown: str, task: str, judged: str) -> Lesson:
+    """One row of :data:`_TABLE` as a lesson.  ``judged`` is a :class:`Goal`'s value, then the goal's target, ``in
+    N`` for a task of ``N`` moves and ``after`` the moves played before the task starts (its prelude); the piece
+    that must move is the one shown when the task takes or reaches."""
+    words = judged.split()
+    goal = Goal(words.pop(0))
+    prelude: tuple[str, ...] = ()
+    if "after" in words:
+        at = words.index("after")
+        words, prelude = words[:at], tuple(words[at + 1 :])
+    moves = 1
+    if "in" in words:
+        at = words.index("in")
+        words, moves = words[:at], int(words[at + 1])
+    piece = shown if goal in (Goal.TAKE, Goal.REACH) else ""
+    return Lesson(key, title, text, pdtl, shown, Task(task, goal, piece, "".join(words), moves), prelude)
+
+
+LESSONS: Final[tuple[Lesson, ...]] = tuple(_lesson(*row) for row in _TABLE)
 """Every lesson, in the order a beginner takes them."""
 
 

@@ -16,27 +16,23 @@ lost at the first wrong move or hint (rated then, once: retrying a lost
 puzzle does not rate it again).  Passing to the next puzzle before trying
 rates nothing.
 
-**Keeping.**  The rating lives in ``puzzles.json`` in a folder the caller
-gives (:class:`ProgressFile`; the data directory for the owner, the
-visitor's own folder on a server, as the visitor policy decides); without
-one it lives as long as the trainer.  Each rating is read again just before
-it is updated and written at once (atomically), so two processes on one
-data directory never lose a whole file, only, at worst, one of two
-simultaneous results.
+**Keeping.**  The rating lives in the player's progress, a
+:class:`~cescacs_tui.data.progress.ProgressStore` the caller gives (the
+data directory's for the owner, the visitor's own folder's on a server, in
+memory, as the visitor policy decides).  Each result is a change the store
+applies to the rating as it is kept at that moment, under the file's lock,
+so two processes on one data directory both count every result.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import replace
 from typing import Final
 
-from ..core.safe_text import printable
-from ..data.ratings import MAX_DEVIATION, Rating, Score, rate
-from ..data.storage import read_limited, write_atomic
+from ..data.progress import MemoryProgress, Progress, ProgressStore, PuzzleStanding
+from ..data.ratings import Rating, Score, rate
 from ..i18n import N_
 from .puzzles import Attempt, Puzzle, with_theme
 
@@ -45,8 +41,6 @@ __all__ = [
     "PUZZLE_DEVIATION",
     "RECENT",
     "THEME_NAMES",
-    "Progress",
-    "ProgressFile",
     "Trainer",
     "player_trainer",
 ]
@@ -57,8 +51,6 @@ RECENT: Final = 30
 """How many of the last puzzles shown are not shown again soon."""
 PUZZLE_DEVIATION: Final = 80.0
 """A puzzle's rating deviation: its rating is a guess (themes.py), but a fair one."""
-PROGRESS_NAME: Final = "puzzles.json"
-MAX_PROGRESS_BYTES: Final = 64 * 1024
 
 THEME_NAMES: Final = {
     "mate-in-1": N_("mate in 1"),
@@ -77,68 +69,11 @@ THEME_NAMES: Final = {
 """Each theme of :data:`~.themes.THEMES` as a player reads it (message ids)."""
 
 
-@dataclass
-class Progress:
-    """A player's puzzle rating and counts."""
-
-    rating: Rating = field(default_factory=Rating)
-    tried: int = 0
-    solved: int = 0
-
-    def to_json(self) -> str:
-        rating = self.rating
-        fields = {"rating": rating.rating, "deviation": rating.deviation, "volatility": rating.volatility}
-        return json.dumps({**fields, "tried": self.tried, "solved": self.solved})
-
-    @classmethod
-    def from_json(cls, text: str) -> Progress:
-        """A progress from its file's text; ``ValueError`` saying what is wrong."""
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        numbers = [data.get(k) for k in ("rating", "deviation", "volatility")]
-        counts = [data.get(k) for k in ("tried", "solved")]
-        if not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers):
-            raise ValueError("rating, deviation and volatility are numbers")
-        if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 10**9 for n in counts):
-            raise ValueError("tried and solved are counts")
-        value, deviation, volatility = (float(n) for n in numbers)  # type: ignore[arg-type]
-        if not (0 <= value <= 5000 and 0 < deviation <= MAX_DEVIATION and 0 < volatility <= 1):
-            raise ValueError("the rating is out of range")  # a hand-edited file cannot make the next result overflow
-        return cls(Rating(value, deviation, volatility), *counts)  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
-class ProgressFile:
-    """Where a player's progress is kept: ``puzzles.json`` in ``folder``."""
-
-    folder: Path
-
-    @property
-    def path(self) -> Path:
-        return self.folder / PROGRESS_NAME
-
-    def load(self, problems: list[str] | None = None) -> Progress:
-        """The progress kept (a new player's if there is none, or if the file cannot be read: said in
-        ``problems``, and replaced at the next result)."""
-        try:
-            return Progress.from_json(read_limited(self.path, MAX_PROGRESS_BYTES).decode("utf-8"))
-        except FileNotFoundError:
-            return Progress()
-        except (OSError, ValueError) as error:
-            if problems is not None:
-                problems.append(f"{self.path.name}: {printable(str(error), 120)}")
-            return Progress()
-
-    def save(self, progress: Progress) -> None:
-        write_atomic(self.path, progress.to_json() + "\n")
-
-
 class Trainer:
     """Puzzles one after another (see the module's docstring).
 
     ``decks`` are the decks by name (``"bundled"``, ``"mine"``...), the first
-    one used at first; ``keep`` where the progress is kept (``None``: nowhere,
+    one used at first; ``store`` where the rating is kept (by default nowhere:
     it lasts as long as the trainer); ``chooser`` makes the choice repeatable.
     """
 
@@ -146,7 +81,7 @@ class Trainer:
         self,
         decks: dict[str, Sequence[Puzzle]],
         *,
-        keep: ProgressFile | None = None,
+        store: ProgressStore | None = None,
         chooser: random.Random | None = None,
     ) -> None:
         if not decks:
@@ -154,16 +89,23 @@ class Trainer:
         self.decks = decks
         self.deck = next(iter(decks))
         self.theme: str | None = None
-        self.keep = keep
-        self.problems: list[str] = []
-        """What could not be read at start (a damaged progress file), for the front end to say."""
-        self.progress = keep.load(self.problems) if keep is not None else Progress()
-        self.problem: str | None = None
-        """Why the last result could not be kept (the file could not be written), until one is."""
+        self.store: ProgressStore = MemoryProgress() if store is None else store
+        self.problems: list[str] = list(self.store.notices)
+        """What could not be read at start (a damaged progress file, a deck's entry), for the front end to say."""
         self._chooser = chooser or random.Random()
         self._recent: list[str] = []
         self.attempt: Attempt | None = None
         self._rated = False
+
+    @property
+    def progress(self) -> PuzzleStanding:
+        """The player's rating and counts, as last kept."""
+        return self.store.progress.puzzles
+
+    @property
+    def problem(self) -> str | None:
+        """Why the last result could not be kept (the file could not be written), until one is."""
+        return self.store.problem
 
     # --- which puzzles ---------------------------------------------------------------------
 
@@ -202,32 +144,27 @@ class Trainer:
             return None
         self._rated = True
         won = attempt.solved and not attempt.failed
-        opponent = Rating(float(attempt.puzzle.rating), PUZZLE_DEVIATION)
-        if self.keep is not None:  # another process may have rated meanwhile: its result counts too
-            self.progress = self.keep.load()
-        progress = self.progress
-        progress.rating = rate(progress.rating, [Score(opponent, 1.0 if won else 0.0)])
-        progress.tried += 1
-        progress.solved += 1 if won else 0
-        if self.keep is not None:
-            try:
-                self.keep.save(progress)
-                self.problem = None
-            except OSError as error:
-                self.problem = error.strerror or str(error)
-        return progress.rating
+        score = Score(Rating(float(attempt.puzzle.rating), PUZZLE_DEVIATION), 1.0 if won else 0.0)
+
+        def result(progress: Progress) -> Progress:  # applied to the rating as kept now: another process's counts
+            standing = progress.puzzles
+            rated = PuzzleStanding(rate(standing.rating, [score]), standing.tried + 1, standing.solved + won)
+            return replace(progress, puzzles=rated)
+
+        self.store.update(result)
+        return self.progress.rating
 
 
-def player_trainer(folder: Path | None, *, chooser: random.Random | None = None) -> Trainer:
-    """The trainer of the player whose progress and own deck are kept in ``folder`` (``None``: nowhere, only the
+def player_trainer(store: ProgressStore | None, *, chooser: random.Random | None = None) -> Trainer:
+    """The trainer of the player whose rating and own deck are kept in ``store`` (``None``: nowhere, only the
     bundled deck, the rating lasting as long as the trainer): the bundled deck first, then theirs."""
-    from .deck import DeckFile
+    from .deck import deck_puzzles
     from .puzzles import bundled_puzzles
 
     decks: dict[str, Sequence[Puzzle]] = {"bundled": bundled_puzzles()}
     problems: list[str] = []
-    if folder is not None:
-        decks["mine"] = DeckFile(folder).load(problems)
-    trainer = Trainer(decks, keep=None if folder is None else ProgressFile(folder), chooser=chooser)
+    if store is not None:
+        decks["mine"] = deck_puzzles(store.progress, problems)
+    trainer = Trainer(decks, store=store, chooser=chooser)
     trainer.problems += problems
     return trainer

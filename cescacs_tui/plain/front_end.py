@@ -613,11 +613,11 @@ class PlainGame:
         self.show(self.computer.hint())
 
     def do_lessons(self, argument: str) -> None:
-        from ..data.progress import ProgressStore
+        from ..data.progress import progress_store
         from ..session.policy import Policy
         from .lessons import PlainLessons
 
-        store = ProgressStore(Policy().progress_path())  # the plain mode is the owner's
+        store = progress_store(Policy().progress_path())  # the plain mode is the owner's
         self.lessons = PlainLessons(self.write, store)
         self.lessons.start()
 

@@ -17,7 +17,7 @@ from typing import Final, TextIO
 from ..core import HEX_NAMES, Move, find_hex, parse_hex
 from ..core.errors import CescacsError
 from ..core.notation import normalise_typed
-from ..data.progress import ProgressStore
+from ..data.progress import ProgressStore, drill_score, lesson_done, progress_store
 from ..i18n import NC_, _
 from ..learn.drill import Drill, DrillKind
 from ..learn.lessons import LESSONS, Lesson, LessonRun, Verdict, find_lesson, solve
@@ -78,8 +78,9 @@ class PlainLessons:
         for number, lesson in enumerate(LESSONS, 1):
             mark = _(" (done)") if lesson.key in done else ""
             self.write(f"{number}. {lesson.key}: {_(lesson.title)}{mark}")
-        if self.store.problem is not None:
-            self.write(_("Warning: {problem}.").format(problem=self.store.problem))
+        for problem in (*self.store.notices, self.store.problem):
+            if problem is not None:
+                self.write(_("Warning: {problem}.").format(problem=problem))
 
     def handle(self, line: str) -> None:
         """One line: a command, a lesson to start, or a move of the lesson under way."""
@@ -179,7 +180,7 @@ class PlainLessons:
         right = drill.answer(find_hex(text.upper()))
         if not drill.running:
             self.drill = None
-            record = self.store.drill_score(drill.kind.value, drill.score)
+            record = drill_score(self.store, drill.kind.value, drill.score)
             best = self.store.progress.best.get(drill.kind.value, 0)
             said = _("Time! {score} right, {misses} missed. Best: {best}.")
             self.write(said.format(score=drill.score, misses=drill.misses, best=best))
@@ -211,7 +212,7 @@ class PlainLessons:
         else:
             self.write(f"{said}: {answer.text}")
         if answer.verdict is Verdict.SOLVED:
-            self.store.lesson_done(run.lesson.key)
+            lesson_done(self.store, run.lesson.key)
             if run.lesson is LESSONS[-1]:
                 self.write(_("Every lesson is done. {list} shows them again.").format(list=_word(_LIST)))
             else:
@@ -250,7 +251,7 @@ def run_lessons(
     source, target = stdin or sys.stdin, stdout or sys.stdout
     robust(source)
     robust(target)
-    lessons = PlainLessons(LineWriter(target), ProgressStore(path))
+    lessons = PlainLessons(LineWriter(target), progress_store(path))
     lessons.start()
     if lesson is not None:
         lessons.handle(lesson)

@@ -24,15 +24,14 @@ from typing import Any, Final
 
 from ..core import Move
 from ..core.clock import ClockState
-from ..core.errors import CescacsError
 from ..core.game import Game
-from ..core.pgn import read_pgn
 from ..core.pieces import Colour
 from ..i18n import N_, _
 from ..session import Confirm, Feedback, GamePort, Notice, Redraw, Tone
 from ..session.actions import ACTIONS, no_move_now
 from ..session.players import Players
 from ..session.terms import capitalised, side, side_label, termination
+from .peer_record import PeerRecordError, one_game
 from .protocol import ClockTimes, LineRefused, Seat, SeatView, Snapshot
 from .words import ending_words, event_words, refusal_words
 
@@ -126,13 +125,11 @@ class RemoteGame(GamePort):
         was_over = self.game.is_over
         if snapshot.pgn != self._pgn:
             try:
-                games = read_pgn(snapshot.pgn)
-                if len(games) != 1:
-                    raise CescacsError(_("{count} games instead of one").format(count=len(games)))
-            except CescacsError as error:
+                game = one_game(snapshot.pgn)
+            except PeerRecordError as error:
                 said = _("the coordinator sent a record this client cannot read: {reason}")
                 return Feedback.refused(said.format(reason=error))
-            self._replace_game(games[0])
+            self._replace_game(game)
             self._pgn = snapshot.pgn
             self.sent_move = None
         self.snapshot = snapshot

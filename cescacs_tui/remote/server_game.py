@@ -28,9 +28,7 @@ from typing import Final
 
 from ..core import Move
 from ..core.clock import MAX_CLOCK_SECONDS, ClockError, ClockState, TimeControl
-from ..core.errors import CescacsError
 from ..core.game import Game
-from ..core.pgn import read_pgn
 from ..core.pieces import BLACK, WHITE, Colour
 from ..i18n import N_, _
 from ..session import Confirm, Feedback, GamePort, Notice, Redraw, Tone
@@ -39,6 +37,7 @@ from ..session.players import Players
 from ..session.terms import capitalised, side, termination
 from .lobby_link import Reply
 from .lobby_view import GameEntry
+from .peer_record import PeerRecordError, one_game
 
 __all__ = ["ServerGame"]
 
@@ -111,13 +110,10 @@ class ServerGame(GamePort):
         was_over = self.game.is_over if self.entry is not None else False
         if record.text != self._record:
             try:
-                games = read_pgn(record.text)
-                if len(games) != 1:
-                    raise CescacsError(_("{count} games instead of one").format(count=len(games)))
-            except CescacsError as error:
+                game = one_game(record.text)
+            except PeerRecordError as error:
                 said = _("the server sent a record this app cannot read: {reason}")
                 return Feedback.refused(said.format(reason=error))
-            game = games[0]
             if self.entry is not None and not self.game.is_live:
                 game.go_to(self.game.cursor)  # a player reviewing an earlier move stays there
             self.session.replace_game(game)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import HEX_NAMES, CescacsError, Move, find_hex
+from ..core.clock import ChessClock
 from ..core.errors import PGNError
 from ..core.game import OVER_THE_BOARD, Game, Node
 from ..core.message import Message
@@ -110,6 +111,10 @@ class GameSession:
         """The move the last hint showed, with the moves of the game it was given after (:meth:`play_hint`)."""
         self._picked: dict[Colour, tuple[int, int]] = {}
         """Per side, the hex of the piece it last picked and the half-move it picked it at (:meth:`turn_cursor`)."""
+        self.away = False
+        """Whether another screen covers the game (:meth:`step_away`)."""
+        self._paused_away: ChessClock | None = None
+        """The clock :meth:`step_away` paused, for :meth:`come_back` to resume (not one the player paused)."""
         self.port.attach(self)
 
     # --- what is on the table --------------------------------------------------------
@@ -216,8 +221,13 @@ class GameSession:
         return self.port.play(move, offer_draw=offer_draw)
 
     def play_computer(self, move: Move) -> Feedback:
-        """Play the computer's ``move`` at the live end, while the player may be reviewing an earlier one."""
-        return self.port.play_computer(move)
+        """Play the computer's ``move`` at the live end, while the player may be reviewing an earlier one (or be
+        away: the move starts the player's clock, which then waits for them, paused, as the computer's did)."""
+        feedback = self.port.play_computer(move)
+        clock = self.game.clock
+        if self.away and clock is not None and clock is self._paused_away and clock.running is not None:
+            self.port.pause_clock()
+        return feedback
 
     def show_hint(self, position_moves: tuple[Move, ...], move: Move) -> None:
         """Mark the engine's hint ``move`` on the board; :meth:`play_hint` plays it while the game is still at
@@ -464,6 +474,33 @@ class GameSession:
 
     def pause_clock(self) -> Feedback:
         return self.port.pause_clock()
+
+    def step_away(self) -> Feedback:
+        """Another screen covers the game (the review, the puzzles, the lessons) until :meth:`come_back`.
+
+        A player who leaves the board to study expects the game to wait: a running clock that can be paused (a game
+        against the computer, or two people at one board) is paused meanwhile, as the player's pause key would, and
+        resumed on return (a clock the player had paused stays paused).  A clock that cannot pause (a game played
+        from two places, a server's game: the clock is the other end's) keeps running, and the feedback says so.
+        """
+        self.away = True
+        clock = self.game.clock
+        if clock is None or clock.running is None or self.game.is_over:
+            return Feedback()
+        if (reason := self.refusal("pause_clock")) is not None:
+            return Feedback(_("the game's clock keeps running meanwhile: {reason}").format(reason=reason), Tone.INFO)
+        self.port.pause_clock()
+        self._paused_away = clock if clock.paused else None
+        return Feedback()
+
+    def come_back(self) -> Feedback:
+        """The game is in view again (see :meth:`step_away`): the clock paused for the player's absence runs again."""
+        self.away = False
+        clock, self._paused_away = self._paused_away, None
+        if clock is None or clock is not self.game.clock or not clock.paused or self.game.is_over:
+            return Feedback()
+        self.port.pause_clock()  # the pause key's toggle: the clock resumes, and the game is saved
+        return Feedback(redraw=Redraw.PANELS)
 
     # --- whole games ------------------------------------------------------------------
 

@@ -203,12 +203,6 @@ class Policy:
         return None
 
     @property
-    def keeps_progress(self) -> bool:
-        """Whether the puzzle rating and the personal deck are kept in the data directory: the owner's, or the
-        folder a server gives each visitor (``CESCACS_DATA_DIR``); never a file of the server's owner."""
-        return self.decide(Need.PROGRESS).allowed
-
-    @property
     def delivers(self) -> bool:
         """Whether files may be delivered to the person (Textual's ``deliver_*``): saved on the owner's machine,
         or downloaded by the visitor's browser; never saved on a server for an SSH visitor."""
@@ -226,8 +220,9 @@ class Policy:
         return "" if self.visitor else setting
 
     def progress_path(self) -> Path | None:
-        """Where the player's progress (lessons done, best drill scores) is kept: the data directory, which for a
-        visitor is the folder their server gave them; ``None`` if the policy keeps it in memory only."""
+        """Where the player's progress (lessons done, best drill scores, puzzle rating, own deck) is kept: the data
+        directory, which for a visitor is the folder their server gave them; ``None`` if the policy keeps it in
+        memory only."""
         from ..data.progress import progress_path
 
         return progress_path() if self.decide(Need.PROGRESS).allowed else None

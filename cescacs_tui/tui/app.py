@@ -130,7 +130,13 @@ class CescacsApp(BoardHostApp[None]):
     def board(self) -> HexBoard:
         return self.game_screen.board
 
-    def get_default_screen(self) -> GameScreen:
+    def get_default_screen(self) -> Screen[Any]:
+        """The first screen: the game on the table (an app whose first screen is another, the lobby's, says so
+        here, which is why this promises a screen and :meth:`make_game_screen` the game's)."""
+        return self.make_game_screen()
+
+    def make_game_screen(self) -> GameScreen:
+        """The screen of the session's game, asking first what the start found (a game to resume...)."""
         start = self.session.offer_separate_game()
         if start is None and self._resume is not None:
             start = self.session.offer_resume(self._resume)

@@ -50,7 +50,7 @@ class RemoteApp(CescacsApp):
         self.banner = banner
         self.sub_title = request.address
 
-    def get_default_screen(self) -> RemoteGameScreen:
+    def make_game_screen(self) -> RemoteGameScreen:
         return RemoteGameScreen(
             self.session,
             self.remote,

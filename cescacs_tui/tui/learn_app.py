@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ..data.progress import ProgressStore
+from ..data.progress import ProgressStore, progress_store
 from ..data.settings import Settings
 from ..i18n import _
 from ..learn.lessons import LESSONS, Lesson, find_lesson
 from ..session.policy import Policy
+from .keymap import keymap
 from .screens.lessons import LessonScreen
 from .themes import BoardHostApp, known_themes, register_themes
 
@@ -35,10 +36,11 @@ class LearnApp(BoardHostApp[None]):
         return screen
 
     def on_mount(self) -> None:
+        self.set_keymap(keymap(vim_keys=self.settings.vim_keys, keys=self.settings.keys))  # as the game's app does
         self.sub_title = _("Lessons")
         self.push_screen(LessonScreen(self.store, self.first), lambda _left: self.exit())
-        if self.store.problem is not None:
-            self.notify(self.store.problem, severity="warning", markup=False)
+        for notice in self.store.notices:
+            self.notify(notice, severity="warning", markup=False)
 
 
 def run_learn_app(policy: Policy, lesson: str | None = None) -> int:
@@ -51,6 +53,6 @@ def run_learn_app(policy: Policy, lesson: str | None = None) -> int:
     if lesson is not None and first is None:
         said = _("{text}: no such lesson (a number from 1 to {last}, or a name)")
         raise CescacsError(said.format(text=printable(lesson, 40), last=len(LESSONS)))
-    app = LearnApp(ProgressStore(policy.progress_path()), first, settings=Settings.load(themes=known_themes()))
+    app = LearnApp(progress_store(policy.progress_path()), first, settings=Settings.load(themes=known_themes()))
     app.run()
     return app.return_code or 0

@@ -53,7 +53,7 @@ class LobbyApp(CescacsApp):
         """The wall clock the games' deadlines are counted down on (injected by tests and pictures)."""
         self.lobby: LobbyScreen | None = None
 
-    def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]  # the lobby comes first, not a game
+    def get_default_screen(self) -> LobbyScreen:  # the lobby comes first; its games are opened by open_game
         self.lobby = LobbyScreen(self.link, open_game=self.open_game)
         return self.lobby
 

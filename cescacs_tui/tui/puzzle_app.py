@@ -3,13 +3,14 @@
 The same :class:`~.screens.puzzles.PuzzleScreen` the game screen opens with
 ``P``; here leaving it ends the app.  The player's settings give the theme
 and the piece set; the visitor policy says where the rating and the personal
-deck are kept (:meth:`~cescacs_tui.session.policy.Policy.keeps_progress`).
+deck are kept (:meth:`~cescacs_tui.session.policy.Policy.progress_path`).
 """
 
 from __future__ import annotations
 
 from ..data.settings import Settings
 from ..learn.trainer import Trainer
+from .keymap import keymap
 from .screens.puzzles import PuzzleScreen
 from .themes import BoardHostApp, known_themes, register_themes
 
@@ -27,6 +28,9 @@ class PuzzleApp(BoardHostApp[None]):
         self.settings = settings or Settings()
         self.theme = self.settings.theme
         self.trainer = trainer
+
+    def on_mount(self) -> None:
+        self.set_keymap(keymap(vim_keys=self.settings.vim_keys, keys=self.settings.keys))  # as the game's app does
 
     def get_default_screen(self) -> PuzzleScreen:
         return PuzzleScreen(self.trainer, quits=True, piece_set=self.settings.piece_set)

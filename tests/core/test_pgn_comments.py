@@ -86,8 +86,8 @@ def test_a_game_reviewed_with_a_clock_has_one_comment_per_half_move() -> None:
     assert text.count("{") == 2
 
 
-words = st.text(st.characters(blacklist_characters="{}", blacklist_categories=("Cs",)), max_size=40).filter(
-    lambda text: text.strip() and "[%" not in text
+words = st.text(st.characters(exclude_characters="{}", exclude_categories=["Cs"]), max_size=40).filter(
+    lambda text: bool(text.strip()) and "[%" not in text
 )
 
 

@@ -1,6 +1,6 @@
 """The personal deck (learn/deck.py) and the trainer (learn/trainer.py): a reviewed blunder becomes a puzzle whose
-solution is the better move, kept once, the deck capped; the choice near the rating; the rating file read back,
-refused when damaged, and two trainers on one data directory both counted."""
+solution is the better move, kept once, the deck capped; the choice near the rating; the rating read back, a damaged
+progress said and replaced, and two trainers on one data directory both counted, with a deck grown meanwhile."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from cescacs_tui.core.pieces import BLACK, WHITE
+from cescacs_tui.data.progress import ProgressFile, progress_path
 from cescacs_tui.learn import deck as deck_module
-from cescacs_tui.learn.deck import DeckFile, blunder_puzzles, people_sides
+from cescacs_tui.learn.deck import add_to_deck, blunder_puzzles, deck_puzzles, people_sides
 from cescacs_tui.learn.puzzles import Attempt, Verdict, bundled_puzzles
 from cescacs_tui.learn.review import Review
-from cescacs_tui.learn.trainer import NEAREST, ProgressFile, Trainer, player_trainer
+from cescacs_tui.learn.trainer import NEAREST, Trainer, player_trainer
 from tests.helpers.review import BLUNDER_PLY, planted, planted_plies
 
 
@@ -25,9 +26,9 @@ def test_a_blunder_becomes_a_puzzle_of_the_deck_once(tmp_path: Path) -> None:
     assert made.pdtl == game.position_at(BLUNDER_PLY - 1).to_pdtl() and made.moves == ("H6-H10",)
     assert "ply 5 DE1-I13" in made.source
     assert blunder_puzzles(game, review, [BLACK]) == []  # only the sides a person played
-    deck = DeckFile(tmp_path)
-    assert deck.add([made]) == 1 and deck.add([made]) == 0
-    [kept] = deck.load()
+    deck = ProgressFile(progress_path(tmp_path))
+    assert add_to_deck(deck, [made, made]) == 1 and add_to_deck(deck, [made]) == 0
+    [kept] = deck_puzzles(ProgressFile(progress_path(tmp_path)).progress)
     assert kept == made
     attempt = Attempt(kept)
     assert attempt.play("H6-H10").verdict is Verdict.SOLVED
@@ -41,11 +42,21 @@ def test_the_computers_side_is_not_the_players() -> None:
 
 def test_the_deck_keeps_the_newest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(deck_module, "MAX_DECK", 3)
-    deck = DeckFile(tmp_path)
+    deck = ProgressFile(progress_path(tmp_path))
     puzzles = list(bundled_puzzles()[:5])
-    deck.add(puzzles[:2])
-    deck.add(puzzles[2:])
-    assert [p.id for p in deck.load()] == [p.id for p in puzzles[2:]]
+    add_to_deck(deck, puzzles[:2])
+    add_to_deck(deck, puzzles[2:])
+    assert [p.id for p in deck_puzzles(deck.progress)] == [p.id for p in puzzles[2:]]
+
+
+def test_an_entry_of_the_deck_that_is_not_a_puzzle_is_said_and_skipped(tmp_path: Path) -> None:
+    deck = ProgressFile(progress_path(tmp_path))
+    good = bundled_puzzles()[0]
+    add_to_deck(deck, [good])
+    deck.update(lambda p: type(p)(p.lessons, p.best, p.puzzles, ({"id": "Mx", "pdtl": "nonsense"}, *p.deck)))
+    trainer = player_trainer(ProgressFile(progress_path(tmp_path)))
+    assert [p.id for p in trainer.decks["mine"]] == [good.id]
+    assert len(trainer.problems) == 1 and trainer.problems[0].startswith("puzzle 1 of your deck: ")
 
 
 def test_the_next_puzzle_is_near_the_rating_and_not_a_recent_one() -> None:
@@ -77,21 +88,24 @@ def test_the_next_puzzle_is_near_the_rating_and_not_a_recent_one() -> None:
     ],
 )
 def test_the_rating_file_damaged_is_said_and_replaced(tmp_path: Path, text: str) -> None:
-    (tmp_path / "puzzles.json").write_text(text, encoding="utf-8")
-    trainer = player_trainer(tmp_path)
+    (tmp_path / "puzzles.json").write_text(text, encoding="utf-8")  # an earlier version's rating
+    trainer = player_trainer(ProgressFile(progress_path(tmp_path)))
     assert trainer.problems and trainer.progress.tried == 0
     trainer.next_puzzle()
     assert trainer.attempt is not None
     trainer.attempt.hint()
-    assert trainer.settle() is not None and ProgressFile(tmp_path).load().tried == 1
+    assert trainer.settle() is not None and ProgressFile(progress_path(tmp_path)).progress.puzzles.tried == 1
 
 
 def test_two_trainers_on_one_data_directory_both_count(tmp_path: Path) -> None:
-    first, second = player_trainer(tmp_path), player_trainer(tmp_path)
+    path = progress_path(tmp_path)
+    first, second = player_trainer(ProgressFile(path)), player_trainer(ProgressFile(path))
+    added = add_to_deck(ProgressFile(path), bundled_puzzles()[:1])  # a review, meanwhile, in a third process
     for trainer in (first, second):
         trainer.next_puzzle()
         assert trainer.attempt is not None
         trainer.attempt.hint()
         trainer.settle()
-    assert ProgressFile(tmp_path).load().tried == 2
+    kept = ProgressFile(path).progress
+    assert kept.puzzles.tried == 2 and added == 1 and len(kept.deck) == 1
     assert first.settle() is None  # rated once per try

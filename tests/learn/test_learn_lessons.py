@@ -19,6 +19,26 @@ def test_there_is_a_lesson_for_every_piece_each_bishop_and_each_special_rule() -
     assert set(keys) == PIECES | RULES | {"bishop-white", "bishop-black", "bishop-colour"}
 
 
+@pytest.mark.parametrize(
+    ("key", "goal", "piece", "target", "moves", "prelude"),
+    [
+        ("hexes", Goal.REACH, "E7", "E13", 1, ()),
+        ("queen", Goal.TAKE, "F14", "C21", 2, ()),
+        ("castling", Goal.CASTLE_BOTH, "", "", 1, ()),
+        ("en-passant", Goal.EN_PASSANT, "", "", 1, ("G21-G17",)),
+        ("promotion", Goal.REGAIN, "", "D", 1, ()),
+        ("mate", Goal.MATE, "", "", 1, ()),
+    ],
+)
+def test_the_table_row_says_the_goal_its_target_the_moves_and_the_moves_before(
+    key: str, goal: Goal, piece: str, target: str, moves: int, prelude: tuple[str, ...]
+) -> None:
+    lesson = find_lesson(key)
+    assert lesson is not None
+    task = lesson.task
+    assert (task.goal, task.piece, task.target, task.moves, lesson.prelude) == (goal, piece, target, moves, prelude)
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.key for lesson in LESSONS])
 def test_every_task_is_solved_by_the_core_in_the_moves_it_allows_and_no_fewer(lesson) -> None:
     solution = solve(lesson)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cescacs_tui import i18n
-from cescacs_tui.data.progress import ProgressStore, progress_path
+from cescacs_tui.data.progress import MemoryProgress, ProgressFile, progress_path
 from cescacs_tui.plain.lessons import run_lessons
 from tests.helpers.plain import Typist
 
@@ -30,7 +30,7 @@ def test_a_lesson_is_said_in_words_and_done_by_typing_moves(tmp_path: Path) -> N
     assert (
         said[start + 5] == "White Pegasus G17 takes Black Knight on K16, check from afar. Well done: that is the task."
     )
-    assert ProgressStore(progress_path(tmp_path)).progress.lessons == {"pegasus"}
+    assert ProgressFile(progress_path(tmp_path)).progress.lessons == {"pegasus"}
 
 
 def test_the_last_move_is_said_before_an_en_passant_task() -> None:
@@ -98,7 +98,7 @@ def test_the_drill_in_words_names_a_hex_one_step_away_against_the_clock(tmp_path
 
     said: list[str] = []
     clock = Clock()
-    plain = PlainLessons(said.append, ProgressStore(progress_path(tmp_path)), clock=clock)
+    plain = PlainLessons(said.append, ProgressFile(progress_path(tmp_path)), clock=clock)
     plain.handle("drill")
     assert said[0].startswith("Coordinate drill: name the hex one step away")
     assert said[-1].endswith(": which hex?") and ", one step " in said[-1]
@@ -114,14 +114,14 @@ def test_the_drill_in_words_names_a_hex_one_step_away_against_the_clock(tmp_path
     plain.handle("F14")  # after the time: it counts for nothing
     assert said[-2:] == ["Time! 4 right, 1 missed. Best: 4.", "A new best."]
     assert plain.drill is None
-    assert ProgressStore(progress_path(tmp_path)).progress.best == {"step": 4}
+    assert ProgressFile(progress_path(tmp_path)).progress.best == {"step": 4}
 
 
 def test_the_drill_stops_when_asked() -> None:
     from cescacs_tui.plain.lessons import PlainLessons
 
     said: list[str] = []
-    plain = PlainLessons(said.append, ProgressStore(None), clock=Clock())
+    plain = PlainLessons(said.append, MemoryProgress(), clock=Clock())
     plain.handle("drill")
     plain.handle("quit")
     assert said[-1] == "Drill stopped: 0 right."

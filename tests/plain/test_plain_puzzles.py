@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from cescacs_tui import i18n
+from cescacs_tui.data.progress import ProgressFile, progress_path
 from cescacs_tui.learn.puzzles import Attempt, Puzzle, Verdict, bundled_puzzles
-from cescacs_tui.learn.trainer import ProgressFile, Trainer, player_trainer
+from cescacs_tui.learn.trainer import Trainer, player_trainer
 from cescacs_tui.plain.output import LineWriter
 from cescacs_tui.plain.puzzles import PlainPuzzles
 from tests.helpers.waiting import PATIENCE
@@ -56,12 +57,12 @@ def speak() -> Iterator[object]:
 
 def test_a_puzzle_in_words_wrong_then_retried_with_hints_and_the_rating_kept(tmp_path: Path) -> None:
     the_puzzle = puzzle(MATE_IN_2)
-    solver = Solver(Trainer({"bundled": [the_puzzle]}, keep=ProgressFile(tmp_path)))
+    solver = Solver(Trainer({"bundled": [the_puzzle]}, store=ProgressFile(progress_path(tmp_path))))
     opening = solver.screen.getvalue()
     assert "White to move: mate in 2." in opening and "White, " in opening and "Black, " in opening
     said = solver.type(wrong_move(the_puzzle))
     assert "is not the solution" in said and "Your rating: 1" in said  # lost, and rated at once
-    lost = ProgressFile(tmp_path).load()
+    lost = ProgressFile(progress_path(tmp_path)).progress.puzzles
     assert lost.tried == 1 and lost.rating.rating < 1500
     assert "White to move: mate in 2." in solver.type("retry")
     assert "hint: move the Queen on P15." in solver.type("hint")
@@ -71,12 +72,12 @@ def test_a_puzzle_in_words_wrong_then_retried_with_hints_and_the_rating_kept(tmp
     assert "GI21-G25#: solved!" in said and "Themes: mate in 2, fork." in said
     assert "Solved already" in solver.type("G1-G2")
     assert "Goodbye" in solver.type("quit") and not solver.plain.running
-    again = player_trainer(tmp_path)  # a restart
+    again = player_trainer(ProgressFile(progress_path(tmp_path)))  # a restart
     assert again.progress.tried == 1 and again.progress.rating == lost.rating
 
 
 def test_solved_at_once_the_rating_rises_and_the_theme_and_deck_words_work(tmp_path: Path) -> None:
-    trainer = Trainer({"bundled": bundled_puzzles(), "mine": []}, keep=ProgressFile(tmp_path))
+    trainer = Trainer({"bundled": bundled_puzzles(), "mine": []}, store=ProgressFile(progress_path(tmp_path)))
     solver = Solver(trainer)
     assert "promotion" in solver.type("theme")
     assert "to move" in solver.type("theme promotion") and trainer.attempt is not None
@@ -92,7 +93,7 @@ def test_solved_at_once_the_rating_rises_and_the_theme_and_deck_words_work(tmp_p
 
 @pytest.mark.parametrize("theme", SPECIAL_THEMES)
 def test_a_special_hunt_puzzle_is_chosen_by_its_theme_and_solved_in_words(theme: str, tmp_path: Path) -> None:
-    trainer = Trainer({"bundled": bundled_puzzles()}, keep=ProgressFile(tmp_path))
+    trainer = Trainer({"bundled": bundled_puzzles()}, store=ProgressFile(progress_path(tmp_path)))
     solver = Solver(trainer)
     assert "to move" in solver.type(f"theme {theme}")
     attempt = trainer.attempt
@@ -104,7 +105,7 @@ def test_a_special_hunt_puzzle_is_chosen_by_its_theme_and_solved_in_words(theme:
 
 def test_the_words_are_catalan_in_catalan(speak: object, tmp_path: Path) -> None:
     i18n.set_language("ca")
-    solver = Solver(Trainer({"bundled": [puzzle(MATE_IN_2)]}, keep=ProgressFile(tmp_path)))
+    solver = Solver(Trainer({"bundled": [puzzle(MATE_IN_2)]}, store=ProgressFile(progress_path(tmp_path))))
     assert "mat en 2" in solver.screen.getvalue()
     assert "pista" in solver.type("pista")
     assert "pista" in solver.type("hint")  # the English words work in every language
@@ -121,7 +122,7 @@ def test_cescacs_puzzles_plain_in_a_pipe(environment: dict[str, str]) -> None:
     out = result.stdout.decode()
     assert result.returncode == 0, result.stderr
     assert "to move: mate in 1." in out and "Your rating: 1500" in out and "hint: move" in out and "Goodbye" in out
-    assert (Path(environment["CESCACS_DATA_DIR"]) / "puzzles.json").is_file()  # the hint lost the try: rated, kept
+    assert (Path(environment["CESCACS_DATA_DIR"]) / "progress.json").is_file()  # the hint lost the try: rated, kept
     refused = subprocess.run(
         [sys.executable, "-m", "cescacs_tui", "puzzles", "--theme", "nothing"],
         capture_output=True, env=environment, timeout=PATIENCE,

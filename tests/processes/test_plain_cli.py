@@ -292,7 +292,7 @@ def test_cescacs_learn_in_a_pipe_says_the_lessons_in_words_and_keeps_the_progres
         line.startswith("White castles KRR-HIH") and line.endswith("Well done: that is the task.") for line in out
     )
     assert out[-1] == "Goodbye."
-    assert (tmp_path / "data" / "learning.json").read_text().count('"castling"') == 1
+    assert (tmp_path / "data" / "progress.json").read_text().count('"castling"') == 1
     again = cescacs(environment, "list\nquit\n", "learn", "--plain")
     assert "13. castling: Castling (done)" in again.stdout.decode().splitlines()
 

@@ -12,7 +12,7 @@ pytestmark = POSIX_ONLY
 
 
 def test_cescacs_puzzles_in_a_terminal(environment: dict[str, str]) -> None:
-    kept_in = Path(environment["CESCACS_DATA_DIR"]) / "puzzles.json"
+    kept_in = Path(environment["CESCACS_DATA_DIR"]) / "progress.json"
     terminal = Terminal(environment, ["puzzles", "--theme", "mate-in-1"])
     try:
         terminal.wait_for_screen("to move: mate in 1")
@@ -25,5 +25,5 @@ def test_cescacs_puzzles_in_a_terminal(environment: dict[str, str]) -> None:
         assert terminal.wait_for_exit() == 0
     finally:
         terminal.close()
-    kept = json.loads(kept_in.read_text(encoding="utf-8"))
+    kept = json.loads(kept_in.read_text(encoding="utf-8"))["puzzles"]
     assert kept["tried"] == 1 and kept["solved"] == 0 and kept["rating"] < 1500

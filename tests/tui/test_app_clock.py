@@ -110,3 +110,50 @@ async def test_tenths_show_under_ten_seconds() -> None:
         now.now += 10.5
         app.query_one(ClockPanel).refresh_clock()
         assert "0:09.5" in face(app, 1)
+
+
+async def test_the_clock_waits_while_the_review_or_the_puzzles_cover_the_game() -> None:
+    """A player who leaves the board for the review or the puzzles finds the clock as they left it, running again."""
+    from cescacs_tui.tui.screens.puzzles import PuzzleScreen
+    from cescacs_tui.tui.screens.review import ReviewScreen
+    from tests.helpers.review import instant_review
+    from tests.helpers.waiting import until
+
+    now = FakeTime()
+    game = Game.new(
+        white="Ana", black="Bru", time_control=TimeControl(ClockKind.SUDDEN_DEATH, base=120), time_source=now
+    )
+    app = CescacsApp(game, reviewer=lambda: instant_review)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_move(pilot, "e7-e13")
+        clock = app.game.clock
+        assert clock is not None
+        now.advance(10)
+        await pilot.press("ctrl+r")
+        await until(lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None, "the review")
+        now.advance(500)  # longer than Black has: no flag falls while the game is covered
+        app.query_one(ClockPanel).refresh_clock()  # what the panel's timer does
+        assert clock.remaining(BLACK) == 110 and app.game.outcome is None and clock.paused
+        await pilot.press("escape")
+        await until(lambda: app.screen is app.game_screen and not clock.paused, "the game again, its clock running")
+        assert clock.running is BLACK
+        now.advance(5)
+        assert clock.remaining(BLACK) == 105
+        {command.title: command for command in app.get_system_commands(app.screen)}["Puzzles"].callback()
+        await until(lambda: isinstance(app.screen, PuzzleScreen) and bool(app.screen.query("#puzzle-deck")), "puzzles")
+        await pilot.pause()
+        now.advance(300)
+        assert clock.remaining(BLACK) == 105 and clock.paused
+        puzzles = app.screen
+        assert isinstance(puzzles, PuzzleScreen)
+        puzzles.action_leave()
+        await until(lambda: app.screen is app.game_screen and not clock.paused, "the game again, its clock running")
+        now.advance(1)
+        assert clock.remaining(BLACK) == 104 and clock.running is BLACK
+        await pilot.press("p")  # the player's own pause
+        await pilot.press("ctrl+r")
+        await until(lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None, "the review")
+        await pilot.press("escape")
+        await until(lambda: app.screen is app.game_screen, "the game again")
+        await pilot.pause()
+        assert clock.paused  # still the player's pause: only they resume it

@@ -145,7 +145,7 @@ def test_the_joined_app_has_one_session_whose_engine_is_the_settings_unless_a_vi
     owner = RemoteApp(request, settings=settings, policy=Policy(LaunchKind.JOINED))
     assert owner.session.port is owner.remote and owner.opponent.session is owner.session
     assert owner.opponent.command == ["my-engine", "--fast"]  # h and A think with the owner's engine
-    screen = owner.get_default_screen()  # the screen that answers h and A asks that engine, not one of its own
+    screen = owner.make_game_screen()  # the screen that answers h and A asks that engine, not one of its own
     assert screen.opponent is owner.opponent and screen.session is owner.session
     places = EngineSlots(tmp_path / "places", 2)
     visitor = RemoteApp(request, settings=settings, policy=Policy(LaunchKind.SSH, places))

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from cescacs_tui import i18n
 from cescacs_tui.core import HEX_NAMES, parse_hex
-from cescacs_tui.data.progress import ProgressStore, progress_path
+from cescacs_tui.data.progress import MemoryProgress, ProgressFile, lesson_done, progress_path
 from cescacs_tui.learn.lessons import LESSONS, find_lesson
 from cescacs_tui.tui.dialogs.questions import ChoiceDialog
 from cescacs_tui.tui.learn_app import LearnApp
@@ -32,7 +32,7 @@ async def click(pilot: Pilot[None], app: LearnApp, name: str) -> None:
 
 
 def app_at(key: str, tmp_path: Path) -> LearnApp:
-    return LearnApp(ProgressStore(progress_path(tmp_path)), find_lesson(key))
+    return LearnApp(ProgressFile(progress_path(tmp_path)), find_lesson(key))
 
 
 async def test_a_lesson_shows_the_pieces_moves_and_is_done_by_clicking(tmp_path: Path) -> None:
@@ -48,7 +48,7 @@ async def test_a_lesson_shows_the_pieces_moves_and_is_done_by_clicking(tmp_path:
         assert view.targets[parse_hex("F6")] == "capture"
         await click(pilot, app, "F6")
         assert "Well done" in said(app)
-    assert ProgressStore(progress_path(tmp_path)).progress.lessons == {"king"}
+    assert ProgressFile(progress_path(tmp_path)).progress.lessons == {"king"}
 
 
 async def test_a_task_of_two_moves_and_another_piece_refused(tmp_path: Path) -> None:
@@ -94,8 +94,8 @@ async def test_the_keys_go_to_the_next_lesson_and_start_again(tmp_path: Path) ->
 
 
 async def test_the_app_starts_with_the_first_lesson_not_done(tmp_path: Path) -> None:
-    store = ProgressStore(progress_path(tmp_path))
-    store.lesson_done("hexes")
+    store = ProgressFile(progress_path(tmp_path))
+    lesson_done(store, "hexes")
     app = LearnApp(store)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -116,7 +116,7 @@ def test_a_lesson_looks_as_before(speak: object, language: str, size: tuple[int,
 
     i18n.set_language(language)
     with colours(TRUE_COLOUR):
-        app = LearnApp(ProgressStore(None), find_lesson("pegasus"))
+        app = LearnApp(MemoryProgress(), find_lesson("pegasus"))
     assert snap_compare(app, terminal_size=size)
 
 
@@ -159,7 +159,7 @@ async def test_a_drill_round_scores_and_keeps_the_best(tmp_path: Path, kind: str
     from cescacs_tui.tui.screens.drill import DrillScreen
 
     clock = Clock()
-    store = ProgressStore(progress_path(tmp_path))
+    store = ProgressFile(progress_path(tmp_path))
     app = app_at("hexes", tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -183,7 +183,7 @@ async def test_a_drill_round_scores_and_keeps_the_best(tmp_path: Path, kind: str
         assert said.startswith("Time! 3 right, 0 missed. A new best.")
         await pilot.press("escape")
         await until(lambda: app.screen is app.lesson_screen, "the lessons again")
-    assert ProgressStore(progress_path(tmp_path)).progress.best == {kind: 3}
+    assert ProgressFile(progress_path(tmp_path)).progress.best == {kind: 3}
 
 
 async def click_on(pilot: Pilot[None], board: Any, name: str) -> None:
@@ -201,3 +201,53 @@ async def test_the_lessons_open_the_drill_with_c(tmp_path: Path) -> None:
         await until(lambda: isinstance(app.screen, ChoiceDialog), "the drill's kinds")
         await answer(pilot, "2")
         await until(lambda: isinstance(app.screen, DrillScreen), "the drill")
+
+
+@pytest.mark.parametrize("standalone", [True, False], ids=["cescacs-learn", "over-the-game"])
+async def test_with_the_vim_keys_h_and_l_move_the_cursor_and_the_capitals_do_the_lessons_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, standalone: bool
+) -> None:
+    """The lessons take the player's keymap as the game does (``cescacs learn`` and the palette's Lessons alike):
+    with the vim keys on, h l n move the board's cursor, and H L N are the hint, the list and the next lesson."""
+    from cescacs_tui.data.settings import Settings
+    from cescacs_tui.tui.app import CescacsApp
+    from cescacs_tui.tui.screens.lessons import LessonScreen
+
+    monkeypatch.setenv("CESCACS_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("CESCACS_CONFIG_DIR", str(tmp_path))
+    settings = Settings(vim_keys=True)
+    app: LearnApp | CescacsApp
+    if standalone:
+        app = LearnApp(MemoryProgress(), find_lesson("hexes"), settings=settings)
+    else:
+        app = CescacsApp(settings=settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        if not standalone:
+            {command.title: command for command in app.get_system_commands(app.screen)}["Lessons"].callback()
+        at_e7 = parse_hex("E7")  # the piece the first lesson shows: begin() puts the cursor on it
+        await until(lambda: isinstance(app.screen, LessonScreen) and app.screen.board.cursor == at_e7, "the lesson")
+        screen = app.screen
+        assert isinstance(screen, LessonScreen)
+        await pilot.press("h")
+        await until(lambda: screen.board.cursor == parse_hex("D8"), "the cursor one hex left")
+        await pilot.press("l")
+        await until(lambda: screen.board.cursor == parse_hex("F8"), "the cursor one hex right")
+        assert screen.said == "" and isinstance(app.screen, LessonScreen)  # no hint, no list
+        await pilot.press("H")
+        await until(lambda: screen.said.startswith("From the start of the task"), "the hint")
+        await pilot.press("L")
+        await until(lambda: isinstance(app.screen, ChoiceDialog), "the list of lessons")
+        await pilot.press("escape")
+        await until(lambda: app.screen is screen, "the lesson again")
+        await pilot.press("N")
+        await until(lambda: screen.run.lesson.key == "king", "the next lesson")
+
+
+async def test_without_the_vim_keys_h_is_the_hint(tmp_path: Path) -> None:
+    app = app_at("hexes", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await until(lambda: app.lesson_screen.said.startswith("From the start of the task"), "the hint")
+        assert app.lesson_screen.board.cursor == parse_hex("E7")

@@ -278,3 +278,24 @@ async def test_the_lobby_speaks_the_visitors_language_and_so_do_the_servers_answ
             await until(lambda: answer_words in said(app), "the server's answer in the visitor's language")
     finally:
         i18n.set_language("en")
+
+
+async def test_the_puzzles_over_a_server_game_say_that_its_clock_keeps_running(stage: Stage) -> None:
+    from cescacs_tui.tui.screens.puzzles import PuzzleScreen
+
+    ana, bo = await stage.register("ana", "bo")
+    game = await stage.lobby.accept(bo, (await stage.lobby.challenge(ana, "bo", Terms.correspondence(3))).id)
+    app = LobbyApp(stage.link("ana"), now=lambda: stage.now[0])
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await loaded(app)
+        screen = await open_game(app, game.id)
+        clock = app.session.game.clock
+        assert clock is not None and clock.running is not None
+        {command.title: command for command in app.get_system_commands(app.screen)}["Puzzles"].callback()
+        await until(lambda: isinstance(app.screen, PuzzleScreen) and bool(app.screen.query("#puzzle-deck")), "puzzles")
+        told = "the game's clock keeps running meanwhile: a server game's clock cannot be paused"
+        await until(lambda: told in [str(each.message) for each in app._notifications], "the player told")
+        assert clock.running is not None and not clock.paused
+        await pilot.press("escape")
+        await until(lambda: app.screen is screen, "the game again")
+        assert clock.running is not None and not clock.paused

@@ -10,8 +10,9 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from cescacs_tui.core import parse_hex
+from cescacs_tui.data.progress import MemoryProgress, ProgressFile, progress_path
 from cescacs_tui.learn.puzzles import Attempt, Puzzle, Verdict, bundled_puzzles
-from cescacs_tui.learn.trainer import ProgressFile, Trainer, player_trainer
+from cescacs_tui.learn.trainer import Trainer, player_trainer
 from cescacs_tui.session.policy import LaunchKind, Policy
 from cescacs_tui.session.selection import Picker
 from cescacs_tui.tui.app import CescacsApp
@@ -22,6 +23,11 @@ from tests.helpers.waiting import until
 
 MATE_IN_2 = "P12376af6d"
 """DP15×EE21+^, KE23-D26, GI21-G25#: a mate in 2 whose first move forks."""
+
+
+def kept_in(folder: Path) -> ProgressFile:
+    """The progress file of a data directory, read now."""
+    return ProgressFile(progress_path(folder))
 
 
 def puzzle(ident: str) -> Puzzle:
@@ -55,7 +61,7 @@ async def test_a_puzzle_played_through_the_pilot_wrong_then_retried_with_hints_a
     tmp_path: Path,
 ) -> None:
     the_puzzle = puzzle(MATE_IN_2)
-    trainer = Trainer({"bundled": [the_puzzle]}, keep=ProgressFile(tmp_path), chooser=random.Random(1))
+    trainer = Trainer({"bundled": [the_puzzle]}, store=kept_in(tmp_path), chooser=random.Random(1))
     app = PuzzleApp(trainer)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
@@ -66,7 +72,7 @@ async def test_a_puzzle_played_through_the_pilot_wrong_then_retried_with_hints_a
         assert "is not the solution" in said(app)
         assert trainer.progress.tried == 1 and trainer.progress.solved == 0
         lost = trainer.progress.rating.rating
-        assert lost < 1500 and ProgressFile(tmp_path).load().rating.rating == lost  # kept at once
+        assert lost < 1500 and kept_in(tmp_path).progress.puzzles.rating.rating == lost  # kept at once
         await pilot.press("escape", "r")  # Esc: from the move box to the board
         assert trainer.attempt is not None and trainer.attempt.done == 0
         await pilot.press("h")
@@ -79,12 +85,12 @@ async def test_a_puzzle_played_through_the_pilot_wrong_then_retried_with_hints_a
         await type_move(pilot, "GI21-G25")
         assert "solved" in said(app)
         assert trainer.progress.tried == 1  # a lost try is not rated again when solved after
-    again = player_trainer(tmp_path)
+    again = player_trainer(kept_in(tmp_path))
     assert again.progress.rating.rating == lost and again.progress.tried == 1  # after a restart
 
 
 async def test_a_puzzle_solved_at_once_raises_the_rating_and_n_gives_another(tmp_path: Path) -> None:
-    trainer = Trainer({"bundled": [puzzle(MATE_IN_2), puzzle("P06a970e43")]}, keep=ProgressFile(tmp_path))
+    trainer = Trainer({"bundled": [puzzle(MATE_IN_2), puzzle("P06a970e43")]}, store=kept_in(tmp_path))
     trainer.theme = "mate-in-2"
     app = PuzzleApp(trainer)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -96,11 +102,11 @@ async def test_a_puzzle_solved_at_once_raises_the_rating_and_n_gives_another(tmp
         trainer.theme = None
         await pilot.press("escape", "n")
         assert trainer.attempt is not None and trainer.attempt.puzzle.id == "P06a970e43"  # not the one just shown
-    assert ProgressFile(tmp_path).load().solved == 1
+    assert kept_in(tmp_path).progress.puzzles.solved == 1
 
 
 async def test_the_theme_list_filters_the_puzzles(tmp_path: Path) -> None:
-    trainer = Trainer({"bundled": bundled_puzzles()}, keep=ProgressFile(tmp_path), chooser=random.Random(2))
+    trainer = Trainer({"bundled": bundled_puzzles()}, store=kept_in(tmp_path), chooser=random.Random(2))
     app = PuzzleApp(trainer)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -121,7 +127,8 @@ async def test_the_palette_opens_the_puzzles_over_the_game_and_a_visitor_keeps_t
         await until(lambda: isinstance(app.screen, PuzzleScreen), "the puzzles")
         screen = app.screen
         assert isinstance(screen, PuzzleScreen)
-        assert screen.trainer.keep is not None and "mine" in screen.trainer.decks  # the folder the server gave them
+        assert not isinstance(screen.trainer.store, MemoryProgress)  # kept in the folder the server gave them
+        assert "mine" in screen.trainer.decks
         await pilot.press("escape")
         await until(lambda: app.screen is app.game_screen, "the game again")
 
@@ -131,7 +138,7 @@ async def test_a_promotion_on_the_board_asks_which_piece_and_solves(tmp_path: Pa
     from tests.helpers.app import answer
 
     the_puzzle = puzzle("P10b51b179")  # C21-C25=D#: which piece the pawn becomes is the puzzle
-    trainer = Trainer({"bundled": [the_puzzle]}, keep=ProgressFile(tmp_path))
+    trainer = Trainer({"bundled": [the_puzzle]}, store=kept_in(tmp_path))
     app = PuzzleApp(trainer)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
@@ -147,3 +154,21 @@ async def test_a_promotion_on_the_board_asks_which_piece_and_solves(tmp_path: Pa
         await answer(pilot, str(offered.index("C21-C25=D#") + 1))
         await until(lambda: trainer.attempt is not None and trainer.attempt.solved, "the puzzle solved")
         assert "solved" in said(app) and trainer.progress.solved == 1
+
+
+async def test_with_the_vim_keys_h_moves_the_cursor_and_capital_h_is_the_hint(tmp_path: Path) -> None:
+    """``cescacs puzzles`` takes the player's keymap as the game does: the vim keys move the board's cursor."""
+    from cescacs_tui.data.settings import Settings
+
+    app = PuzzleApp(Trainer({"bundled": [puzzle(MATE_IN_2)]}), settings=Settings(vim_keys=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        await until(lambda: screen.trainer.attempt is not None, "the puzzle")
+        await pilot.pause()
+        start = screen.board.cursor
+        await pilot.press("h")
+        await until(lambda: screen.board.cursor != start, "the cursor moved")
+        assert "hint" not in said(app)
+        await pilot.press("H")
+        await until(lambda: "hint: move the Queen on P15" in said(app), "the hint")

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import ProgressBar, Select
 
+from cescacs_tui.core.game import Game
 from cescacs_tui.data.archive import archive_game
 from cescacs_tui.data.records import open_pgn_file
 from cescacs_tui.data.settings import Settings
@@ -18,8 +20,8 @@ from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.dialogs.archive import ArchiveDialog
 from cescacs_tui.tui.screens.review import ReviewScreen
 from cescacs_tui.tui.widgets.eval_graph import EvalGraph
-from tests.helpers.app import message
-from tests.helpers.review import BLUNDER_PLY, PacedReview, instant_review, planted
+from tests.helpers.app import answer, message
+from tests.helpers.review import BLUNDER_PLY, PLANTED, PacedReview, instant_review, planted
 from tests.helpers.waiting import until
 
 
@@ -143,8 +145,8 @@ async def test_the_engine_reviews_the_game_on_the_table() -> None:
 
 
 async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
-    from cescacs_tui.data.storage import data_dir
-    from cescacs_tui.learn.deck import DeckFile
+    from cescacs_tui.data.progress import ProgressFile, progress_path
+    from cescacs_tui.learn.deck import deck_puzzles
     from cescacs_tui.tui.screens.puzzles import PuzzleScreen
 
     app = CescacsApp(planted(), reviewer=lambda: instant_review)
@@ -155,13 +157,14 @@ async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
         assert "1 blunder is now a puzzle of your deck: My blunders, in Puzzles (Ctrl+P)" in str(
             screen.query_one("#review-message").render()
         )
-        [made] = DeckFile(data_dir()).load()
+        [made] = deck_puzzles(ProgressFile(progress_path()).progress)
         assert made.moves == ("H6-H10",)
         await pilot.press("escape")
         await until(lambda: app.screen is app.game_screen, "the game")
         {command.title: command for command in app.get_system_commands(app.screen)}["Puzzles"].callback()
         await until(
-            lambda: isinstance(app.screen, PuzzleScreen) and bool(app.screen.query("#puzzle-deck")), "the puzzles"
+            lambda: isinstance(app.screen, PuzzleScreen) and bool(app.screen.query("#puzzle-deck #label")),
+            "the puzzles, their deck list drawn (a loaded machine mounts the list a frame before its label)",
         )
         puzzles = app.screen
         assert isinstance(puzzles, PuzzleScreen)
@@ -175,7 +178,7 @@ async def test_the_players_blunders_become_puzzles_of_their_deck() -> None:
         screen = await review_screen(again)
         await until(lambda: screen.review is not None, "the review")
         assert "puzzle" not in str(screen.query_one("#review-message").render())  # already in the deck
-    assert len(DeckFile(data_dir()).load()) == 1
+    assert len(ProgressFile(progress_path()).progress.deck) == 1
 
 
 async def test_a_long_game_shares_the_graphs_columns_and_a_click_chooses_within_them() -> None:
@@ -212,3 +215,97 @@ async def test_the_players_names_from_a_record_are_shown_safely() -> None:
         screen = await review_screen(app)
         title = str(screen.query_one("#review-title").render())
         assert "\x1b" not in title and "\u202e" not in title and "Eve" in title
+
+
+async def review_on_the_table(app: CescacsApp, pilot: Pilot[None], *, new_puzzle: bool = True) -> ReviewScreen:
+    """Ctrl+R on the game on the table, the review done (its blunder a ``new_puzzle`` of the deck, or one already
+    there), the blunder chosen, ``s`` pressed, Esc: the screen."""
+    await pilot.press("ctrl+r")
+    screen = await review_screen(app)
+    await until(lambda: screen.review is not None, "the review")
+    assert [node.assessment for node in screen.game.nodes] == ["", "", "", "", "??", ""]
+    added = "1 blunder is now a puzzle of your deck" in str(screen.query_one("#review-message").render())
+    assert added is new_puzzle
+    await pilot.press("home", *["right"] * (BLUNDER_PLY - 1))
+    assert screen.graph.chosen == BLUNDER_PLY and "best: H6-H10" in details(screen)
+    await pilot.press("s")
+    assert "the review is in the record of the game" in str(screen.query_one("#review-message").render())
+    await pilot.press("escape")
+    await until(lambda: app.screen is app.game_screen and app.session.shown.cursor == BLUNDER_PLY, "the blunder shown")
+    return screen
+
+
+async def the_blunder_in_the_puzzles(app: CescacsApp, pilot: Pilot[None]) -> None:
+    """The puzzles from the palette: the deck of blunders holds the one just reviewed, and it is solved."""
+    from cescacs_tui.tui.screens.puzzles import PuzzleScreen
+
+    await pilot.press("escape")  # from the move list back to the board, as a player would
+    {command.title: command for command in app.get_system_commands(app.screen)}["Puzzles"].callback()
+    await until(
+        lambda: isinstance(app.screen, PuzzleScreen) and bool(app.screen.query("#puzzle-deck #label")), "the puzzles"
+    )
+    puzzles = app.screen
+    assert isinstance(puzzles, PuzzleScreen)
+    puzzles.query_one("#puzzle-deck", Select).value = "mine"
+    await until(lambda: puzzles.trainer.deck == "mine" and puzzles.trainer.attempt is not None, "the player's deck")
+    attempt = puzzles.trainer.attempt
+    assert attempt is not None and attempt.puzzle.moves == ("H6-H10",)
+    await pilot.press("slash", *"H6-H10", "enter")
+    await until(lambda: attempt.solved, "the blunder's puzzle solved")
+    await pilot.press("escape")
+    await until(lambda: puzzles.board.has_focus, "the board")
+    await pilot.press("escape")
+    await until(lambda: app.screen is app.game_screen, "the game again")
+
+
+def started(game: Game | None = None) -> CescacsApp:
+    """The app as ``cescacs`` starts it: on the autosave it owns, offering the unfinished game found there."""
+    from cescacs_tui.data.autosave_store import AutosaveStore
+    from cescacs_tui.data.slots import open_autosave
+
+    start = open_autosave()
+    store = AutosaveStore.at_start(start)
+    return CescacsApp(game, store=store, resume=start.saved, reviewer=lambda: instant_review)
+
+
+async def test_the_review_and_the_puzzles_of_a_game_resumed_after_a_restart() -> None:
+    """The app restarted on its autosave: the game resumed is the one reviewed, saved into, and its blunder a puzzle."""
+    first = started(planted())
+    async with first.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()  # quitting keeps the game in the autosave
+    app = started()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await answer(pilot, "y")  # resume
+        await until(lambda: app.game.ply == len(PLANTED), "the game resumed")
+        await review_on_the_table(app, pilot)
+        assert read_annotations(app.game)[BLUNDER_PLY - 1].assessment == "??"
+        await the_blunder_in_the_puzzles(app, pilot)
+        assert app.game.ply == len(PLANTED) and app.session.shown.cursor == BLUNDER_PLY
+    again = started()
+    async with again.run_test(size=(120, 40)) as pilot:
+        await answer(pilot, "y")
+        await until(lambda: again.game.ply == len(PLANTED), "the game resumed again")
+        assert read_annotations(again.game)[BLUNDER_PLY - 1].better == ("H6-H10",)  # the review was kept with it
+
+
+async def test_the_review_and_the_puzzles_after_a_takeback_and_a_redo() -> None:
+    app = CescacsApp(planted(), reviewer=lambda: instant_review)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("u")
+        await until(lambda: app.game.ply == len(PLANTED) - 1, "a move taken back")
+        await pilot.press("ctrl+r")  # the game as it is now: five half-moves
+        screen = await review_screen(app)
+        await until(lambda: screen.review is not None, "the review of five half-moves")
+        assert len(screen.game.nodes) == len(PLANTED) - 1 and screen.game.nodes[BLUNDER_PLY - 1].assessment == "??"
+        assert "1 blunder is now a puzzle of your deck" in str(screen.query_one("#review-message").render())
+        await pilot.press("s")  # the review of the five into the record: the move taken back can still be redone
+        assert "the review is in the record of the game" in str(screen.query_one("#review-message").render())
+        await pilot.press("escape")
+        await until(lambda: app.screen is app.game_screen, "the game")
+        await pilot.press("U")
+        await until(lambda: app.game.ply == len(PLANTED), "the move redone")
+        await review_on_the_table(app, pilot, new_puzzle=False)  # the same blunder: in the deck already
+        blunder = read_annotations(app.game)[BLUNDER_PLY - 1]
+        assert blunder.assessment == "??" and blunder.better == ("H6-H10",)
+        await the_blunder_in_the_puzzles(app, pilot)

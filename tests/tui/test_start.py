@@ -53,7 +53,7 @@ def unfinished(path: Path, *moves: str) -> Game:
 def test_the_unfinished_game_is_offered_and_its_autosave_owned(data: Path, started: Callable[..., CescacsApp]) -> None:
     unfinished(data / "autosave.json", "E7-E13")
     app = started()
-    start = app.get_default_screen().start
+    start = app.make_game_screen().start
     assert start is not None and isinstance(start.question, Confirm) and start.question.default is True
     store = app.session.store
     assert isinstance(store, AutosaveStore) and isinstance(store.slot, AutosaveSlot)
@@ -73,7 +73,7 @@ def test_a_record_opened_over_an_unfinished_game_keeps_that_game_in_the_archive(
     (archived,) = (data / "games").iterdir()
     assert archived.read_text(encoding="utf-8") == write_pgn(kept)
     assert any(str(archived) in str(notice) for notice in app.start_notices)
-    assert app.get_default_screen().start is None  # nothing to resume: it is kept, and the record is on the table
+    assert app.make_game_screen().start is None  # nothing to resume: it is kept, and the record is on the table
     app.session.play_text("I23-I19")
     saved = read_autosave(data / "autosave.json")
     assert saved is not None and [n.san for n in saved.game.nodes] == ["H6-H12", "I23-I19"]
@@ -88,7 +88,7 @@ def test_a_second_instance_asks_and_a_separate_game_is_saved_under_its_own_name(
         app = started()
         store = app.session.store
         assert isinstance(store, AutosaveStore) and store.slot is None  # nothing is saved until the players choose
-        question = app.get_default_screen().start
+        question = app.make_game_screen().start
         assert question is not None and isinstance(question.question, Confirm)
         assert "open in another cescacs" in question.question.prompt
         separate = question.question.answer(True)

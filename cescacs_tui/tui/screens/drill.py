@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from ...core import HEX_NAMES, find_hex
-from ...data.progress import ProgressStore
+from ...data.progress import ProgressStore, drill_score
 from ...i18n import N_, _
 from ...learn.drill import Drill, DrillKind
 from ..board_layout import BoardView
@@ -106,7 +106,7 @@ class DrillScreen(TranslatedBindings, Screen[None]):
         self._static("#drill-status", status.format(seconds=int(drill.left + 0.999), score=drill.score, best=best))
         if not drill.running and not self._reported:
             self._reported = True
-            record = self.store.drill_score(drill.kind.value, drill.score)
+            record = drill_score(self.store, drill.kind.value, drill.score)
             said = _("Time! {score} right, {misses} missed.").format(score=drill.score, misses=drill.misses)
             if record:
                 said += " " + _("A new best.")

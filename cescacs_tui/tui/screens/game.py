@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from .review import ReviewJob
 
 _P = TypeVar("_P", bound=Widget)
+_R = TypeVar("_R")
 
 CLOCK_SAVE_SECONDS = 10.0
 """How often the game is saved while a clock runs (moves are saved at once)."""
@@ -313,6 +314,21 @@ class GameScreen(TranslatedBindings, Screen[None]):
         if feedback.question is not None:
             self.ask(feedback.question)
         self.follow_engine()
+
+    def cover(self, screen: Screen[_R], closed: Callable[[_R | None], None] | None = None) -> None:
+        """Show ``screen`` (the review, the puzzles, the lessons) over the game, which waits meanwhile: the session
+        steps away (a clock that can pause pauses; one that cannot is said to keep running) and comes back when
+        ``screen`` is dismissed, before ``closed`` hears its result."""
+        said = self.session.step_away()
+        if said.text is not None:
+            self.notify(said.text, severity="warning", timeout=10, markup=False)
+
+        def back(result: _R | None) -> None:
+            self.apply(self.session.come_back())
+            if closed is not None:
+                closed(result)
+
+        self.app.push_screen(screen, back)
 
     def ask(self, question: Question) -> None:
         if isinstance(question, Confirm):
@@ -575,10 +591,10 @@ class GameScreen(TranslatedBindings, Screen[None]):
 
     def action_lessons(self) -> None:
         """The lessons over the game (Esc comes back); the progress kept where the policy says."""
-        from ...data.progress import ProgressStore
+        from ...data.progress import progress_store
         from .lessons import LessonScreen
 
-        self.app.push_screen(LessonScreen(ProgressStore(self.policy.progress_path())))
+        self.cover(LessonScreen(progress_store(self.policy.progress_path())))
 
     def action_view_record(self) -> None:
         """Show the record as text, to select and copy by hand where no clipboard works."""
@@ -696,7 +712,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
             save=save,
             reviewed=lambda game, review: self._keep_blunders(game, review, session),
         )
-        self.app.push_screen(screen, closed)
+        self.cover(screen, closed)
 
     def review_archived(self, path: Path) -> None:
         """Review an archived game (the archive browser's Ctrl+R) without putting it on the table; ``s`` writes the
@@ -725,23 +741,24 @@ class GameScreen(TranslatedBindings, Screen[None]):
                 return _("could not save {path}: {reason}").format(path=path, reason=error.strerror or error)
             return _("the review is in {path}").format(path=self.policy.hide_paths(str(path)))
 
-        self.app.push_screen(ReviewScreen(game, self._review_job(), save=save, reviewed=self._keep_blunders))
+        self.cover(ReviewScreen(game, self._review_job(), save=save, reviewed=self._keep_blunders))
 
     def _keep_blunders(self, game: Game, review: Review, session: GameSession | None = None) -> str | None:
         """A review is done: each blunder of a side a person played here (not the computer's) becomes a puzzle of
         the player's own deck, kept as the policy decides (the owner's data directory, a visitor's own folder)."""
-        from ...data.storage import data_dir
-        from ...learn.deck import DeckFile, blunder_puzzles, people_sides
+        from ...data.progress import progress_store
+        from ...learn.deck import add_to_deck, blunder_puzzles, people_sides
 
-        if not self.policy.keeps_progress:
+        path = self.policy.progress_path()
+        if path is None:
             return None
         sides = people_sides(game)
         if session is not None:
             sides = [c for c in sides if not session.players[c].is_computer and session.port.plays_here(c)]
-        try:
-            added = DeckFile(data_dir()).add(blunder_puzzles(game, review, sides))
-        except OSError as error:
-            return _("your blunders were not kept as puzzles: {reason}").format(reason=error.strerror or error)
+        store = progress_store(path)
+        added = add_to_deck(store, blunder_puzzles(game, review, sides))
+        if store.problem is not None:
+            return _("your blunders were not kept as puzzles: {reason}").format(reason=store.problem)
         if not added:
             return None
         said = ngettext(
@@ -753,12 +770,13 @@ class GameScreen(TranslatedBindings, Screen[None]):
 
     def action_puzzles(self) -> None:
         """*Puzzles* (the command palette): the puzzle screen over the game; rating and deck kept as the policy says."""
-        from ...data.storage import data_dir
+        from ...data.progress import progress_store
         from ...learn.trainer import player_trainer
         from .puzzles import PuzzleScreen
 
-        trainer = player_trainer(data_dir() if self.policy.keeps_progress else None)
-        self.app.push_screen(PuzzleScreen(trainer, piece_set=self.options.piece_set))
+        path = self.policy.progress_path()
+        trainer = player_trainer(None if path is None else progress_store(path))
+        self.cover(PuzzleScreen(trainer, piece_set=self.options.piece_set))
 
     def action_screenshot(self) -> None:
         """An SVG of the screen: saved on the owner's machine (Textual says where), a download in a visitor's

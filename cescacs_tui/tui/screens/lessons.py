@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...core import HEX_NAMES, Move, Position, parse_hex
-from ...data.progress import ProgressStore
+from ...data.progress import ProgressStore, lesson_done
 from ...i18n import N_, _
 from ...learn.drill import Drill, DrillKind
 from ...learn.lessons import LESSONS, Lesson, LessonRun, Verdict, solve
@@ -60,12 +60,12 @@ class LessonScreen(TranslatedBindings, Screen[None]):
     """
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "next_lesson", N_("Next"), id="lesson.next"),
+    BINDINGS: ClassVar[list[BindingType]] = [  # the capitals too: with the vim keys on, n h l move the board's cursor
+        Binding("n,N", "next_lesson", N_("Next"), id="lesson.next"),
         Binding("p", "previous_lesson", N_("Previous"), show=False, id="lesson.previous"),
         Binding("r", "restart", N_("Again"), id="lesson.again"),
-        Binding("h", "hint", N_("Hint"), id="lesson.hint"),
-        Binding("l", "list", N_("Lessons"), id="lesson.list"),
+        Binding("h,H", "hint", N_("Hint"), id="lesson.hint"),
+        Binding("l,L", "list", N_("Lessons"), id="lesson.list"),
         Binding("c", "drill", N_("Drill"), id="lesson.drill"),
     ]
 
@@ -174,7 +174,7 @@ class LessonScreen(TranslatedBindings, Screen[None]):
         else:
             self.said = f"{said}: {answer.text}"
         if answer.verdict is Verdict.SOLVED:
-            self.store.lesson_done(run.lesson.key)
+            lesson_done(self.store, run.lesson.key)
             self.said += " " + _("n: the next lesson.")
         self.select(run.piece if answer.verdict is not Verdict.SOLVED else None)
 

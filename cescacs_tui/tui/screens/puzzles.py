@@ -71,10 +71,10 @@ class PuzzleScreen(TranslatedBindings, Screen[None]):
     }
     """
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "hint", N_("Hint")),
+    BINDINGS: ClassVar[list[BindingType]] = [  # the capitals too: with the vim keys on, h and n move the cursor
+        Binding("h,H", "hint", N_("Hint")),
         Binding("r", "retry", N_("Retry")),
-        Binding("n", "next", N_("Next")),
+        Binding("n,N", "next", N_("Next")),
         Binding("slash,colon", "type_move", N_("Type move"), priority=True),
         Binding("escape", "leave", N_("Leave"), show=False),
     ]
