@@ -2,6 +2,7 @@
 
     nice -n 10 python scripts/make_puzzles.py [--games 240] [--seed 27] [--jobs 2] [--minutes M] [--out ...]
     nice -n 10 python scripts/make_puzzles.py --first-game 240 --games 100 --add   # more games, same set
+    nice -n 10 python scripts/make_puzzles.py --special --games 100 --add          # the special hunt
 
 CPU-heavy: run it niced and bounded in time (``--minutes``: no new game is
 waited for after that; the set is that of the first games that all
@@ -62,6 +63,29 @@ mate); one puzzle per mating move in four plies of a game, since the same
 mate found from a neighbouring stray is the same puzzle.  It is the cheap
 source: a game's hunt costs about a fifth of a CPU-second a ply.
 
+**The special hunt** (``--special``, instead of all the above): puzzles whose
+first move is an en passant capture, a scornful capture, a promotion that
+regains a piece or a castling, the kind read from the move itself
+(:func:`special_theme`).  Its positions: every position of each game, and
+every position a stray move leaves that gives the opponent such a move (a
+multi-step or scornful step that opens a capture; with ``--special-strays``
+also any stray that leaves a promotion at hand); castlings only in the
+game's own positions, and only when :func:`castling_may_tell` (a check, a
+Rook or the King attacked, or the castle attacking a piece worth more than
+a Rook or unprotected).  A position whose side to move leads by ``DECIDED``
+points of material is skipped (it is already won), and when it is behind by
+as much only its promotions are tried.  Each special move is tried as the
+lead of the margin scan above: it is searched first, and the scan gives up
+at the first other move within the margin of it; the rest is as for the
+other puzzles, except that after an en passant or scornful capture, which
+wins one pawn, the first step's margin is one pawn (``PAWN_MARGIN``) and
+the first move must score at least a pawn (``SPECIAL_WINNING``); and a
+castling that is the best by the margin but wins nothing (it saves what
+every other move loses; it scores at least ``HOLDING``) is a one-move
+puzzle with the theme ``castling`` alone.  A special move that mates at
+once goes to the proof.  One puzzle per first move in ``HUNT_WINDOW`` plies
+of a game.
+
 Themes and ratings come from :mod:`cescacs_tui.learn.themes`; a position
 already used (the same placement, side and rights) is skipped, and so is a
 main-line candidate fewer than four plies after a puzzle of the same game
@@ -76,6 +100,7 @@ import hashlib
 import multiprocessing
 import random
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -83,7 +108,9 @@ from pathlib import Path
 
 from cescacs_tui.core import Game, Move, Position, read_pgn
 from cescacs_tui.core.errors import CescacsError
-from cescacs_tui.core.move import CASTLING, EN_PASSANT, SCORNFUL_CAPTURE
+from cescacs_tui.core.geometry import KINGS_ROOK_HOME, QUEENS_ROOK_HOME
+from cescacs_tui.core.move import CASTLING, EN_PASSANT, MULTI_STEP, SCORNFUL_CAPTURE, SCORNFUL_STEP
+from cescacs_tui.core.pieces import ROOK, VALUES, WHITE
 from cescacs_tui.engine import Limits, SearchBoard, Searcher, choose_move, level
 from cescacs_tui.learn.proof import MAX_MATE, Budget, BudgetExceeded, MateProver
 from cescacs_tui.learn.puzzles import BUNDLED, Puzzle, read_puzzle_file, verify
@@ -107,9 +134,23 @@ PROOF_BUDGET = 3_000_000
 MIN_GAP = 4
 """Plies after a puzzle of a game during which that game gives no other."""
 STRAY_FROM = 4
+"""The first ply from which a stray move is tried (``--strays``)."""
 HUNT_WINDOW = 4
 """Plies of a game in which the hunt keeps one puzzle per mating move."""
-"""The first ply from which a stray move is tried (``--strays``)."""
+PAWN_MARGIN = 100
+"""The first step's margin when it is an en passant or scornful capture (the special hunt): the capture wins one
+pawn, and every other move must score at least a pawn less (as ``MARGIN`` is for the bigger gains)."""
+SPECIAL_WINNING = 100
+"""In the special hunt, the first step's best move must score at least this (an en passant or scornful capture
+wins one pawn) ..."""
+HOLDING = -100
+"""... or, for a castling that wins nothing but saves material, at least this (the castle holds the position)."""
+DECIDED = 6
+"""Points of material (official values) by which a side leads in a game the special hunt leaves alone: then
+every reasonable move keeps more than ``NOT_YET_WON``, or (behind) only a promotion gains enough."""
+OPENERS = (MULTI_STEP, SCORNFUL_STEP)
+"""Stray moves that open an en passant or scornful capture for the opponent."""
+PAWN_CAPTURES = (EN_PASSANT, SCORNFUL_CAPTURE)
 
 
 @dataclass
@@ -120,18 +161,40 @@ class Analysis:
     best: Move | None
 
 
-class Engine:
-    """The engine at full strength on one game at a time, every search bounded by nodes or depth (repeatable)."""
+class OverBudget(Exception):
+    """A search went past the engine's node cap (a position whose captures and promotions explode)."""
 
-    def __init__(self) -> None:
+
+class NodeCap(threading.Event):
+    """Set once ``searcher`` has searched ``cap`` nodes: a node budget that, unlike ``Limits.nodes``, binds the
+    first iteration too, read at the searcher's polls (so at the same node every time)."""
+
+    def __init__(self, searcher: Searcher, cap: int) -> None:
+        super().__init__()
+        self.searcher = searcher
+        self.cap = cap
+
+    def is_set(self) -> bool:
+        return self.searcher.nodes >= self.cap
+
+
+class Engine:
+    """The engine at full strength on one game at a time, every search bounded by nodes or depth (repeatable);
+    with ``cap``, a search that passes ``cap`` nodes (a depth-1 scan's quiescence can run for minutes in a
+    position full of promotions) raises :class:`OverBudget`."""
+
+    def __init__(self, cap: int | None = None) -> None:
         self.searcher = Searcher(hash_entries=1 << 17)
         self.searches = 0
+        self.cap = None if cap is None else NodeCap(self.searcher, cap)
 
     def new_game(self) -> None:
         self.searcher.new_game()
 
     def search(self, board: SearchBoard, limits: Limits) -> Analysis:
-        result = self.searcher.search(board, limits, overhead=0.0)
+        result = self.searcher.search(board, limits, overhead=0.0, stop=self.cap)
+        if self.cap is not None and self.searcher.nodes >= self.cap.cap:
+            raise OverBudget
         self.searches += 1
         score = result.score
         if result.mate is not None:
@@ -262,6 +325,73 @@ class Builder:
                         position.pop()
             position.push(played)
 
+    def special_hunt(self, game: Game, source: str) -> None:
+        """Puzzles whose first move is special (``--special``): every position of ``game`` where the side to
+        move has a special move (:func:`special_theme`), and every position left by a stray move that gives the
+        opponent one: any stray opening an en passant or scornful capture, and with ``--special-strays`` any
+        other that leaves a promotion at hand (castlings are tried on the game's own positions only, when
+        :func:`castling_may_tell`: in an opening nearly every stray leaves one, and the scans would cost most of
+        the hunt for none kept), each as :meth:`special_candidate` says."""
+        self.engine.new_game()
+        self.harvest.plies = game.ply
+        board = SearchBoard(game.start)
+        found: set[tuple[str, int]] = set()
+        for ply in range(game.ply + 1):
+            if ply:
+                board.make(game.moves[ply - 1])
+            position = board.position
+            if not position.has_legal_moves():
+                break
+            self.special_candidate(board, f"{source}, ply {ply + 1}", ply, found)
+            if ply < STRAY_FROM:
+                continue
+            for stray in position.legal_moves():
+                if stray.kind not in OPENERS and not self.args.special_strays:
+                    continue
+                said = position.ctl_an(stray)
+                board.make(stray)
+                try:
+                    where = f"{source}, ply {ply + 1} played {said} instead"
+                    self.special_candidate(board, where, ply, found, castles=False)
+                finally:
+                    board.unmake()
+
+    def special_candidate(
+        self, board: SearchBoard, where: str, ply: int, found: set[tuple[str, int]], *, castles: bool = True
+    ) -> None:
+        """The position on ``board`` as a puzzle whose first move is one of its special moves: each is tried as the
+        lead of the margin scan (:meth:`tactic_puzzle`), which gives up at the first other move within the margin
+        of it, so a lead that is not the clear best costs a few depth-1 searches; a special move that mates at
+        once goes to the proof.  One puzzle per first move in ``HUNT_WINDOW`` plies of a game (``found``)."""
+        position = board.position
+        if key(position) in self.seen:
+            return
+        specials = [m for m in position.legal_moves() if special_theme(m) and (castles or m.kind != CASTLING)]
+        if all(m.kind == CASTLING for m in specials) and not (specials and castling_may_tell(position, specials)):
+            return
+        lead_by = material(position, position.turn)
+        if lead_by >= DECIDED:
+            return  # the second best would keep more than NOT_YET_WON: no puzzle, and no search spent on it
+        if lead_by <= -DECIDED:
+            specials = [m for m in specials if m.promotion]  # only a regained piece can turn such a game
+        for lead in specials:
+            said = position.ctl_an(lead)
+            if (said, ply // HUNT_WINDOW) in found:
+                continue
+            try:
+                if said.endswith("#"):
+                    puzzle = self.mate_puzzle(position, 1, where)
+                else:
+                    puzzle = self.tactic_puzzle(board, where, lead=lead)
+            except OverBudget:
+                self.reject("a search over the node cap")
+                continue
+            if puzzle is None or special_theme(puzzle.line()[0]) is None:
+                continue
+            found.add((puzzle.moves[0], ply // HUNT_WINDOW))
+            self.keep(puzzle, ply, main_line=False)
+            return
+
     def keep(self, puzzle: Puzzle, ply: int, *, main_line: bool) -> None:
         """Add ``puzzle`` to the harvest if it passes its own check (the same as ``cescacs puzzles --check``)."""
         problems = verify(puzzle, budget=Budget(PROOF_BUDGET))
@@ -338,19 +468,27 @@ class Builder:
             return None
         return make_puzzle(start, line, source)
 
-    def scores(self, board: SearchBoard) -> list[tuple[int, Move]]:
-        """Every legal move with its score (the mover's view), best first: a depth-1 scan, the best few deeper."""
+    def scores(self, board: SearchBoard, lead: Move | None = None, margin: int = MARGIN) -> list[tuple[int, Move]]:
+        """Every legal move with its score (the mover's view), best first: a depth-1 scan, the best few deeper.
+        With ``lead`` (the special hunt's move) that move is scanned first, and the scan stops at the first other
+        move within the margin of it: the step fails there (a few puzzles lost, none admitted), and a margin scan
+        of a position with many captures costs seconds."""
         position = board.position
+        moves = position.legal_moves()
+        if lead is not None:
+            moves = [lead, *(m for m in moves if m != lead)]
         scanned: list[tuple[int, Move]] = []
-        for move in position.legal_moves():
+        for move in moves:
             position.push(move)
             over = not position.has_legal_moves()
             mated = over and position.is_check()
             position.pop()
             if over:
                 scanned.append((MATE_CP if mated else 5_000, move))
-                continue
-            scanned.append((-self.engine.child(board, move, Limits(depth=1)).score, move))
+            else:
+                scanned.append((-self.engine.child(board, move, Limits(depth=1)).score, move))
+            if lead is not None and move != lead and scanned[-1][0] > scanned[0][0] - margin:
+                return sorted(scanned, key=lambda pair: -pair[0])
         scanned.sort(key=lambda pair: -pair[0])
         deep: list[tuple[int, Move]] = []
         for score, move in scanned[:TOP]:
@@ -359,18 +497,24 @@ class Builder:
                 continue
             deep.append((-self.engine.child(board, move, Limits(nodes=self.args.deep_nodes)).score, move))
             first, second = sorted(pair[0] for pair in deep)[-2:] if len(deep) > 1 else (0, MATE_CP)
-            if second - first < MARGIN:
+            if second - first < margin:
                 break  # two moves already within the margin: the step fails (a few puzzles lost, none admitted)
         return sorted([*deep, *scanned[len(deep) :]], key=lambda pair: -pair[0])
 
-    def tactic_puzzle(self, board: SearchBoard, source: str) -> Puzzle | None:
+    def tactic_puzzle(self, board: SearchBoard, source: str, *, lead: Move | None = None) -> Puzzle | None:
+        """A material puzzle by the engine margin; with ``lead`` (the special move the special hunt tries) its
+        first move must be an en passant or scornful capture, a promotion or a castling, a pawn's lead after it is
+        enough, and a castling that wins nothing but is still the best by the margin (it saves material) is a
+        one-move puzzle."""
+        special = lead is not None
         start = board.position.copy()
         solver = start.turn
         line: list[Move] = []
         played = 0
         try:
             for step in range(3):
-                ranked = self.scores(board)
+                margin = PAWN_MARGIN if step == 0 and lead is not None and lead.kind in PAWN_CAPTURES else MARGIN
+                ranked = self.scores(board, lead if step == 0 else None, margin)
                 if len(ranked) < 2:
                     self.reject("a single legal move")
                     return None
@@ -378,10 +522,15 @@ class Builder:
                 if best >= 5_000:
                     self.reject("a mate or stalemate the proof did not take")
                     return None
-                if best - second < MARGIN:
+                if best - second < margin:
                     self.reject(f"margin too small at step {step + 1}")
                     return None
-                if step == 0 and (best < WINNING or second > NOT_YET_WON):
+                if step == 0 and special and special_theme(move) is None:
+                    self.reject("the best move is no special move")
+                    return None
+                if step == 0 and special and move.kind == CASTLING and HOLDING <= best < SPECIAL_WINNING:
+                    return make_puzzle(start, [move], source)  # the castle saves what every other move loses
+                if step == 0 and (best < (SPECIAL_WINNING if special else WINNING) or second > NOT_YET_WON):
                     self.reject("not winning, or already won")
                     return None
                 line.append(move)
@@ -415,9 +564,46 @@ class Builder:
         return None
 
 
+def special_theme(move: Move) -> str | None:
+    """The theme ``move`` is by its own kind (the rules core's, not its notation): ``promotion`` (a regained
+    piece, on arrival or in place; awaiting promotion is none), ``en-passant``, ``scornful-pawn`` or
+    ``castling``; ``None`` for any other move."""
+    if move.promotion:
+        return "promotion"
+    return {EN_PASSANT: "en-passant", SCORNFUL_CAPTURE: "scornful-pawn", CASTLING: "castling"}.get(move.kind)
+
+
+def castling_may_tell(position: Position, castlings: Sequence[Move]) -> bool:
+    """Whether one of ``castlings`` could be a puzzle's move, by the rules alone (cheap, before any search): it
+    gives check, a Rook that may castle (or the King) is attacked where it stands, or the castle attacks an enemy
+    piece not attacked before that is worth more than a Rook or unprotected.  In an opening castling is at hand
+    in most positions, and the engine is asked only about these."""
+    mover = position.turn
+    enemy = mover.opponent
+    homes = {m.origin for m in castlings} | {KINGS_ROOK_HOME[mover], QUEENS_ROOK_HOME[mover]}
+    mine = [h for h in homes if position.raw_board[h] and (position.raw_board[h] > 0) == (mover == WHITE)]
+    if any(position.attackers(h, enemy) for h in mine):
+        return True
+    before = {h for h in position.piece_hexes(enemy) if position.attackers(h, mover)}
+    for castle in castlings:
+        position.push(castle)
+        try:
+            if position.is_check():
+                return True
+            board = position.raw_board
+            for h in position.piece_hexes(enemy) - before:
+                if position.attackers(h, mover) and (
+                    VALUES[abs(board[h])] > VALUES[ROOK] or not position.attackers(h, enemy)
+                ):
+                    return True
+        finally:
+            position.pop()
+    return False
+
+
 def special_moves(position: Position) -> bool:
     """A promotion, an en passant or scornful capture, or a castling is among the legal moves."""
-    return any(m.promotion or m.kind in (EN_PASSANT, SCORNFUL_CAPTURE, CASTLING) for m in position.legal_moves())
+    return any(special_theme(m) for m in position.legal_moves())
 
 
 def make_puzzle(start: Position, line: list[Move], source: str) -> Puzzle:
@@ -438,7 +624,7 @@ Job = tuple[str, int]
 def work(job: Job, args: argparse.Namespace) -> tuple[Job, str, Harvest]:
     """One game made and harvested (in a worker process)."""
     kind, number = job
-    engine = Engine()
+    engine = Engine(args.node_cap if args.special else None)
     began = time.monotonic()
     if kind == "record":
         source, game = list(reference_games(RECORD_FOLDERS))[number]
@@ -447,9 +633,11 @@ def work(job: Job, args: argparse.Namespace) -> tuple[Job, str, Harvest]:
         game = self_play(engine, rng, args.play_nodes, args.max_plies)
         source = f"self-play seed {args.seed}, game {number} ({game.tags['White']} - {game.tags['Black']})"
     builder = Builder(args, engine)
-    if args.analyse_games is None or number < args.analyse_games or kind == "record":
+    if args.special:
+        builder.special_hunt(game, source)
+    elif args.analyse_games is None or number < args.analyse_games or kind == "record":
         builder.run(game, source, random.Random(f"{args.seed} {kind} {number}"))
-    if args.hunt:
+    if args.hunt and not args.special:
         builder.hunt(game, source)
     harvest = builder.harvest
     said = f"{source}: {game.ply} plies, {len(harvest.puzzles)} puzzles ({time.monotonic() - began:.0f} s)"
@@ -506,6 +694,15 @@ def main() -> None:
                         help="also look for mates in one left by any stray move (default: yes)")  # fmt: skip
     parser.add_argument("--analyse-games", type=int, metavar="N",
                         help="analyse only the first N self-play games with the engine (default: all)")  # fmt: skip
+    parser.add_argument("--special", action="store_true",
+                        help="only the special hunt: puzzles whose first move is an en passant or scornful capture, "
+                        "a promotion or a castling")  # fmt: skip
+    parser.add_argument("--node-cap", type=int, default=200_000,
+                        help="in the special hunt, the most nodes of any one search: a candidate whose search "
+                        "passes it is dropped (default 200000)")  # fmt: skip
+    parser.add_argument("--special-strays", action=argparse.BooleanOptionalAction, default=True,
+                        help="in the special hunt, also the stray moves that leave a promotion at hand, not only "
+                        "those opening an en passant or scornful capture (default: yes)")  # fmt: skip
     parser.add_argument("--no-records", action="store_true", help="self-play only")
     parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no bound)")
     parser.add_argument("--out", type=Path, default=BUNDLED)

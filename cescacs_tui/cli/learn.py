@@ -128,12 +128,13 @@ def _puzzles(args: argparse.Namespace) -> int:
     bad = len(problems)
     for problem in problems:
         print(printable(problem))
-    for _puzzle, found in iter_checked(with_theme(puzzles, args.theme), budget=args.budget):
+    chosen = with_theme(puzzles, args.theme)
+    for _puzzle, found in iter_checked(chosen, budget=args.budget):
         if found:
             bad += 1
             for problem in found:
                 print(printable(problem))
-    checked = ngettext("{count} puzzle checked", "{count} puzzles checked", len(puzzles)).format(count=len(puzzles))
+    checked = ngettext("{count} puzzle checked", "{count} puzzles checked", len(chosen)).format(count=len(chosen))
     if bad:
         print(ngettext("{checked}: {bad} is wrong", "{checked}: {bad} are wrong", bad).format(checked=checked, bad=bad))
         return 1

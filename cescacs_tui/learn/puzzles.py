@@ -17,7 +17,8 @@ How a puzzle has one clearly best first move:
   from it (the longest defence, then a mating move);
 * any other puzzle has an engine margin: see ``scripts/make_puzzles.py``
   (every other move scores at least 1.5 pawns less at each of the solver's
-  steps); only the solution's moves are accepted.
+  steps; one pawn less after a first move that takes en passant or takes a
+  scornful pawn, which wins one); only the solution's moves are accepted.
 
 :class:`Attempt` is a player's try: :meth:`Attempt.play` judges a move and
 plays the forced reply, :meth:`Attempt.hint` names the piece to move and

@@ -1,5 +1,6 @@
 """The puzzles shipped with cescacs-tui: a clean file, and (slow) every one of them verified as
-``cescacs puzzles --check`` verifies them; ``--export`` prints exactly the set."""
+``cescacs puzzles --check`` verifies them; ``--export`` prints exactly the set, and its theme filter finds the
+puzzles of the special hunt (their first move an en passant or scornful capture, a promotion or a castling)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,20 @@ import json
 import pytest
 
 from cescacs_tui.cli import main
-from cescacs_tui.learn.puzzles import BUNDLED, bundled_puzzles, iter_checked, read_puzzle_file
+from cescacs_tui.core.move import CASTLING, EN_PASSANT, SCORNFUL_CAPTURE, Move
+from cescacs_tui.learn.puzzles import BUNDLED, bundled_puzzles, iter_checked, read_puzzle_file, with_theme
 from cescacs_tui.learn.themes import MAX_RATING, MIN_RATING
+
+OPENS_WITH = {
+    "en-passant": lambda move: move.kind == EN_PASSANT,
+    "scornful-pawn": lambda move: move.kind == SCORNFUL_CAPTURE,
+    "promotion": lambda move: move.promotion != 0,
+    "castling": lambda move: move.kind == CASTLING,
+}
+"""The special hunt's themes (scripts/make_puzzles.py --special), each with what its first move is."""
+SPECIAL_THEMES = ("en-passant", "scornful-pawn", "promotion")
+"""Those the shipped set has puzzles of that open with the move (cescacs_tui/assets/README.md says why not the
+others)."""
 
 
 def test_the_bundled_file_reads_without_a_problem() -> None:
@@ -41,3 +54,18 @@ def test_export_prints_the_set(capsys: pytest.CaptureFixture[str]) -> None:
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert rows == [p.export() for p in read_puzzle_file(BUNDLED)]
     assert all(set(row) == {"id", "pdtl", "moves", "themes", "rating"} for row in rows)
+
+
+@pytest.mark.parametrize("theme", SPECIAL_THEMES)
+def test_the_theme_filter_finds_the_special_hunts_puzzles(theme: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "--export", "--theme", theme]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows and all(theme in row["themes"] for row in rows)
+    firsts: list[Move] = [p.line()[0] for p in bundled_puzzles() if p.id in {row["id"] for row in rows}]
+    assert any(OPENS_WITH[theme](move) for move in firsts)
+
+
+def test_the_check_of_one_theme_counts_that_themes_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "--check", "--theme", "scornful-pawn"]) == 0
+    count = len(with_theme(bundled_puzzles(), "scornful-pawn"))
+    assert capsys.readouterr().out == f"{count} puzzles checked: every one is sound\n"

@@ -19,6 +19,7 @@ from cescacs_tui.learn.trainer import Trainer, player_trainer
 from cescacs_tui.plain.output import LineWriter
 from cescacs_tui.plain.puzzles import PlainPuzzles
 from tests.helpers.waiting import PATIENCE
+from tests.learn.test_learn_bundled import SPECIAL_THEMES
 
 MATE_IN_2 = "P12376af6d"
 
@@ -88,6 +89,18 @@ def test_solved_at_once_the_rating_rises_and_the_theme_and_deck_words_work(tmp_p
     assert "No theme is called" in solver.type("theme nothing")
     assert "no puzzle here" in solver.type("deck mine")
     assert "The decks: bundled, mine." in solver.type("deck")
+
+
+@pytest.mark.parametrize("theme", SPECIAL_THEMES)
+def test_a_special_hunt_puzzle_is_chosen_by_its_theme_and_solved_in_words(theme: str, tmp_path: Path) -> None:
+    trainer = Trainer({"bundled": bundled_puzzles()}, store=ProgressFile(progress_path(tmp_path)))
+    solver = Solver(trainer)
+    assert "to move" in solver.type(f"theme {theme}")
+    attempt = trainer.attempt
+    assert attempt is not None and theme in attempt.puzzle.themes
+    said = [solver.type(move) for move in attempt.puzzle.moves[::2]]
+    assert attempt.solved and "solved!" in said[-1] and all("not the solution" not in s for s in said)
+    assert trainer.progress.solved == 1
 
 
 def test_the_words_are_catalan_in_catalan(speak: object, tmp_path: Path) -> None:

@@ -1,0 +1,73 @@
+"""The special hunt of ``scripts/make_puzzles.py``: a move's theme read from the move's own kind (never from its
+notation), the rules-only sieve that decides which castling positions the engine is asked about, and a scornful
+capture made a puzzle by the margin scan with the capture as its lead."""
+
+from __future__ import annotations
+
+import argparse
+
+from cescacs_tui.core import Game, Position
+from cescacs_tui.engine import SearchBoard
+from cescacs_tui.learn.puzzles import verify
+from scripts.make_puzzles import Builder, Engine, castling_may_tell, special_theme
+
+EN_PASSANT_CHECK = (
+    "/24:k2e1/19:1p4p1/18:3v3/16:5p1/14:5j1/12:4p2/11:4P3/10:2P4/9:2R1KP2/7:2P5/6:5P1/5:2E3/4:3EN/2:E2/0:R/"
+    " w -- H12@14 0 64"
+)  # RULES.md 14.3: the pawn that just played H16-H12 checks; G11@H14 takes it en passant
+FORCED_PROMOTION = (
+    "/28:v/27:dk/26:gjg/25:2nr/24:r1jep/23:3epp/22:p2jp2/21:P1n1p3/20:3p3/19:3e4/18:1J5/17:2p5/16:1Re4/15:3p4"
+    "/14:1pP4/8:3P3/7:3PP3/6:2P1P2/5:2EEPP/4:PEJEP/3:1NNR/2:GJG/1:DK/0:V/ w KRkr - 4 13"
+)  # RULES.md 7.5, before 13. JB18×NC21 GD26×JC21
+
+
+def special_moves(position: Position) -> dict[str, str]:
+    return {position.ctl_an(m): theme for m in position.legal_moves() if (theme := special_theme(m)) is not None}
+
+
+def test_an_en_passant_capture_is_found_by_its_kind() -> None:
+    assert special_moves(Position.from_pdtl(EN_PASSANT_CHECK)) == {"G11@H14": "en-passant"}
+
+
+def test_a_scornful_capture_is_found_by_its_kind() -> None:
+    game = Game(Position.initial())
+    for text in ("E7-E13", "E21-E15", "E13-F14"):  # RULES.md 6.5: E13-F14 scorns the pawn on E15
+        game.play(game.position.parse_move(text))
+    assert special_moves(game.position) == {"E15@F14": "scornful-pawn"}
+
+
+def test_a_promotion_that_regains_a_piece_is_special_and_awaiting_is_not() -> None:
+    game = Game(Position.from_pdtl(FORCED_PROMOTION))
+    assert special_moves(game.position) == {}  # the pawn on P21 awaits: nothing to regain yet
+    for text in ("JB18×NC21", "GD26×JC21"):
+        game.play(game.position.parse_move(text))
+    assert set(special_moves(game.position).values()) == {"promotion"}  # P21=J, in place
+
+
+def test_castling_is_special_and_the_sieve_asks_about_a_rook_under_attack() -> None:
+    position = Position.from_pdtl("/27:dk/25:r2r/3:R2R/1:DK/ w RKRrkr - 0 1")  # RULES.md 8.7
+    castlings = [m for m in position.legal_moves() if special_theme(m) == "castling"]
+    assert len(castlings) == 15
+    assert castling_may_tell(position, castlings)  # the Rook on C25 attacks the Rook on C3
+
+
+def test_the_sieve_passes_over_a_castling_that_changes_nothing() -> None:
+    position = Position.from_pdtl(
+        "/28:v/27:dk/26:gj1/25:rnnr/24:pejep/23:ppee1p/22:2pjp2/21:3pp3/20:3p3/19:5p2/15:2J5/12:4P2/11:7g/8:3P3"
+        "/7:3PP3/6:2PG3/5:PPEEPP/4:PEJEP/3:RNNR/2:1JG/1:DK/0:V/ b RKRrkr - 3 3"
+    )  # KRK-II only: no check, no Rook attacked, and the Rook on I21 would attack the protected Bishop on C15
+    castlings = [m for m in position.legal_moves() if special_theme(m) == "castling"]
+    assert [str(m) for m in castlings] == ["KRK-II"]
+    assert not castling_may_tell(position, castlings)
+
+
+def test_a_scornful_capture_that_wins_a_pawn_is_a_puzzle_by_the_pawns_margin() -> None:
+    start = Position.from_pdtl(
+        "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:pp1epp/22:2pjp2/21:4p3/20:3p3/19:3e4/15:3p4/14:3P3/9:3E4/8:3P3"
+        "/7:4P3/6:2PJP2/5:PP1EPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ b RKRrkr F14 0 3"
+    )  # a record's position after White's E13-F14 instead of the move played: E15@F14 wins the pawn
+    lead = start.parse_move("E15@F14")
+    builder = Builder(argparse.Namespace(deep_nodes=4_000), Engine(200_000))
+    puzzle = builder.tactic_puzzle(SearchBoard(start), "a test", lead=lead)
+    assert puzzle is not None and puzzle.moves == ("E15@F14",) and puzzle.themes == ("material", "scornful-pawn")
+    assert verify(puzzle) == []
