@@ -240,7 +240,7 @@ async def test_a_screenshot_is_opened_in_the_browser_and_never_written_on_the_se
     await page.keyboard.type("Screenshot", delay=TYPING_MS)
     await page.keyboard.press("Enter")
     popup = await asyncio.wait_for(popups.get(), PATIENCE)
-    await popup.wait_for_load_state()
+    await popup.wait_for_load_state(timeout=PATIENCE * 1000)  # 30 s by default: not enough beside two CPU hogs
     assert "/download/" in popup.url
     svg = await popup.content()
     assert "<svg" in svg and "rich-terminal" in svg
