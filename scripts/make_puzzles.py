@@ -236,6 +236,18 @@ def reference_games(folders: Sequence[Path]) -> Iterator[tuple[str, Game]]:
                     yield f"{path.name} game {number}", game
 
 
+def _positions(game: Game) -> Iterator[tuple[int, SearchBoard]]:
+    """Each position of ``game``'s moves with the ply it follows, on one board made move by move, up to the
+    first without a legal move (the game's end): what both hunts walk."""
+    board = SearchBoard(game.start)
+    for ply in range(game.ply + 1):
+        if ply:
+            board.make(game.moves[ply - 1])
+        if not board.position.has_legal_moves():
+            return
+        yield ply, board
+
+
 def self_play(engine: Engine, rng: random.Random, nodes: int, max_plies: int) -> Game:
     """One game of the engine against itself, one side at level 1-3 and the other at 3-7, after two random plies."""
     weak, strong = rng.randint(1, 3), rng.randint(3, 7)
@@ -287,13 +299,7 @@ class Builder:
         self.harvest.plies = game.ply
         self.last_puzzle = -MIN_GAP
         previous: int | None = None
-        board = SearchBoard(game.start)
-        for ply in range(game.ply + 1):
-            if ply:
-                board.make(game.moves[ply - 1])
-            position = board.position
-            if not position.has_legal_moves():
-                break
+        for ply, board in _positions(game):
             analysis = self.engine.search(board, Limits(nodes=self.args.nodes))
             self.consider(board, analysis, previous, ply, f"{source}, ply {ply + 1}")
             previous = analysis.score
@@ -334,14 +340,9 @@ class Builder:
         the hunt for none kept), each as :meth:`special_candidate` says."""
         self.engine.new_game()
         self.harvest.plies = game.ply
-        board = SearchBoard(game.start)
         found: set[tuple[str, int]] = set()
-        for ply in range(game.ply + 1):
-            if ply:
-                board.make(game.moves[ply - 1])
+        for ply, board in _positions(game):
             position = board.position
-            if not position.has_legal_moves():
-                break
             self.special_candidate(board, f"{source}, ply {ply + 1}", ply, found)
             if ply < STRAY_FROM:
                 continue
