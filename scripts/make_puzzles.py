@@ -3,6 +3,7 @@
     nice -n 10 python scripts/make_puzzles.py [--games 240] [--seed 27] [--jobs 2] [--minutes M] [--out ...]
     nice -n 10 python scripts/make_puzzles.py --first-game 240 --games 100 --add   # more games, same set
     nice -n 10 python scripts/make_puzzles.py --special --games 100 --add          # the special hunt
+    nice -n 10 python scripts/make_puzzles.py --special --kinds castling --castling-strays --add   # castlings only
 
 CPU-heavy: run it niced and bounded in time (``--minutes``: no new game is
 waited for after that; the set is that of the first games that all
@@ -66,25 +67,33 @@ source: a game's hunt costs about a fifth of a CPU-second a ply.
 **The special hunt** (``--special``, instead of all the above): puzzles whose
 first move is an en passant capture, a scornful capture, a promotion that
 regains a piece or a castling, the kind read from the move itself
-(:func:`special_theme`).  Its positions: every position of each game, and
-every position a stray move leaves that gives the opponent such a move (a
-multi-step or scornful step that opens a capture; with ``--special-strays``
-also any stray that leaves a promotion at hand); castlings only in the
-game's own positions, and only when :func:`castling_may_tell` (a check, a
-Rook or the King attacked, or the castle attacking a piece worth more than
-a Rook or unprotected).  A position whose side to move leads by ``DECIDED``
-points of material is skipped (it is already won), and when it is behind by
-as much only its promotions are tried.  Each special move is tried as the
-lead of the margin scan above: it is searched first, and the scan gives up
-at the first other move within the margin of it; the rest is as for the
-other puzzles, except that after an en passant or scornful capture, which
-wins one pawn, the first step's margin is one pawn (``PAWN_MARGIN``) and
-the first move must score at least a pawn (``SPECIAL_WINNING``); and a
-castling that is the best by the margin but wins nothing (it saves what
-every other move loses; it scores at least ``HOLDING``) is a one-move
-puzzle with the theme ``castling`` alone.  A special move that mates at
-once goes to the proof.  One puzzle per first move in ``HUNT_WINDOW`` plies
-of a game.
+(:func:`special_theme`; ``--kinds`` chooses among them).  Its positions:
+every position of each game, and every position a stray move leaves that
+gives the opponent such a move (a multi-step or scornful step that opens a
+capture; with ``--special-strays`` also any stray that leaves a promotion at
+hand; with ``--castling-strays`` also any that leaves a castling at hand).
+Castlings are tried only when :func:`telling_castlings` keeps them (the
+castle gives check, moves a Rook that is attacked where it stands, or
+attacks an enemy piece not attacked before that is worth more than a Rook
+or unprotected): in an opening castling is at hand in most positions.  A
+position whose side to move leads by ``DECIDED`` points of material is
+skipped (it is already won), and when it is behind by as much only its
+promotions are tried.  Each special move is tried as the lead of the margin
+scan above: it is searched first, then the moves likeliest to come within
+the margin of it (the same piece's: the pawn's other promotions, the King's
+and the Rooks' moves), and the scan gives up at the first other move within
+the margin; the best move must be the lead itself (a better special move,
+such as another promotion of the same pawn, is tried as a lead of its own:
+so a promotion is a puzzle only when the piece it regains is the best by the
+margin, and a pawn that could regain a Queen or a Wyvern, worth about the
+same, gives none).  The rest is as for the other puzzles, except that after
+an en passant or scornful capture, which wins one pawn, the first step's
+margin is one pawn (``PAWN_MARGIN``) and the first move must score at least
+a pawn (``SPECIAL_WINNING``); and a castling that is the best by the margin
+but wins nothing (it saves what every other move loses; it scores at least
+``HOLDING``) is a one-move puzzle with the theme ``castling`` alone.  A
+special move that mates at once goes to the proof.  One puzzle per first
+move in ``HUNT_WINDOW`` plies of a game.
 
 Themes and ratings come from :mod:`cescacs_tui.learn.themes`; a position
 already used (the same placement, side and rights) is skipped, and so is a
@@ -110,7 +119,7 @@ from cescacs_tui.core import Game, Move, Position, read_pgn
 from cescacs_tui.core.errors import CescacsError
 from cescacs_tui.core.geometry import KINGS_ROOK_HOME, QUEENS_ROOK_HOME
 from cescacs_tui.core.move import CASTLING, EN_PASSANT, MULTI_STEP, SCORNFUL_CAPTURE, SCORNFUL_STEP
-from cescacs_tui.core.pieces import ROOK, VALUES, WHITE
+from cescacs_tui.core.pieces import ROOK, VALUES, Colour
 from cescacs_tui.engine import Limits, SearchBoard, Searcher, choose_move, level
 from cescacs_tui.learn.proof import MAX_MATE, Budget, BudgetExceeded, MateProver
 from cescacs_tui.learn.puzzles import BUNDLED, Puzzle, read_puzzle_file, verify
@@ -151,6 +160,8 @@ every reasonable move keeps more than ``NOT_YET_WON``, or (behind) only a promot
 OPENERS = (MULTI_STEP, SCORNFUL_STEP)
 """Stray moves that open an en passant or scornful capture for the opponent."""
 PAWN_CAPTURES = (EN_PASSANT, SCORNFUL_CAPTURE)
+SPECIAL_KINDS = ("promotion", "en-passant", "scornful-pawn", "castling")
+"""The themes :func:`special_theme` reads from a special move, which ``--kinds`` chooses among."""
 
 
 @dataclass
@@ -289,9 +300,11 @@ class Builder:
         self.harvest = Harvest()
         self.seen: set[str] = set()
         self.last_puzzle = -MIN_GAP
+        self.trying = ""
+        """The special hunt's lead's theme, said before each reason a candidate was turned down."""
 
     def reject(self, why: str) -> None:
-        self.harvest.reject(why)
+        self.harvest.reject(self.trying + why)
 
     def run(self, game: Game, source: str, rng: random.Random) -> Harvest:
         """Analyse every position of ``game``, and one stray move from each, and make the candidates into puzzles."""
@@ -333,11 +346,11 @@ class Builder:
 
     def special_hunt(self, game: Game, source: str) -> None:
         """Puzzles whose first move is special (``--special``): every position of ``game`` where the side to
-        move has a special move (:func:`special_theme`), and every position left by a stray move that gives the
-        opponent one: any stray opening an en passant or scornful capture, and with ``--special-strays`` any
-        other that leaves a promotion at hand (castlings are tried on the game's own positions only, when
-        :func:`castling_may_tell`: in an opening nearly every stray leaves one, and the scans would cost most of
-        the hunt for none kept), each as :meth:`special_candidate` says."""
+        move has a special move (:func:`special_theme`) of the kinds asked for (``--kinds``), and every position
+        left by a stray move that gives the opponent one: any stray opening an en passant or scornful capture,
+        with ``--special-strays`` any other that leaves a promotion at hand, and with ``--castling-strays`` any
+        that leaves a castling :func:`telling_castlings` keeps (without it castlings are tried on the game's own
+        positions only: in an opening nearly every stray leaves one), each as :meth:`special_candidate` says."""
         self.engine.new_game()
         self.harvest.plies = game.ply
         found: set[tuple[str, int]] = set()
@@ -347,28 +360,47 @@ class Builder:
             if ply < STRAY_FROM:
                 continue
             for stray in position.legal_moves():
-                if stray.kind not in OPENERS and not self.args.special_strays:
+                if stray.kind not in OPENERS and not self.args.special_strays and not self.args.castling_strays:
                     continue
                 said = position.ctl_an(stray)
                 board.make(stray)
                 try:
                     where = f"{source}, ply {ply + 1} played {said} instead"
-                    self.special_candidate(board, where, ply, found, castles=False)
+                    self.special_candidate(board, where, ply, found, castles=self.args.castling_strays,
+                                           others=stray.kind in OPENERS or self.args.special_strays)  # fmt: skip
                 finally:
                     board.unmake()
 
     def special_candidate(
-        self, board: SearchBoard, where: str, ply: int, found: set[tuple[str, int]], *, castles: bool = True
+        self,
+        board: SearchBoard,
+        where: str,
+        ply: int,
+        found: set[tuple[str, int]],
+        *,
+        castles: bool = True,
+        others: bool = True,
     ) -> None:
-        """The position on ``board`` as a puzzle whose first move is one of its special moves: each is tried as the
-        lead of the margin scan (:meth:`tactic_puzzle`), which gives up at the first other move within the margin
-        of it, so a lead that is not the clear best costs a few depth-1 searches; a special move that mates at
-        once goes to the proof.  One puzzle per first move in ``HUNT_WINDOW`` plies of a game (``found``)."""
+        """The position on ``board`` as a puzzle whose first move is one of its special moves of ``--kinds``
+        (castlings only with ``castles``, and only those :func:`telling_castlings` keeps; the other kinds only
+        with ``others``): each is tried as the lead of the margin scan (:meth:`tactic_puzzle`), which gives up at
+        the first other move within the margin of it, so a lead that is not the clear best costs a few depth-1
+        searches; a special move that mates at once goes to the proof.  One puzzle per first move in
+        ``HUNT_WINDOW`` plies of a game (``found``)."""
         position = board.position
         if key(position) in self.seen:
             return
-        specials = [m for m in position.legal_moves() if special_theme(m) and (castles or m.kind != CASTLING)]
-        if all(m.kind == CASTLING for m in specials) and not (specials and castling_may_tell(position, specials)):
+        kinds = self.args.kinds
+        specials = [
+            m
+            for m in position.legal_moves()
+            if special_theme(m) in kinds and (castles if m.kind == CASTLING else others)
+        ]
+        castlings = [m for m in specials if m.kind == CASTLING]
+        if castlings:
+            telling = set(telling_castlings(position, castlings))
+            specials = [m for m in specials if m.kind != CASTLING or m in telling]
+        if not specials:
             return
         lead_by = material(position, position.turn)
         if lead_by >= DECIDED:
@@ -379,6 +411,7 @@ class Builder:
             said = position.ctl_an(lead)
             if (said, ply // HUNT_WINDOW) in found:
                 continue
+            self.trying = f"{special_theme(lead)}: "
             try:
                 if said.endswith("#"):
                     puzzle = self.mate_puzzle(position, 1, where)
@@ -387,6 +420,8 @@ class Builder:
             except OverBudget:
                 self.reject("a search over the node cap")
                 continue
+            finally:
+                self.trying = ""
             if puzzle is None or special_theme(puzzle.line()[0]) is None:
                 continue
             found.add((puzzle.moves[0], ply // HUNT_WINDOW))
@@ -476,8 +511,9 @@ class Builder:
         of a position with many captures costs seconds."""
         position = board.position
         moves = position.legal_moves()
-        if lead is not None:
-            moves = [lead, *(m for m in moves if m != lead)]
+        if lead is not None:  # the lead, then the moves likeliest to come within the margin of it (the same piece's)
+            near = {lead.origin, *castle_rooks(lead, position.turn)}
+            moves = [lead, *sorted((m for m in moves if m != lead), key=lambda m: m.origin not in near)]
         scanned: list[tuple[int, Move]] = []
         for move in moves:
             position.push(move)
@@ -504,7 +540,9 @@ class Builder:
 
     def tactic_puzzle(self, board: SearchBoard, source: str, *, lead: Move | None = None) -> Puzzle | None:
         """A material puzzle by the engine margin; with ``lead`` (the special move the special hunt tries) its
-        first move must be an en passant or scornful capture, a promotion or a castling, a pawn's lead after it is
+        first move must be that move (an en passant or scornful capture, a promotion or a castling; another special
+        move that scores better is tried as a lead of its own, so that one window keeps a first move once), a pawn's
+        lead after it is
         enough, and a castling that wins nothing but is still the best by the margin (it saves material) is a
         one-move puzzle."""
         special = lead is not None
@@ -526,8 +564,8 @@ class Builder:
                 if best - second < margin:
                     self.reject(f"margin too small at step {step + 1}")
                     return None
-                if step == 0 and special and special_theme(move) is None:
-                    self.reject("the best move is no special move")
+                if step == 0 and special and move != lead:  # another special move is tried as a lead of its own
+                    self.reject("the best move is not the lead")
                     return None
                 if step == 0 and special and move.kind == CASTLING and HOLDING <= best < SPECIAL_WINNING:
                     return make_puzzle(start, [move], source)  # the castle saves what every other move loses
@@ -574,32 +612,43 @@ def special_theme(move: Move) -> str | None:
     return {EN_PASSANT: "en-passant", SCORNFUL_CAPTURE: "scornful-pawn", CASTLING: "castling"}.get(move.kind)
 
 
-def castling_may_tell(position: Position, castlings: Sequence[Move]) -> bool:
-    """Whether one of ``castlings`` could be a puzzle's move, by the rules alone (cheap, before any search): it
-    gives check, a Rook that may castle (or the King) is attacked where it stands, or the castle attacks an enemy
-    piece not attacked before that is worth more than a Rook or unprotected.  In an opening castling is at hand
-    in most positions, and the engine is asked only about these."""
+def castle_rooks(castle: Move, mover: Colour) -> tuple[int, ...]:
+    """The homes of the Rooks ``castle`` moves (its token: ``KRK`` the king's Rook, ``KRD`` the queen's, ``KRR``
+    both; RULES.md 8.5)."""
+    token = castle.castling or ""
+    return tuple(
+        home
+        for home, letters in ((KINGS_ROOK_HOME[mover], ("KRK", "KRR")), (QUEENS_ROOK_HOME[mover], ("KRD", "KRR")))
+        if token.startswith(letters)
+    )
+
+
+def telling_castlings(position: Position, castlings: Sequence[Move]) -> list[Move]:
+    """Those of ``castlings`` that could be a puzzle's move, by the rules alone (cheap, before any search): it
+    gives check, a Rook it moves is attacked where it stands, or the castle attacks an enemy piece not attacked
+    before that is worth more than a Rook or unprotected.  In an opening castling is at hand in most positions,
+    and the engine is asked only about these."""
     mover = position.turn
     enemy = mover.opponent
-    homes = {m.origin for m in castlings} | {KINGS_ROOK_HOME[mover], QUEENS_ROOK_HOME[mover]}
-    mine = [h for h in homes if position.raw_board[h] and (position.raw_board[h] > 0) == (mover == WHITE)]
-    if any(position.attackers(h, enemy) for h in mine):
-        return True
+    attacked = {h for h in (KINGS_ROOK_HOME[mover], QUEENS_ROOK_HOME[mover]) if position.attackers(h, enemy)}
     before = {h for h in position.piece_hexes(enemy) if position.attackers(h, mover)}
+    telling = []
     for castle in castlings:
+        if attacked & set(castle_rooks(castle, mover)):
+            telling.append(castle)
+            continue
         position.push(castle)
         try:
-            if position.is_check():
-                return True
             board = position.raw_board
-            for h in position.piece_hexes(enemy) - before:
-                if position.attackers(h, mover) and (
-                    VALUES[abs(board[h])] > VALUES[ROOK] or not position.attackers(h, enemy)
-                ):
-                    return True
+            if position.is_check() or any(
+                position.attackers(h, mover)
+                and (VALUES[abs(board[h])] > VALUES[ROOK] or not position.attackers(h, enemy))
+                for h in position.piece_hexes(enemy) - before
+            ):
+                telling.append(castle)
         finally:
             position.pop()
-    return False
+    return telling
 
 
 def special_moves(position: Position) -> bool:
@@ -704,6 +753,12 @@ def main() -> None:
     parser.add_argument("--special-strays", action=argparse.BooleanOptionalAction, default=True,
                         help="in the special hunt, also the stray moves that leave a promotion at hand, not only "
                         "those opening an en passant or scornful capture (default: yes)")  # fmt: skip
+    parser.add_argument("--castling-strays", action=argparse.BooleanOptionalAction, default=False,
+                        help="in the special hunt, also the castlings of the positions stray moves leave (default: "
+                        "no)")  # fmt: skip
+    parser.add_argument("--kinds", nargs="+", choices=SPECIAL_KINDS, default=SPECIAL_KINDS, metavar="KIND",
+                        help="in the special hunt, only these first moves: " + ", ".join(SPECIAL_KINDS)
+                        + " (default: all)")  # fmt: skip
     parser.add_argument("--no-records", action="store_true", help="self-play only")
     parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no bound)")
     parser.add_argument("--out", type=Path, default=BUNDLED)

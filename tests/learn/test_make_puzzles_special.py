@@ -9,7 +9,7 @@ import argparse
 from cescacs_tui.core import Game, Position
 from cescacs_tui.engine import SearchBoard
 from cescacs_tui.learn.puzzles import verify
-from scripts.make_puzzles import Builder, Engine, castling_may_tell, special_theme
+from scripts.make_puzzles import Builder, Engine, castle_rooks, special_theme, telling_castlings
 
 EN_PASSANT_CHECK = (
     "/24:k2e1/19:1p4p1/18:3v3/16:5p1/14:5j1/12:4p2/11:4P3/10:2P4/9:2R1KP2/7:2P5/6:5P1/5:2E3/4:3EN/2:E2/0:R/"
@@ -48,7 +48,19 @@ def test_castling_is_special_and_the_sieve_asks_about_a_rook_under_attack() -> N
     position = Position.from_pdtl("/27:dk/25:r2r/3:R2R/1:DK/ w RKRrkr - 0 1")  # RULES.md 8.7
     castlings = [m for m in position.legal_moves() if special_theme(m) == "castling"]
     assert len(castlings) == 15
-    assert castling_may_tell(position, castlings)  # the Rook on C25 attacks the Rook on C3
+    assert telling_castlings(position, castlings) == castlings  # both Rooks attacked down their columns
+
+
+def test_the_sieve_keeps_the_castlings_that_move_the_attacked_rook() -> None:
+    position = Position.from_pdtl("/27:1k/25:r3/3:R2R/1:1K/ w RKRk - 0 1")  # only the queen's Rook attacked
+    castlings = [m for m in position.legal_moves() if special_theme(m) == "castling"]
+    rooks = {str(m): castle_rooks(m, position.turn) for m in castlings}
+    assert {len(homes) for token, homes in rooks.items() if token.startswith("KRR")} == {2}
+    telling = [str(m) for m in telling_castlings(position, castlings)]
+    assert [t for t in telling if t.startswith("KRK")] == ["KRK-HG", "KRK-FG"]  # the king's Rook checks on G5
+    assert [t for t in telling if not t.startswith("KRK")] == [
+        str(m) for m in castlings if str(m).startswith(("KRD", "KRR"))
+    ]
 
 
 def test_the_sieve_passes_over_a_castling_that_changes_nothing() -> None:
@@ -58,7 +70,7 @@ def test_the_sieve_passes_over_a_castling_that_changes_nothing() -> None:
     )  # KRK-II only: no check, no Rook attacked, and the Rook on I21 would attack the protected Bishop on C15
     castlings = [m for m in position.legal_moves() if special_theme(m) == "castling"]
     assert [str(m) for m in castlings] == ["KRK-II"]
-    assert not castling_may_tell(position, castlings)
+    assert telling_castlings(position, castlings) == []
 
 
 def test_a_scornful_capture_that_wins_a_pawn_is_a_puzzle_by_the_pawns_margin() -> None:
@@ -71,3 +83,19 @@ def test_a_scornful_capture_that_wins_a_pawn_is_a_puzzle_by_the_pawns_margin() -
     puzzle = builder.tactic_puzzle(SearchBoard(start), "a test", lead=lead)
     assert puzzle is not None and puzzle.moves == ("E15@F14",) and puzzle.themes == ("material", "scornful-pawn")
     assert verify(puzzle) == []
+
+
+PROMOTION_AT_HAND = (
+    "/28:v/27:1k/26:1jg/25:2n1/24:1ede1/23:3e2/21:1p6/18:1pP2p1/17:4N3/16:1P1e3/14:P3p2/12:2J4/10:5Pp/8:4E2/7:6P1"
+    "/6:4P2/5:P1E3/4:1E1EP/3:2N1/2:GJG/1:1K/0:V/ b Kk - 0 40"
+)  # self-play seed 27, game 7, ply 79 with White's L5-L7 instead: X10-X6 regains a Rook, a Pegasus or less
+
+
+def test_a_promotion_is_a_puzzle_only_as_the_best_of_the_pawns_choices() -> None:
+    start = Position.from_pdtl(PROMOTION_AT_HAND)
+    builder = Builder(argparse.Namespace(deep_nodes=4_000), Engine(200_000))
+    puzzle = builder.tactic_puzzle(SearchBoard(start), "a test", lead=start.parse_move("X10-X6=R"))
+    assert puzzle is not None and puzzle.moves == ("X10-X6=R",) and puzzle.themes == ("material", "promotion")
+    assert verify(puzzle) == []
+    assert builder.tactic_puzzle(SearchBoard(start), "a test", lead=start.parse_move("X10-X6=G")) is None
+    assert builder.harvest.rejected == {"the best move is not the lead": 1}  # the Rook's: tried as its own lead
