@@ -20,8 +20,10 @@ Where positions come from:
   ``tests/data/games``): every position of their main lines;
 * ``--games`` games of the engine against itself, one side at a level drawn
   from 1-3 (the weak levels hang pieces and walk into mates: tactics for
-  the other side), the other from 3-7, after two random plies;
-  ``--play-nodes`` nodes a move;
+  the other side), the other from 3-7 (``--weak`` and ``--strong`` change
+  these: levels near each other play longer, balanced games, whose endgames
+  have promotions at hand), after two random plies; ``--play-nodes`` nodes a
+  move;
 * stray moves: from each position of those games, a move the side to move
   could have played instead (see below).
 
@@ -259,9 +261,17 @@ def _positions(game: Game) -> Iterator[tuple[int, SearchBoard]]:
         yield ply, board
 
 
-def self_play(engine: Engine, rng: random.Random, nodes: int, max_plies: int) -> Game:
-    """One game of the engine against itself, one side at level 1-3 and the other at 3-7, after two random plies."""
-    weak, strong = rng.randint(1, 3), rng.randint(3, 7)
+def self_play(
+    engine: Engine,
+    rng: random.Random,
+    nodes: int,
+    max_plies: int,
+    weak_levels: tuple[int, int] = (1, 3),
+    strong_levels: tuple[int, int] = (3, 7),
+) -> Game:
+    """One game of the engine against itself, one side at a level drawn from ``weak_levels`` (both ends included)
+    and the other from ``strong_levels``, after two random plies."""
+    weak, strong = rng.randint(*weak_levels), rng.randint(*strong_levels)
     levels = (weak, strong) if rng.random() < 0.5 else (strong, weak)
     game = Game(Position.initial())
     for _ in range(2):
@@ -680,7 +690,7 @@ def work(job: Job, args: argparse.Namespace) -> tuple[Job, str, Harvest]:
         source, game = list(reference_games(RECORD_FOLDERS))[number]
     else:
         rng = random.Random(args.seed * 100_003 + number)
-        game = self_play(engine, rng, args.play_nodes, args.max_plies)
+        game = self_play(engine, rng, args.play_nodes, args.max_plies, args.weak, args.strong)
         source = f"self-play seed {args.seed}, game {number} ({game.tags['White']} - {game.tags['Black']})"
     builder = Builder(args, engine)
     if args.special:
@@ -727,6 +737,18 @@ def build(args: argparse.Namespace) -> list[Puzzle]:
     return sorted(puzzles.values(), key=lambda p: (p.rating, p.id))
 
 
+def level_range(text: str) -> tuple[int, int]:
+    """``--weak`` and ``--strong``: ``LO-HI`` (or one level), levels 1-10, low first."""
+    low, _, high = text.partition("-")
+    try:
+        bounds = int(low), int(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: levels LO-HI, such as 2-4") from None
+    if not 1 <= bounds[0] <= bounds[1] <= 10:
+        raise argparse.ArgumentTypeError(f"{text!r}: levels from 1 to 10, the lower first")
+    return bounds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=240, help="self-play games (default 240)")
@@ -738,6 +760,10 @@ def main() -> None:
     parser.add_argument("--deep-nodes", type=int, default=4_000, help="nodes of the margin's deeper searches")
     parser.add_argument("--play-nodes", type=int, default=1_500, help="nodes a self-play move")
     parser.add_argument("--max-plies", type=int, default=160)
+    parser.add_argument("--weak", type=level_range, default=(1, 3), metavar="LO-HI",
+                        help="the levels one side of a self-play game is drawn from (default 1-3)")  # fmt: skip
+    parser.add_argument("--strong", type=level_range, default=(3, 7), metavar="LO-HI",
+                        help="the levels the other side is drawn from (default 3-7)")  # fmt: skip
     parser.add_argument("--strays", action=argparse.BooleanOptionalAction, default=True,
                         help="also try one random move instead of each move (default: yes)")  # fmt: skip
     parser.add_argument("--hunt", action=argparse.BooleanOptionalAction, default=True,

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 
+import pytest
+
 from cescacs_tui.core import Game, Position
 from cescacs_tui.engine import SearchBoard
 from cescacs_tui.learn.puzzles import verify
-from scripts.make_puzzles import Builder, Engine, castle_rooks, special_theme, telling_castlings
+from scripts.make_puzzles import Builder, Engine, castle_rooks, level_range, special_theme, telling_castlings
 
 EN_PASSANT_CHECK = (
     "/24:k2e1/19:1p4p1/18:3v3/16:5p1/14:5j1/12:4p2/11:4P3/10:2P4/9:2R1KP2/7:2P5/6:5P1/5:2E3/4:3EN/2:E2/0:R/"
@@ -99,3 +101,10 @@ def test_a_promotion_is_a_puzzle_only_as_the_best_of_the_pawns_choices() -> None
     assert verify(puzzle) == []
     assert builder.tactic_puzzle(SearchBoard(start), "a test", lead=start.parse_move("X10-X6=G")) is None
     assert builder.harvest.rejected == {"the best move is not the lead": 1}  # the Rook's: tried as its own lead
+
+
+def test_the_self_play_levels_are_a_range_from_1_to_10() -> None:
+    assert level_range("2-4") == (2, 4) and level_range("5") == (5, 5)
+    for bad in ("0-3", "4-2", "x", "3-11"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            level_range(bad)
