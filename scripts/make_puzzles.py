@@ -199,6 +199,8 @@ class Engine:
     def __init__(self, cap: int | None = None) -> None:
         self.searcher = Searcher(hash_entries=1 << 17)
         self.searches = 0
+        self.nodes = 0
+        """Nodes of every search so far (``--game-nodes`` bounds a game's special hunt by them)."""
         self.cap = None if cap is None else NodeCap(self.searcher, cap)
 
     def new_game(self) -> None:
@@ -206,6 +208,7 @@ class Engine:
 
     def search(self, board: SearchBoard, limits: Limits) -> Analysis:
         result = self.searcher.search(board, limits, overhead=0.0, stop=self.cap)
+        self.nodes += self.searcher.nodes
         if self.cap is not None and self.searcher.nodes >= self.cap.cap:
             raise OverBudget
         self.searches += 1
@@ -364,7 +367,12 @@ class Builder:
         self.engine.new_game()
         self.harvest.plies = game.ply
         found: set[tuple[str, int]] = set()
+        budget = self.engine.nodes + self.args.game_nodes if self.args.game_nodes else None
         for ply, board in _positions(game):
+            if budget is not None and self.engine.nodes > budget:
+                self.reject("a game's hunt stopped by --game-nodes")
+                print(f"  {source}: --game-nodes reached at ply {ply + 1}", file=sys.stderr)
+                return
             position = board.position
             self.special_candidate(board, f"{source}, ply {ply + 1}", ply, found)
             if ply < STRAY_FROM:
@@ -700,7 +708,10 @@ def work(job: Job, args: argparse.Namespace) -> tuple[Job, str, Harvest]:
     if args.hunt and not args.special:
         builder.hunt(game, source)
     harvest = builder.harvest
-    said = f"{source}: {game.ply} plies, {len(harvest.puzzles)} puzzles ({time.monotonic() - began:.0f} s)"
+    said = (
+        f"{source}: {game.ply} plies, {len(harvest.puzzles)} puzzles ({time.monotonic() - began:.0f} s, "
+        f"{engine.nodes:,} nodes)"
+    )
     return job, said, harvest
 
 
@@ -776,6 +787,10 @@ def main() -> None:
     parser.add_argument("--node-cap", type=int, default=200_000,
                         help="in the special hunt, the most nodes of any one search: a candidate whose search "
                         "passes it is dropped (default 200000)")  # fmt: skip
+    parser.add_argument("--game-nodes", type=int, default=0,
+                        help="in the special hunt, stop a game's hunt at the first position after its searches "
+                        "passed this many nodes (0: no bound; a game full of promotions can take many minutes)",
+                        )  # fmt: skip
     parser.add_argument("--special-strays", action=argparse.BooleanOptionalAction, default=True,
                         help="in the special hunt, also the stray moves that leave a promotion at hand, not only "
                         "those opening an en passant or scornful capture (default: yes)")  # fmt: skip
