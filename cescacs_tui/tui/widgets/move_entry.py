@@ -32,7 +32,9 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widgets import Input, Label
 
@@ -68,6 +70,12 @@ class MoveInput(Input):
 
     _untouched_since_submit = False
     """Whether the box has stayed empty since Enter handed its last move over."""
+
+    virtual_size = Reactive(Size(0, 0), layout=False)
+    """Textual's ``Input`` sets its virtual size (the text's width) on every change of its value, and a widget's
+    virtual size lays the whole screen out again: some 4 ms at 120x40 on each key typed and on the Enter that
+    empties the box.  This box is one line of fixed width (``1fr``) with no scroll bars, so nothing around it can
+    depend on its text: a repaint is enough (its own horizontal scrolling reads the value directly)."""
 
     async def on_key(self, event: events.Key) -> None:
         """Every key is handled here and now, in the order typed.
