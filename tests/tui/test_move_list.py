@@ -411,3 +411,20 @@ async def test_a_growing_list_lays_the_screen_out_only_when_its_scroll_bar_comes
         assert layouts
         assert moves.vertical_scrollbar.window_virtual_size == moves.row_count + moves.HEADER_ROWS
         assert MARKER in lines(moves)[-1]
+
+
+async def test_a_takeback_at_the_end_of_a_long_list_leaves_no_blank_line() -> None:
+    """The list, scrolled to its last move, loses a row: it scrolls back by one, its last row still at the bottom."""
+    game = game_with(FOOLS_MATE[:11])  # 6 rows under the header, 4 shown
+    app = MoveListApp(game, height=5)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        moves = app.query_one(MoveList)
+        assert moves.scroll_offset.y == moves.max_scroll_y == 2
+        for _ in range(2):  # the 11th half-move, then the 10th: the 6th row goes
+            game.takeback()
+            app.show()
+            await pilot.pause()
+        assert moves.row_count == 5
+        assert moves.scroll_offset.y == moves.max_scroll_y == 1
+        assert lines(moves)[-1].startswith(" 5.")

@@ -214,6 +214,8 @@ class MoveList(TranslatedBindings, ScrollView, can_focus=True):
             self.refresh(layout=True)  # not laid out yet, or the scroll bar appears or goes
         elif lines > window:
             self.vertical_scrollbar.window_virtual_size = lines
+        if self.scroll_offset.y > self.max_scroll_y:  # shorter (a takeback): the end stays at the bottom
+            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
 
     @staticmethod
     def _rows_of(game: Game, black_first: bool) -> list[Row]:
