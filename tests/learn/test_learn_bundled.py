@@ -69,3 +69,9 @@ def test_the_check_of_one_theme_counts_that_themes_puzzles(capsys: pytest.Captur
     assert main(["puzzles", "--check", "--theme", "scornful-pawn"]) == 0
     count = len(with_theme(bundled_puzzles(), "scornful-pawn"))
     assert capsys.readouterr().out == f"{count} puzzles checked: every one is sound\n"
+
+
+def test_the_set_has_promotions_that_win_material() -> None:
+    """Not only mates: a promotion that regains a piece and wins material by the engine margin, its first move."""
+    won = [p for p in with_theme(bundled_puzzles(), "promotion") if "material" in p.themes]
+    assert won and all(p.line()[0].promotion for p in won)

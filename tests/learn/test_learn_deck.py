@@ -13,7 +13,7 @@ from cescacs_tui.core.pieces import BLACK, WHITE
 from cescacs_tui.data.progress import ProgressFile, progress_path
 from cescacs_tui.learn import deck as deck_module
 from cescacs_tui.learn.deck import add_to_deck, blunder_puzzles, deck_puzzles, people_sides
-from cescacs_tui.learn.puzzles import Attempt, Verdict, bundled_puzzles
+from cescacs_tui.learn.puzzles import Attempt, Puzzle, Verdict, bundled_puzzles, verify
 from cescacs_tui.learn.review import Review
 from cescacs_tui.learn.trainer import NEAREST, Trainer, player_trainer
 from tests.helpers.review import BLUNDER_PLY, planted, planted_plies
@@ -59,9 +59,17 @@ def test_an_entry_of_the_deck_that_is_not_a_puzzle_is_said_and_skipped(tmp_path:
     assert len(trainer.problems) == 1 and trainer.problems[0].startswith("puzzle 1 of your deck: ")
 
 
+CASTLING = Puzzle("Pcastle", "/27:1k/25:r3/3:R2R/1:1K/ w RKRk - 0 1", ("KRK-HG+∞",), ("castling",), 1000)
+"""The King leaps to H6 and the king's Rook checks from G5 beside it: a castling puzzle (the bundled set may have
+none: cescacs_tui/assets/README.md says why)."""
+
+
 def test_the_next_puzzle_is_near_the_rating_and_not_a_recent_one() -> None:
-    trainer = Trainer({"bundled": bundled_puzzles()}, chooser=random.Random(3))
-    distances = sorted(abs(p.rating - 1500) for p in bundled_puzzles())
+    assert verify(CASTLING) == []
+    deck = (*bundled_puzzles(), CASTLING)
+    assert not any("kings-leap" in p.themes for p in deck)
+    trainer = Trainer({"bundled": deck}, chooser=random.Random(3))
+    distances = sorted(abs(p.rating - 1500) for p in deck)
     farthest = distances[NEAREST + 10]  # the nearest, once the 10 shown before are left out
     seen = set()
     for _ in range(10):
@@ -72,7 +80,10 @@ def test_the_next_puzzle_is_near_the_rating_and_not_a_recent_one() -> None:
     trainer.theme = "promotion"
     attempt = trainer.next_puzzle()
     assert attempt is not None and "promotion" in attempt.puzzle.themes
-    trainer.theme = "castling"  # the bundled set has none
+    trainer.theme = "castling"
+    attempt = trainer.next_puzzle()
+    assert attempt is not None and "castling" in attempt.puzzle.themes and attempt.puzzle.line()[0].is_castling
+    trainer.theme = "kings-leap"  # a theme no puzzle of the deck has
     assert trainer.next_puzzle() is None and trainer.attempt is None
 
 
