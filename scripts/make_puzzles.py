@@ -95,7 +95,10 @@ a pawn (``SPECIAL_WINNING``); and a castling that is the best by the margin
 but wins nothing (it saves what every other move loses; it scores at least
 ``HOLDING``) is a one-move puzzle with the theme ``castling`` alone.  A
 special move that mates at once goes to the proof.  One puzzle per first
-move in ``HUNT_WINDOW`` plies of a game.
+move in ``HUNT_WINDOW`` plies of a game.  ``--game-nodes`` stops a game's
+hunt at the first position after its searches passed that many nodes: a
+game with promotions at hand for both sides can otherwise take the better
+part of an hour, and nodes, unlike time, give the same puzzles every run.
 
 Themes and ratings come from :mod:`cescacs_tui.learn.themes`; a position
 already used (the same placement, side and rights) is skipped, and so is a
