@@ -6,6 +6,7 @@ import pytest
 
 from cescacs_tui.core import BLACK, HEX_NAMES, WHITE, IllegalMoveError, Move, PieceType, Position, parse_hex
 from tests.helpers.games import FOOLS_MATE
+from tests.helpers.reference import POSITIONS, RULE_VECTORS
 
 
 def test_gives_check_and_is_castling() -> None:
@@ -60,3 +61,18 @@ def test_check_lines_give_the_hexes_a_block_would_stand_on() -> None:
     jump = Position.from_pdtl(pdtl("KF10 nI11 kG27"))
     assert jump.check_lines() == [(parse_hex("I11"), ())]
     assert Position.initial().check_lines() == []
+
+
+@pytest.mark.parametrize("castling", [True, False], ids=["castling", "no-castling"])
+def test_the_moves_of_one_piece_are_those_of_the_whole_list_that_start_there(castling: bool) -> None:
+    """``legal_moves(origin)`` generates one piece's moves alone (reading a move needs no more): in every
+    position of the reference data and the rule vectors (checks from afar, double checks, the King's leap giving
+    check, en passant, forced promotion turns, pins), from every hex (each piece's, in the reference games),
+    exactly the whole list's moves from there, in order."""
+    for row in [*RULE_VECTORS, *POSITIONS]:
+        position = Position.from_pdtl(row["pdtl"], castling=castling)
+        legal = position.legal_moves()
+        hexes = range(len(HEX_NAMES)) if row in RULE_VECTORS else {h for h, _ in position.pieces(position.turn)}
+        for h in hexes:
+            assert position.legal_moves(h) == [m for m in legal if m.origin == h], (row["pdtl"], HEX_NAMES[h])
+        assert all(position.is_legal(m) for m in legal)

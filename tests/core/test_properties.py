@@ -109,3 +109,12 @@ def test_clock_and_move_number_follow_the_rules_in_random_games(data):
         # RULES.md 10.5: the move number grows after Black's half-move
         if number is not None:
             assert position.fullmove_number == (number + 1 if turn == BLACK else number)
+
+
+@budget(15)
+@given(st.data())
+def test_the_moves_from_each_hex_are_the_whole_lists_from_there(data):
+    for position in random_game(data, 40):
+        legal = position.legal_moves()
+        for h, _ in position.pieces(position.turn):
+            assert position.legal_moves(h) == [m for m in legal if m.origin == h]
