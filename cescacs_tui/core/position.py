@@ -919,7 +919,20 @@ class Position:
         return tuple(move) in self._legal(move[0])
 
     def has_legal_moves(self) -> bool:
-        return bool(self._legal())
+        """Whether the side to move has a legal move (else it is mated or stalemated).
+
+        A King's move, when there is one, is found before any other piece's
+        move is generated: most checks are answered so, and a mate search
+        asks this after every check.
+        """
+        us = self._turn
+        king = self._kings[us]
+        in_check = self._attacked(king, 1 - us)
+        if not in_check and self._forced_promotions():
+            return True  # a forced promotion turn: only the promotions are legal, and there are some
+        moves: list[MoveTuple] = []
+        self._king_moves(moves, king, in_check)
+        return bool(moves) or bool(self._legal())
 
     # --- for search engines ------------------------------------------------------
     #
@@ -940,6 +953,55 @@ class Position:
         When not in check they are generated directly, without the quiet moves.
         """
         return self._noisy()
+
+    def giving_check(self, moves: Iterable[MoveTuple]) -> list[MoveTuple]:
+        """Those of ``moves`` (legal moves here) that give check, in their order: for a mate search.
+
+        Only a move that could give check is played to see whether it does:
+        one that leaves or reaches a hex from which the enemy King can be
+        attacked (the lines to it up to their first piece, the jumps and
+        steps to it) or that moves a second piece (castling, en passant).
+        When the King's leap could attack the enemy King once its own King is
+        out of check, every move is played.
+        """
+        us = self._turn
+        target = self._kings[1 - us]
+        own = self._kings[us]
+        hot: set[int] | None = None
+        if not (self._rights & RIGHT_KING[us] and self.castling_enabled and target in KNIGHT_SET[own]):
+            hot = self._attack_hexes(target, us)
+        out: list[MoveTuple] = []
+        for move in moves:
+            if hot is None or move[0] in hot or move[1] in hot or move[2] == CASTLING or move[2] == EN_PASSANT:
+                self.push(move)
+                if self._attacked(target, us):
+                    out.append(move)
+                self.pop()
+        return out
+
+    def _attack_hexes(self, h: int, by: int) -> set[int]:
+        """Where a piece of ``by`` must arrive, or which hex must empty, for ``by`` to attack hex ``h``.
+
+        The hexes :meth:`_attacked` reads, but the King's leap: those of a
+        pawn, Elephant or jumper attacking ``h``, its neighbours, an Elephant's
+        far step and the hex it crosses, and each line to ``h`` up to and
+        including its first piece (moving that piece may open the line).
+        """
+        board = self._board
+        hot = set(PAWN_ATTACKERS[by][h])
+        hot.update(ELEPHANT_NEAR_ATTACKERS[by][h])
+        far = ELEPHANT_FAR_ATTACKER[by][h]
+        if far is not None:
+            hot.update(far)
+        hot.update(KNIGHT[h])
+        hot.update(NEIGHBOURS[h])
+        for rays in (ORTHOGONAL_RAYS[h], DIAGONAL_RAYS[h]):
+            for ray in rays:
+                for x in ray:
+                    hot.add(x)
+                    if board[x]:
+                        break
+        return hot
 
     @property
     def raw_board(self) -> list[int]:
