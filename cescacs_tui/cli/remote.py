@@ -49,13 +49,7 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         help=_("hold a game that two terminals play over TCP"),
         description=_("Hold a game for two terminals: prints the command the other player runs to join."),
     )
-    host.add_argument(
-        "--bind",
-        type=host_name,
-        default="127.0.0.1",
-        metavar="ADDR",
-        help=_("address to listen on (default: 127.0.0.1)"),
-    )
+    _add_bind(host)
     host.add_argument(
         "--port",
         type=_port,
@@ -108,13 +102,7 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         help=_("an SSH server with rooms: ssh -t -p PORT HOST ROOM (needs the [ssh] extra)"),
         description=_("Serve C'escacs over SSH: the first two keys in a room play, the others watch."),
     )
-    ssh.add_argument(
-        "--bind",
-        type=host_name,
-        default="127.0.0.1",
-        metavar="ADDR",
-        help=_("address to listen on (default: 127.0.0.1)"),
-    )
+    _add_bind(ssh)
     ssh.add_argument(
         "--port", type=_port, default=DEFAULT_SSH_PORT, help=_("port (default: {port})").format(port=DEFAULT_SSH_PORT)
     )
@@ -188,6 +176,17 @@ def add_remote_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentPars
         ),
     )
     lobby.set_defaults(run=_lobby)
+
+
+def _add_bind(parser: argparse.ArgumentParser) -> None:
+    """The address a server listens on: this machine alone unless the operator names another."""
+    parser.add_argument(
+        "--bind",
+        type=host_name,
+        default="127.0.0.1",
+        metavar="ADDR",
+        help=_("address to listen on (default: 127.0.0.1)"),
+    )
 
 
 def _port(text: str) -> int:

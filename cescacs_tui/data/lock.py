@@ -229,7 +229,11 @@ def exclusive(
 
 def _open(path: Path) -> int | None:
     """The lock file opened for reading and writing; ``None`` after keeping aside something else found there."""
-    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    # O_NONBLOCK keeps a FIFO planted at the path from blocking the open; Windows has neither FIFOs nor the flag.
+    optional = ("O_NONBLOCK", "O_CLOEXEC", "O_NOFOLLOW")
+    flags = os.O_RDWR | os.O_CREAT
+    for name in optional:
+        flags |= getattr(os, name, 0)
     try:
         fd = os.open(path, flags, 0o644)
     except OSError:

@@ -108,6 +108,16 @@ def test_a_fifo_or_a_link_where_the_lock_belongs_is_kept_aside(tmp_path: Path) -
     assert len(list(tmp_path.glob("autosave.json.lock.damaged-*"))) == 2
 
 
+def test_the_lock_opens_where_the_system_lacks_the_posix_open_flags(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows has no O_NONBLOCK, O_CLOEXEC or O_NOFOLLOW: the lock is still taken, with the flags it has."""
+    for name in ("O_NONBLOCK", "O_CLOEXEC", "O_NOFOLLOW"):
+        monkeypatch.delattr(os, name)
+    with AutosaveLock.acquire(tmp_path / "autosave.json") as held:
+        assert held.held
+
+
 def test_a_file_system_that_cannot_lock_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def no_locks(fd: int) -> bool:
         raise OSError(errno.ENOLCK, "No locks available")
