@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Final
@@ -74,6 +73,8 @@ def _review(args: argparse.Namespace) -> int:
         if show:
             print(file=sys.stderr)
     if args.json:
+        import json  # only here and in --export: the start of the app does not load it
+
         for ply in review.plies:
             print(json.dumps(ply_json(ply), ensure_ascii=False))
     else:
@@ -120,6 +121,8 @@ def _puzzles(args: argparse.Namespace) -> int:
     path = args.file or BUNDLED
     puzzles = read_puzzle_file(path, problems=problems)
     if args.export:
+        import json
+
         for puzzle in with_theme(puzzles, args.theme):
             print(json.dumps(puzzle.export(), ensure_ascii=False))
         for problem in problems:

@@ -14,6 +14,7 @@ import pytest
 
 import cescacs_tui.core
 from cescacs_tui.core import pgn
+from cescacs_tui.data.settings import SETTINGS_NAME, Settings
 
 ON_DEMAND = (
     "cescacs_tui.core.pgn",  # reading and writing records: opening, saving, copying, the first autosave
@@ -43,6 +44,70 @@ def test_starting_the_app_imports_none_of_the_on_demand_modules(tmp_path):
     env = {"CESCACS_DATA_DIR": str(tmp_path / "data"), "CESCACS_CONFIG_DIR": str(tmp_path / "config")}
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120, env={**os.environ, **env}
+    )
+    assert result.stdout.strip() == ""
+
+
+NOT_BEFORE_THE_FIRST_FRAME = (
+    *ON_DEMAND,  # json included: the autosave, and the --json and --export outputs of review and puzzles
+    "importlib.metadata",  # cescacs --version
+    "cescacs_tui.data.archive",  # cescacs --games, cescacs NUMBER, a finished game
+    "cescacs_tui.data.records",  # cescacs GAME.ctl-pgn
+    "cescacs_tui.engine",  # the computer
+    "cescacs_tui.remote",  # host, join, serve-ssh
+    "cescacs_tui.server",
+    "cescacs_tui.web",
+    "cescacs_tui.plain",  # --plain
+    "cescacs_tui.learn.review",  # review, puzzles, lessons
+    "cescacs_tui.learn.puzzles",
+    "cescacs_tui.tui.screens.review",
+    "cescacs_tui.tui.dialogs.archive",
+)
+"""What the ``cescacs`` command does not load before it paints its first frame: each is start-up time a player
+would wait for (benchmarks/ui.py, section 3c), and the lazy paths to them are run by their own tests (the CLI's
+subcommands and options, the dialogs)."""
+
+FIRST_FRAME_OF_THE_COMMAND = """
+import asyncio, sys
+from textual.app import App
+
+async def first_frame(app):
+    painted = asyncio.Event()
+    display = app._display
+
+    def probe(screen, renderable):
+        display(screen, renderable)
+        if renderable is not None and not painted.is_set():
+            painted.set()
+            print(",".join(m for m in sys.argv[1].split(",") if m in sys.modules))
+
+    app._display = probe
+    async with app.run_test(size=(120, 40)):
+        await painted.wait()
+
+App.run = lambda app: asyncio.run(first_frame(app))  # the command's own start, its app headless
+from cescacs_tui import cli
+from cescacs_tui.cli import launch
+
+launch.interactive = lambda: True  # as in a terminal (without one, cescacs plays in plain lines)
+cli.main([])
+"""
+
+
+@pytest.mark.slow
+def test_the_command_paints_its_first_frame_before_loading_what_it_does_not_show(tmp_path):
+    """The ``cescacs`` console script's own path (its argument parsing, settings, autosave, app), as a returning
+    player with a settings file, up to its first frame."""
+    config = tmp_path / "config"
+    Settings().save(config / SETTINGS_NAME)
+    env = {"CESCACS_DATA_DIR": str(tmp_path / "data"), "CESCACS_CONFIG_DIR": str(config)}
+    result = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME_OF_THE_COMMAND, ",".join(NOT_BEFORE_THE_FIRST_FRAME)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env={**os.environ, **env},
     )
     assert result.stdout.strip() == ""
 

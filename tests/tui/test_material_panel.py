@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
+from textual.app import App, ComposeResult
 
 from cescacs_tui.core.game import Game
-from cescacs_tui.tui.widgets.panels import HEX_TONES, material_rows, material_table
+from cescacs_tui.tui.widgets.panels import HEX_TONES, MaterialPanel, material_rows, material_table
 from scripts.screenshots import middlegame
+from tests.helpers.games import play
 
 
 def test_each_side_in_its_own_letter_case_and_bishops_by_tone():
@@ -58,3 +62,39 @@ def test_the_balance_is_the_official_values_of_the_pieces_on_the_board():
     black_lost = sum(VALUES[letters[x.upper()]] for x in lost["Black"].split())
     assert material_balance(game.reviewed_position()) == black_lost - white_lost  # what each lost, the other is up
     assert balance_words(-2) == "Black +2"
+
+
+class PanelApp(App[None]):
+    """The material panel in a narrow column, where long lists of pieces wrap."""
+
+    CSS = "MaterialPanel { width: 21; }"
+
+    def compose(self) -> ComposeResult:
+        yield MaterialPanel()
+
+
+async def test_the_screen_is_laid_out_again_only_when_the_table_changes_height(monkeypatch):
+    """A capture changes a list of pieces, seldom the table's height: a repaint, not a layout of the screen."""
+    app = PanelApp()
+    async with app.run_test() as pilot:
+        panel = app.query_one(MaterialPanel)
+        panel.show_game(Game.new())
+        await pilot.pause()
+        height = panel.size.height
+        layouts: list[object] = []
+        laid_out = app.screen._refresh_layout
+
+        def counted(*args: Any, **kwargs: Any) -> None:
+            layouts.append(args)
+            laid_out(*args, **kwargs)
+
+        monkeypatch.setattr(app.screen, "_refresh_layout", counted)
+        game = Game.new()
+        play(game, "E7-E13", "E21-E15", "F8-F12", "F20-F16", "E13×F16")  # a Pawn lost: "nothing" becomes "p"
+        panel.show_game(game)
+        await pilot.pause()
+        assert "p" in [pieces for _, label, pieces in material_rows(game) if label == "lost:"]
+        assert (panel.size.height, layouts) == (height, [])
+        panel.show_game(middlegame())  # long lists that wrap onto more lines
+        await pilot.pause()
+        assert layouts and panel.size.height > height

@@ -377,3 +377,54 @@ async def test_the_app_shows_the_current_move_after_resume_and_open(tmp_path) ->
         screen.apply(app.session.open_record(record))
         await pilot.pause()
         assert moves.scroll_offset.y == moves.max_scroll_y > 0 and MARKER in lines(moves)[-1]
+
+
+async def test_a_growing_list_lays_the_screen_out_only_when_its_scroll_bar_comes(monkeypatch) -> None:
+    """The list's size is the panel's: a new row changes only how far it scrolls, until the scroll bar is needed.
+
+    Laying the whole screen out for every row it grew by cost a move some 2 ms at 120x40 (benchmarks/ui.py).
+    """
+    game = Game.new()
+    app = MoveListApp(game, height=6)  # the header and 5 rows
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        moves = app.query_one(MoveList)
+        layouts: list[int] = []
+        laid_out = app.screen._refresh_layout
+
+        def counted(*args: Any, **kwargs: Any) -> None:
+            layouts.append(game.ply)
+            laid_out(*args, **kwargs)
+
+        monkeypatch.setattr(app.screen, "_refresh_layout", counted)
+        for text in FOOLS_MATE[:9]:  # rows 1 to 5: the list still fits
+            game.play(game.position.parse_move(text))
+            app.show()
+            await pilot.pause()
+        assert moves.row_count == 5 and not moves.show_vertical_scrollbar
+        assert layouts == []
+        for text in FOOLS_MATE[9:11]:  # row 6: the scroll bar comes
+            game.play(game.position.parse_move(text))
+            app.show()
+            await pilot.pause()
+        assert moves.show_vertical_scrollbar
+        assert layouts
+        assert moves.vertical_scrollbar.window_virtual_size == moves.row_count + moves.HEADER_ROWS
+        assert MARKER in lines(moves)[-1]
+
+
+async def test_a_takeback_at_the_end_of_a_long_list_leaves_no_blank_line() -> None:
+    """The list, scrolled to its last move, loses a row: it scrolls back by one, its last row still at the bottom."""
+    game = game_with(FOOLS_MATE[:11])  # 6 rows under the header, 4 shown
+    app = MoveListApp(game, height=5)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        moves = app.query_one(MoveList)
+        assert moves.scroll_offset.y == moves.max_scroll_y == 2
+        for _ in range(2):  # the 11th half-move, then the 10th: the 6th row goes
+            game.takeback()
+            app.show()
+            await pilot.pause()
+        assert moves.row_count == 5
+        assert moves.scroll_offset.y == moves.max_scroll_y == 1
+        assert lines(moves)[-1].startswith(" 5.")

@@ -22,6 +22,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -112,6 +113,9 @@ class MoveList(TranslatedBindings, ScrollView, can_focus=True):
     }
     """
 
+    virtual_size = Reactive(Size(0, 0), layout=False)
+    """The list's length (see :meth:`_set_length`: the screen is laid out only when the scroll bar comes or goes)."""
+
     NUMBER_WIDTH: ClassVar[int] = 4
     """Cells of the move-number column (``" 12."`` and a space before White's cell)."""
     MAX_COLUMN_WIDTH: ClassVar[int] = 14
@@ -191,10 +195,27 @@ class MoveList(TranslatedBindings, ScrollView, can_focus=True):
             self._strips.pop(index, None)
         self._set_cursor(game.cursor, changed)
         if len(rows) != len(old_rows):
-            self.virtual_size = Size(0, len(rows) + self.HEADER_ROWS)
+            self._set_length(len(rows) + self.HEADER_ROWS)
             # The new length is only laid out at the next refresh: scroll again then, when it allows it.
             self.call_after_refresh(self.scroll_to_current)
         self.scroll_to_current()
+
+    def _set_length(self, lines: int) -> None:
+        """The list is now ``lines`` long; the screen is laid out again only when its scroll bar comes or goes.
+
+        The list's own size is fixed by the panel (``1fr``): its length changes only how far it scrolls, and,
+        past the height shown, the scroll bar.  Laying out the whole screen for every row the list grows by
+        (every other move) cost a move some 2 ms at 120x40; now only the bar's thumb is told the new length.
+        """
+        window = self.container_size.height
+        was_long = self.virtual_size.height > window
+        self.virtual_size = Size(0, lines)
+        if not window or was_long != (lines > window):
+            self.refresh(layout=True)  # not laid out yet, or the scroll bar appears or goes
+        elif lines > window:
+            self.vertical_scrollbar.window_virtual_size = lines
+        if self.scroll_offset.y > self.max_scroll_y:  # shorter (a takeback): the end stays at the bottom
+            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
 
     @staticmethod
     def _rows_of(game: Game, black_first: bool) -> list[Row]:
