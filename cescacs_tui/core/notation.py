@@ -200,20 +200,21 @@ def parse_move(
     body, _ = split_trailer(normalise(token))
     if not body:
         raise InvalidMoveError(Message(N_("no move before the assessment")), token=token)
-    legal = position.legal_moves()
     if canonical and _CANONICAL_RE.fullmatch(body):
-        for move in legal:
+        # Only the moves of the piece the text starts from are generated: a castling's are the King's.
+        origin = position.king(position.turn) if body.startswith("KR") else find_hex(re.split("[-=]", body)[0])
+        for move in position.legal_moves(origin) if origin is not None else ():
             if str(move) == body:
                 return ParsedMove(move, [])
     warnings: list[str] = []
     letters = _Letters(aliases, strict, warnings)
     match = _CASTLING_RE.fullmatch(body)
     if match:
-        move = _resolve_castling(position, legal, match, letters, token)
+        move = _resolve_castling(position, match, letters, token)
     elif match := _IN_PLACE_RE.fullmatch(body):
-        move = _resolve_in_place(position, legal, match, letters, token)
+        move = _resolve_in_place(position, match, letters, token)
     elif match := _DISPLACEMENT_RE.fullmatch(body):
-        move = _resolve_displacement(position, legal, match, letters, token, strict, warnings)
+        move = _resolve_displacement(position, match, letters, token, strict, warnings)
     else:
         raise InvalidMoveError(_describe_malformed(body), token=token)
     written = match.group("mark") or ""
@@ -238,9 +239,7 @@ def _describe_malformed(body: str) -> Message:
     return Message(N_("not a CTL-AN move (expected e.g. E7-E13, NE3-D8, E13×F16, KRK-HIO or P21=J)"))
 
 
-def _resolve_castling(
-    position: Position, legal: list[Move], match: re.Match[str], letters: _Letters, token: str
-) -> Move:
+def _resolve_castling(position: Position, match: re.Match[str], letters: _Letters, token: str) -> Move:
     rook_letter = match.group("rook")
     if letters.resolve(rook_letter, token) != PieceType.ROOK:
         raise InvalidMoveError(
@@ -263,7 +262,7 @@ def _resolve_castling(
         else:
             message = Message(N_("{token} is not one of the 24 castling tokens"), token=canonical)
         raise InvalidMoveError(message, token=token)
-    for move in legal:
+    for move in position.legal_moves(position.king(position.turn)):
         if move.castling == canonical:
             return move
     raise IllegalMoveError(_why_no_castling(position, canonical), token=token)
@@ -283,18 +282,17 @@ def _why_no_castling(position: Position, token: str) -> Message:
     )
 
 
-def _resolve_in_place(
-    position: Position, legal: list[Move], match: re.Match[str], letters: _Letters, token: str
-) -> Move:
+def _resolve_in_place(position: Position, match: re.Match[str], letters: _Letters, token: str) -> Move:
     h = _hex(match.group("hex"), token)
     kind = letters.resolve(match.group("promotion"), token)
+    legal = position.legal_moves(h)
     for move in legal:
-        if move.kind == IN_PLACE_PROMOTION and move.origin == h and move.promotion == kind:
+        if move.kind == IN_PLACE_PROMOTION and move.promotion == kind:
             return move
     if position.piece_at(h) != (PieceType.PAWN, position.turn) or not IS_PROMOTION[position.turn][h]:
         message = Message(N_("no pawn of {side} awaits promotion on {hex}"), side=position.turn, hex=HEX_NAMES[h])
         raise IllegalMoveError(message, token=token)
-    if any(m.kind == IN_PLACE_PROMOTION and m.origin == h for m in legal):
+    if any(m.kind == IN_PLACE_PROMOTION for m in legal):
         message = Message(N_("{a_piece} cannot be regained on {hex}"), a_piece=a(kind), hex=HEX_NAMES[h])
         raise IllegalMoveError(message, token=token)
     if position.is_check():
@@ -304,7 +302,6 @@ def _resolve_in_place(
 
 def _resolve_displacement(
     position: Position,
-    legal: list[Move],
     match: re.Match[str],
     letters: _Letters,
     token: str,
@@ -352,7 +349,7 @@ def _resolve_displacement(
             )
             raise IllegalMoveError(message, token=token)
 
-    candidates = [m for m in legal if m.origin == origin and m.target == target and m.castling is None]
+    candidates = [m for m in position.legal_moves(origin) if m.target == target and m.castling is None]
     if not candidates:
         raise IllegalMoveError(explain_illegal(position, origin, target), token=token)
     promotion = match.group("promotion")

@@ -16,7 +16,7 @@ copies a position.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
@@ -571,15 +571,16 @@ class Position:
         else:
             moves.append((origin, target, kind, 0, None))  # the pawn awaits promotion
 
-    def _piece_moves(self, moves: list[MoveTuple]) -> None:
-        """Pseudo-legal moves of every piece but the King, and no en passant."""
+    def _piece_moves(self, moves: list[MoveTuple], pieces: Iterable[int] | None = None) -> None:
+        """Pseudo-legal moves of every piece but the King (of those on ``pieces``, own pieces' hexes), and no en
+        passant."""
         board = self._board
         us = self._turn
         sign = _SIGN[us]
         append = moves.append
         is_promotion = IS_PROMOTION[us]
         pool: list[PromotionPool] = []  # filled on demand by _add_arrival
-        for h in self._pieces[us]:
+        for h in self._pieces[us] if pieces is None else pieces:
             kind = board[h] * sign
             if kind == PAWN:
                 forward = PAWN_FORWARD[us][h]
@@ -710,8 +711,8 @@ class Position:
         for piece in self._eligible_from(pool[0], HEX_COLOUR[target]):
             moves.append((origin, target, kind, piece, None))
 
-    def _special_captures(self, moves: list[MoveTuple]) -> None:
-        """Pseudo-legal en passant and scornful captures (RULES.md 6.4, 6.5)."""
+    def _special_captures(self, moves: list[MoveTuple], origin: int | None = None) -> None:
+        """Pseudo-legal en passant and scornful captures (RULES.md 6.4, 6.5), only the pawn's on ``origin`` if given."""
         special = self._special
         if special is None:
             return
@@ -723,11 +724,11 @@ class Position:
                 if board[x]:
                     continue
                 for y in PAWN_ATTACKERS[us][x]:
-                    if board[y] == sign:
+                    if board[y] == sign and (origin is None or y == origin):
                         moves.append((y, x, EN_PASSANT, 0, None))
         elif board[special.pawn] * sign < 0:
             for y in special.capturers:
-                if board[y] == sign:
+                if board[y] == sign and (origin is None or y == origin):
                     self._add_arrival(moves, y, special.pawn, SCORNFUL_CAPTURE, [])
 
     def _king_moves(self, moves: list[MoveTuple], king: int, in_check: bool, captures_only: bool = False) -> None:
@@ -802,8 +803,13 @@ class Position:
             for piece in self._eligible_from(pool, HEX_COLOUR[h])
         ]
 
-    def _legal(self) -> list[MoveTuple]:
-        """All legal moves as plain tuples (RULES.md 9.3)."""
+    def _legal(self, origin: int | None = None) -> list[MoveTuple]:
+        """All legal moves as plain tuples (RULES.md 9.3).
+
+        With ``origin``, only those that start on that hex (a castling starts
+        on the King's), in the same order: the other pieces' moves are not
+        generated, which makes reading a move cheap.
+        """
         us = self._turn
         king = self._kings[us]
         checkers = self._checkers(king, 1 - us)
@@ -811,22 +817,29 @@ class Position:
         if not checkers:
             forced = self._forced_promotions()
             if forced:
-                return forced
+                return forced if origin is None else [m for m in forced if m[0] == origin]
+
+        pieces: Iterable[int] = self._pieces[us]
+        kings = True
+        if origin is not None:
+            pieces = (origin,) if origin != king and origin in pieces else ()
+            kings = origin == king
 
         moves: list[MoveTuple] = []
         if any(answer is None for _, answer in checkers):
             # A King's leap gives check.  Giving check back suspends it, so no
             # shortcut applies: try every move (this is very rare).
-            self._piece_moves(moves)
-            self._special_captures(moves)
+            self._piece_moves(moves, pieces)
+            self._special_captures(moves, origin)
             candidates = moves
             moves = []
-            self._king_moves(moves, king, True)
+            if kings:
+                self._king_moves(moves, king, True)
             return moves + [m for m in candidates if self._safe_after(m)]
 
         if len(checkers) < 2:
-            self._piece_moves(moves)
-            self._special_captures(moves)
+            self._piece_moves(moves, pieces)
+            self._special_captures(moves, origin)
             pins = self._pins(king, us)
             if checkers:
                 answers = checkers[0][1]
@@ -842,11 +855,12 @@ class Position:
                 moves = [m for m in moves if m[2] != EN_PASSANT or self._safe_after(m)]
         else:
             candidates = []
-            self._special_captures(candidates)
+            self._special_captures(candidates, origin)
             moves = [m for m in candidates if m[2] == EN_PASSANT and self._safe_after(m)]
-        self._king_moves(moves, king, bool(checkers))
-        if not checkers:
-            self._castlings(moves, king)
+        if kings:
+            self._king_moves(moves, king, bool(checkers))
+            if not checkers:
+                self._castlings(moves, king)
         return moves
 
     def _noisy(self) -> list[MoveTuple]:
@@ -892,15 +906,33 @@ class Position:
             return False
         return target in NEIGHBOUR_SET[origin] or bool(self._rights & RIGHT_KING[us] and target in KNIGHT_SET[origin])
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal move in the position (RULES.md 9.3)."""
-        return [Move._make(m) for m in self._legal()]
+    def legal_moves(self, origin: int | None = None) -> list[Move]:
+        """Every legal move in the position (RULES.md 9.3).
+
+        With ``origin``, the legal moves of the piece on that hex (the King's
+        include its castlings), in the same order as in the whole list:
+        generated alone, so this is cheap.
+        """
+        return [Move._make(m) for m in self._legal(origin)]
 
     def is_legal(self, move: Move) -> bool:
-        return tuple(move) in set(self._legal())
+        return tuple(move) in self._legal(move[0])
 
     def has_legal_moves(self) -> bool:
-        return bool(self._legal())
+        """Whether the side to move has a legal move (else it is mated or stalemated).
+
+        A King's move, when there is one, is found before any other piece's
+        move is generated: most checks are answered so, and a mate search
+        asks this after every check.
+        """
+        us = self._turn
+        king = self._kings[us]
+        in_check = self._attacked(king, 1 - us)
+        if not in_check and self._forced_promotions():
+            return True  # a forced promotion turn: only the promotions are legal, and there are some
+        moves: list[MoveTuple] = []
+        self._king_moves(moves, king, in_check)
+        return bool(moves) or bool(self._legal())
 
     # --- for search engines ------------------------------------------------------
     #
@@ -921,6 +953,55 @@ class Position:
         When not in check they are generated directly, without the quiet moves.
         """
         return self._noisy()
+
+    def giving_check(self, moves: Iterable[MoveTuple]) -> list[MoveTuple]:
+        """Those of ``moves`` (legal moves here) that give check, in their order: for a mate search.
+
+        Only a move that could give check is played to see whether it does:
+        one that leaves or reaches a hex from which the enemy King can be
+        attacked (the lines to it up to their first piece, the jumps and
+        steps to it) or that moves a second piece (castling, en passant).
+        When the King's leap could attack the enemy King once its own King is
+        out of check, every move is played.
+        """
+        us = self._turn
+        target = self._kings[1 - us]
+        own = self._kings[us]
+        hot: set[int] | None = None
+        if not (self._rights & RIGHT_KING[us] and self.castling_enabled and target in KNIGHT_SET[own]):
+            hot = self._attack_hexes(target, us)
+        out: list[MoveTuple] = []
+        for move in moves:
+            if hot is None or move[0] in hot or move[1] in hot or move[2] == CASTLING or move[2] == EN_PASSANT:
+                self.push(move)
+                if self._attacked(target, us):
+                    out.append(move)
+                self.pop()
+        return out
+
+    def _attack_hexes(self, h: int, by: int) -> set[int]:
+        """Where a piece of ``by`` must arrive, or which hex must empty, for ``by`` to attack hex ``h``.
+
+        The hexes :meth:`_attacked` reads, but the King's leap: those of a
+        pawn, Elephant or jumper attacking ``h``, its neighbours, an Elephant's
+        far step and the hex it crosses, and each line to ``h`` up to and
+        including its first piece (moving that piece may open the line).
+        """
+        board = self._board
+        hot = set(PAWN_ATTACKERS[by][h])
+        hot.update(ELEPHANT_NEAR_ATTACKERS[by][h])
+        far = ELEPHANT_FAR_ATTACKER[by][h]
+        if far is not None:
+            hot.update(far)
+        hot.update(KNIGHT[h])
+        hot.update(NEIGHBOURS[h])
+        for rays in (ORTHOGONAL_RAYS[h], DIAGONAL_RAYS[h]):
+            for ray in rays:
+                for x in ray:
+                    hot.add(x)
+                    if board[x]:
+                        break
+        return hot
 
     @property
     def raw_board(self) -> list[int]:

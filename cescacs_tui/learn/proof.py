@@ -76,49 +76,51 @@ class MateProver:
 
     def _is_mate(self, position: Position) -> bool:
         """The side to move is checkmated (called after a move)."""
-        return position.is_check() and not position.legal_tuples()
+        return position.is_check() and not position.has_legal_moves()
 
     def _ordered(self, position: Position) -> list[MoveTuple]:
         """The legal moves, checks first (the only moves that can mate now), then captures, then the rest."""
         moves = position.legal_tuples()
-        checks, captures, quiet = [], [], []
+        self.budget.spend(len(moves))
+        checks = position.giving_check(moves)
+        checking = set(checks)
         board = position.raw_board
+        captures, quiet = [], []
         for move in moves:
-            self.budget.spend()
-            position.push(move)
-            check = position.is_check()
-            position.pop()
-            if check:
-                checks.append(move)
-            elif move[2] != CASTLING and board[move[1]]:
+            if move in checking:
+                continue
+            if move[2] != CASTLING and board[move[1]]:
                 captures.append(move)
             else:
                 quiet.append(move)
         return checks + captures + quiet
 
-    def mates_in_one(self, position: Position) -> list[MoveTuple]:
-        """Every move of the side to move that checkmates at once."""
+    def _mates(self, position: Position, *, first: bool) -> list[MoveTuple]:
+        """The moves of the side to move that checkmate at once (only the first with ``first``).
+
+        Only the moves that give check are played twice; the budget counts
+        every move looked at, as many as when each was played.
+        """
+        moves = position.legal_tuples()
         found = []
-        for move in position.legal_tuples():
-            self.budget.spend()
+        for move in position.giving_check(moves):
             position.push(move)
-            try:
-                if self._is_mate(position):
-                    found.append(move)
-            finally:
-                position.pop()
+            mate = not position.has_legal_moves()
+            position.pop()
+            if mate:
+                found.append(move)
+                if first:
+                    self.budget.spend(moves.index(move) + 1)
+                    return found
+        self.budget.spend(len(moves))
         return found
 
+    def mates_in_one(self, position: Position) -> list[MoveTuple]:
+        """Every move of the side to move that checkmates at once."""
+        return self._mates(position, first=False)
+
     def has_mate_in_one(self, position: Position) -> bool:
-        for move in position.legal_tuples():
-            self.budget.spend()
-            position.push(move)
-            try:
-                if position.is_check() and not position.legal_tuples():
-                    return True
-            finally:
-                position.pop()
-        return False
+        return bool(self._mates(position, first=True))
 
     def forces(self, position: Position, moves: int) -> bool:
         """Whether the side to move mates within ``moves`` of its moves against any defence."""

@@ -158,6 +158,9 @@ class Hub:
     def __init__(self, options: ServerOptions) -> None:
         self.options = options
         self.rooms: dict[str, Room] = {}
+        self._closing: dict[str, asyncio.Future[None]] = {}
+        """Rooms closed and still closing (saving their game, letting their autosave go), by name: a visitor who
+        comes meanwhile waits for it, then opens the room again on its game."""
         self.visitors = 0
         self.connections = 0
         """Connections logged in now."""
@@ -189,6 +192,9 @@ class Hub:
         if (full := self.full()) is not None:
             raise Full(full)
         room = self.rooms.get(name)
+        if room is None and (closing := self._closing.get(name)) is not None:
+            await asyncio.shield(closing)  # its game saved and its autosave let go first: else RoomBusy
+            room = self.rooms.get(name)  # opened again meanwhile, by another visitor
         if room is None:
             if len(self.rooms) >= self.options.max_rooms:
                 raise Full(Message(FULL_OF_ROOMS, count=self.options.max_rooms))
@@ -217,7 +223,11 @@ class Hub:
     def _close(self, room: Room) -> None:
         if room.visitors == 0 and self.rooms.get(room.name) is room:
             del self.rooms[room.name]
-            room.closed = asyncio.ensure_future(room.server.close())
+            closed = room.closed = asyncio.ensure_future(room.server.close())
+            self._closing[room.name] = closed
+            closed.add_done_callback(
+                lambda _: self._closing.pop(room.name, None) if self._closing.get(room.name) is closed else None
+            )
 
     async def close(self) -> None:
         """Close every room (their games are saved)."""

@@ -527,3 +527,59 @@ def test_every_legal_move_reads_back_from_its_ctl_an(factory, name, token):
     for move in pos.legal_moves():
         assert pos.parse_move(pos.ctl_an(move)) == move
         assert pos.parse_move(pos.ctl_an(move, fan=True)) == move
+
+
+# --- reading a move generates only its piece's moves: the answers stay those of the whole list ------------
+
+_FORCED = f"{court('JF4', 'RI3', 'NG3')} kZ19 PF28 PP21"  # a forced promotion turn: two pawns await
+ANSWERS = [
+    (_FORCED, {}, "NE3-D8", "a pawn awaiting promotion must be promoted this turn (on F28, P21, e.g. P21=R)"),
+    (_FORCED, {}, "P21=J", "a Bishop cannot be regained on P21"),
+    (_FORCED, {}, "F28=D", "a Queen cannot be regained on F28"),
+    (f"{court()} kZ19 PF28", {}, "F28=J", "nothing can be regained on F28 now"),
+    ("KT14 kX14 rT20 PF28", {}, "F28=D", "an in-place promotion waits while the King is in check"),
+    ("KT14 kX14 PF26", {}, "F26-F28", "promotion piece required: =D, =V, =R, =G, =N, =J"),
+    ("KT14 kX14 rT20 PF26", {}, "F26-F28=D",
+     "the Pawn on F26 cannot go to F28: the King is in check and stays in check"),
+    ("KP7 kF20 rF16 RF10", {"turn": "b"}, "RF16-G17",
+     "the Rook on F16 cannot go to G17: it would leave its King in check"),
+    ("KT14 kX14 rT20 NE3", {}, "NE3-D8", "the Knight on E3 cannot go to D8: the King is in check and stays in check"),
+    ("KG1 RC3 RI3 kZ19 rH20", {"castling": "KR"}, "KRK-HIO",
+     "KRK-HIO is not possible here (a Rook has moved, the way is blocked, or the King would be attacked)"),
+    ("KG1 RC3 RI3 kZ19 dG21", {"castling": "KR"}, "KRD-DD", "no castling while in check"),
+    ("KG1 RC3 RI3 kZ19", {}, "KRK-HIO", "the King has moved: no castling any more"),
+    ("KG1 RC3 RI3 kZ19", {}, "Z99-A1", "Z99 is not a hex of the board"),
+    ("KG1 RC3 RI3 kZ19", {}, "F10-F12", "there is no piece on F10, not a White piece"),
+    ("KG1 RC3 RI3 kZ19 pF12", {}, "RC3-F12", "the Rook on C3 cannot go to F12"),
+]  # fmt: skip
+"""Answers that depend on other pieces than the one the move names: the forced promotion turn, the choices of a
+promotion, checks and pins, castling; measured before the reader stopped generating every legal move."""
+
+
+@pytest.mark.parametrize(
+    ("spec", "fields", "text", "said"), ANSWERS, ids=[f"{a[2]}-{i}" for i, a in enumerate(ANSWERS)]
+)
+def test_a_move_that_cannot_be_read_is_explained_from_the_whole_position(spec, fields, text, said):
+    with pytest.raises(MoveError) as caught:
+        position(spec, **fields).parse_move(text)
+    assert str(caught.value) == f"{text!r}: {said}"
+
+
+def test_reading_a_legal_move_generates_only_the_moves_of_its_piece(monkeypatch: pytest.MonkeyPatch):
+    """Reading a move was a large share of the suite's CPU when it generated every legal move: it asks for the
+    named piece's (a castling's King's), and the whole list only to judge a check mark (is it mate?)."""
+    asked: list[int | None] = []
+    generate = Position._legal
+
+    def spy(self: Position, origin: int | None = None):
+        asked.append(origin)
+        return generate(self, origin)
+
+    positions = [Position.from_pdtl(EXAMPLE_6), position("KG1 RC3 RI3 kZ19 pF12", castling="KR")]
+    texts = [(pos, pos.ctl_an(move)) for pos in positions for move in pos.legal_moves()]
+    assert any("@" in text for _, text in texts) and any(text.startswith("KR") for _, text in texts)
+    monkeypatch.setattr(Position, "_legal", spy)
+    for pos, text in texts:
+        asked.clear()
+        pos.parse_move(text)
+        assert asked and (None not in asked or text[-1] in "+^∞#"), text

@@ -6,6 +6,11 @@ import pytest
 
 from cescacs_tui.core import BLACK, HEX_NAMES, WHITE, IllegalMoveError, Move, PieceType, Position, parse_hex
 from tests.helpers.games import FOOLS_MATE
+from tests.helpers.reference import POSITIONS, RULE_VECTORS
+
+SAMPLE = [*RULE_VECTORS, *POSITIONS[::4]]
+"""The rule vectors and a quarter of the reference positions: the sweeps below compare cheap answers with the
+whole legal list (the property tests do it in random games too)."""
 
 
 def test_gives_check_and_is_castling() -> None:
@@ -60,3 +65,41 @@ def test_check_lines_give_the_hexes_a_block_would_stand_on() -> None:
     jump = Position.from_pdtl(pdtl("KF10 nI11 kG27"))
     assert jump.check_lines() == [(parse_hex("I11"), ())]
     assert Position.initial().check_lines() == []
+
+
+@pytest.mark.parametrize("castling", [True, False], ids=["castling", "no-castling"])
+def test_the_moves_of_one_piece_are_those_of_the_whole_list_that_start_there(castling: bool) -> None:
+    """``legal_moves(origin)`` generates one piece's moves alone (reading a move needs no more): in every
+    rule vector's position and the reference sample (checks from afar, double checks, the King's leap giving
+    check, en passant, forced promotion turns, pins), from every hex (each piece's, in the reference games),
+    exactly the whole list's moves from there, in order."""
+    for row in SAMPLE:
+        position = Position.from_pdtl(row["pdtl"], castling=castling)
+        legal = position.legal_moves()
+        hexes = range(len(HEX_NAMES)) if row in RULE_VECTORS else {h for h, _ in position.pieces(position.turn)}
+        for h in hexes:
+            assert position.legal_moves(h) == [m for m in legal if m.origin == h], (row["pdtl"], HEX_NAMES[h])
+        assert all(position.is_legal(m) for m in legal)
+
+
+@pytest.mark.parametrize("castling", [True, False], ids=["castling", "no-castling"])
+def test_the_moves_giving_check_are_found_without_playing_those_that_cannot(castling: bool) -> None:
+    """``giving_check`` (a mate search asks it of every position) plays only the moves that could give check: it
+    finds exactly the moves that do, in the rule vectors' positions and the reference sample."""
+    for row in SAMPLE:
+        position = Position.from_pdtl(row["pdtl"], castling=castling)
+        legal = position.legal_tuples()
+        assert position.giving_check(legal) == [m for m in legal if position.gives_check(Move._make(m))], row["pdtl"]
+
+
+def test_a_side_has_legal_moves_exactly_when_the_list_is_not_empty() -> None:
+    """``has_legal_moves`` looks for a King's move first: the answer is the whole list's, mates and stalemates
+    included (the rule vectors have both, and forced promotion turns where the King may not move)."""
+    for row in SAMPLE:
+        for castling in (True, False):
+            position = Position.from_pdtl(row["pdtl"], castling=castling)
+            assert position.has_legal_moves() == bool(position.legal_moves()), row["pdtl"]
+            for move in position.giving_check(position.legal_tuples()):  # and after each check, where it is asked
+                position.push(move)
+                assert position.has_legal_moves() == bool(position.legal_moves()), (row["pdtl"], move)
+                position.pop()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cescacs_tui.core import BLACK, WHITE, PieceType, Position
+from cescacs_tui.core import BLACK, WHITE, Move, PieceType, Position
 from tests.helpers.random_games import budget, random_game
 
 
@@ -109,3 +109,20 @@ def test_clock_and_move_number_follow_the_rules_in_random_games(data):
         # RULES.md 10.5: the move number grows after Black's half-move
         if number is not None:
             assert position.fullmove_number == (number + 1 if turn == BLACK else number)
+
+
+@budget(15)
+@given(st.data())
+def test_the_moves_from_each_hex_are_the_whole_lists_from_there(data):
+    for position in random_game(data, 40):
+        legal = position.legal_moves()
+        for h, _ in position.pieces(position.turn):
+            assert position.legal_moves(h) == [m for m in legal if m.origin == h]
+
+
+@budget(15)
+@given(st.data())
+def test_the_moves_giving_check_are_those_after_which_the_king_is_in_check(data):
+    for position in random_game(data, 60):
+        legal = position.legal_tuples()
+        assert position.giving_check(legal) == [m for m in legal if position.gives_check(Move._make(m))]

@@ -126,9 +126,15 @@ class Terminal:
 
     @property
     def screen(self) -> pyte.Screen:
-        """What a terminal of this size shows now: the output so far, played on a terminal emulator (pyte)."""
-        self._emulator.feed(self.output[self._shown :])
-        self._shown = len(self.output)
+        """What a terminal of this size shows now: the output so far, played on a terminal emulator (pyte).
+
+        The output is read once: a ``live`` terminal's reader thread adds to it meanwhile (a new bytes object
+        each time), and what it adds while the emulator plays the rest is played next time, never skipped (a
+        skipped chunk left a screen that never showed a redraw the app had made, or a cut escape sequence).
+        """
+        output = self.output
+        self._emulator.feed(output[self._shown :])
+        self._shown = len(output)
         return self._screen
 
     def shows(self, text: str) -> bool:

@@ -154,6 +154,33 @@ async def test_a_room_closes_after_it_empties_and_reopens_with_its_game(tmp_path
     await hub.close()
 
 
+async def test_a_visitor_who_comes_while_the_room_is_still_closing_gets_its_game(tmp_path: Path, keys: Path) -> None:
+    """The room's close (its game saved, its autosave let go) may still be under way on a loaded machine when the
+    next visitor comes: they wait for it, and the room opens again on its game (it said RoomBusy)."""
+    from cescacs_tui.remote.ssh_server import Hub, ServerOptions
+
+    hub = Hub(ServerOptions(host_key=keys / "host", data_dir=tmp_path, room_seconds=0.0))
+    room = await hub.enter("lobby")
+    room.server.coordinator.game.play_text("H6-H12")
+    closing = asyncio.Event()
+    finish = room.server.close
+
+    async def slow_close() -> None:
+        await closing.wait()  # as slow as a starved machine makes it
+        await finish()
+
+    room.server.close = slow_close  # type: ignore[method-assign]
+    hub.leave(room)
+    await until(lambda: room.closed is not None, "the empty room to start closing")
+    again = asyncio.ensure_future(hub.enter("lobby"))
+    await asyncio.sleep(0)  # the visitor has come (a yield to the loop, not a wait for a time)
+    assert not again.done()
+    closing.set()
+    reopened = await again
+    assert reopened is not room and [n.san for n in reopened.server.coordinator.game.nodes] == ["H6-H12"]
+    await hub.close()
+
+
 async def test_connections_beyond_the_cap_are_turned_away_before_they_log_in(tmp_path: Path, keys: Path) -> None:
     from cescacs_tui.remote.ssh_server import ServerOptions, serve_ssh
 

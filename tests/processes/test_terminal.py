@@ -7,6 +7,7 @@ input parser and the command's own start-up path (settings, autosave, resume).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -93,3 +94,25 @@ def test_a_16_colour_terminal_shows_three_tile_colours_of_equal_area(environment
     assert sum(shown.values()) > 0.8 * sum(count for colour, count in board.items() if colour != "black"), board
     # The rest of the screen is the default theme (cescacs-dark) as 16 colours: a black screen.
     assert backgrounds(screen, range(80, 120), range(38)).most_common(1)[0][0] == "black"
+
+
+def test_the_screen_keeps_what_the_reader_thread_adds_while_the_emulator_plays_the_output(environment):
+    """A live terminal's thread adds to the output at any moment: a chunk it adds while the screen is being played
+    is played next time.  (It was skipped: the screen then never showed that redraw, which made the SSH lobby test
+    wait in vain for a title the app had drawn.)"""
+    terminal = Terminal(environment, program=[sys.executable, "-c", "pass"])
+    emulator = terminal._emulator
+
+    class ReaderAddsMeanwhile:
+        def feed(self, data: bytes) -> None:
+            emulator.feed(data)
+            if b"second" not in terminal.output:
+                terminal.output += b"\x1b[2;1Hsecond"  # as the reader thread does, while this one plays
+
+    try:
+        terminal._emulator = ReaderAddsMeanwhile()  # type: ignore[assignment]
+        terminal.output = b"\x1b[1;1Hfirst"
+        assert terminal.shows("first")
+        assert terminal.shows("second")
+    finally:
+        terminal.close()

@@ -166,8 +166,9 @@ async def test_a_game_is_played_saved_and_opened_in_chromium(
     record = tmp_path / "from-this-computer.ctl-pgn"
     record.write_text(RECORD, encoding="utf-8")
     await page.keyboard.press("Control+o")
-    await screen.shows("Open a game")
-    await page.wait_for_timeout(300)  # a person's pause: the box has the keyboard by then
+    await screen.shows("Open a game")  # drawn: the box has the keyboard
+    # Tab moves the focus as the app reads it (TabsAsRead): a loaded app that reads these keys at once still
+    # routes each one where the Tabs before it left the focus.
     await page.keyboard.press("Tab")  # from the box to Open
     await page.keyboard.press("Tab")  # to "Choose a file…"
     choosers: asyncio.Queue[Any] = asyncio.Queue()
@@ -216,8 +217,7 @@ async def test_when_the_browser_would_refuse_the_chooser_the_page_asks_for_a_cli
     choosers: asyncio.Queue[Any] = asyncio.Queue()
     page.on("filechooser", choosers.put_nowait)
     await page.keyboard.press("Control+o")
-    await screen.shows("Open a game")
-    await page.wait_for_timeout(300)  # a person's pause: the box has the keyboard by then
+    await screen.shows("Open a game")  # drawn: the box has the keyboard
     for key in ("Tab", "Tab", "Enter"):  # to "Choose a file…", and press it
         await page.keyboard.press(key)
     button = page.locator("#choose-record")

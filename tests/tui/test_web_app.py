@@ -9,6 +9,7 @@ from typing import Any
 import pyperclip
 import pytest
 from textual import events
+from textual.widgets import TextArea
 
 from cescacs_tui.core import CescacsError, PDTLError, PGNError
 from cescacs_tui.core.game import Game
@@ -21,6 +22,7 @@ from cescacs_tui.tui.dialogs.files import PathDialog
 from cescacs_tui.tui.dialogs.paste import PasteDialog
 from tests.helpers.app import message
 from tests.helpers.games import FOOLS_MATE, play
+from tests.helpers.waiting import until
 
 RECORD = '[Variant "C\'escacs"]\n[White "Ros, Xus"]\n\n1. E7-E13 D22-D16 *\n'
 
@@ -146,6 +148,31 @@ async def test_choose_a_file_asks_the_page_and_the_file_arrives_as_a_paste() -> 
         await pilot.click("#open")
         await pilot.pause()
         assert [n.san for n in app.game.nodes] == ["E7-E13", "D22-D16"]
+
+
+async def test_tab_tab_enter_in_one_burst_presses_choose_a_file() -> None:
+    """Keys a loaded machine reads at once: each goes where the keys before it left the focus.
+
+    Textual routes a key to the widget focused when the app reads it, and a Tab moves the focus only when the
+    widget it was routed to has handled it: the Enter of Tab Tab Enter read at once went into the box (a new line)
+    and nothing was chosen.  A dialog's Tab moves the focus as it is read (:class:`TabsAsRead`)."""
+    app = CescacsApp(policy=WEB)
+    opened: list[str] = []
+    app.open_url = lambda url, *, new_tab=True: opened.append(url)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        box = app.screen.query_one("#paste-text", TextArea)
+        assert app.focused is box
+        for key, character in (("tab", "\t"), ("tab", "\t"), ("enter", "\r")):
+            app.post_message(events.Key(key, character))  # one read: no pause between them
+        await until(lambda: opened or box.text, "the Enter handled")  # a choice, or a new line in the box
+        assert opened == [CHOOSE_FILE_URL] and box.text == ""
+        for key, character in (("tab", "\t"), ("enter", "\r")):
+            app.post_message(events.Key(key, character))  # from the box (focused again) to Open, pressed
+        error = app.screen.query_one("#paste-error")
+        await until(lambda: str(error.render()) or box.text, "the Enter handled")
+        assert "nothing was pasted" in str(error.render()) and box.text == ""
 
 
 async def test_web_save_delivers_the_record_to_the_browser(tmp_path: Path) -> None:

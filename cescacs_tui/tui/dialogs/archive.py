@@ -29,6 +29,7 @@ from ...core.safe_text import safe_text
 from ...data.archive import ArchivedGame
 from ...i18n import N_, _, folded, ngettext
 from ..translated import TranslatedBindings
+from .tabs import TabsAsRead
 
 __all__ = ["ArchiveDialog", "Picked", "game_line"]
 
@@ -54,7 +55,7 @@ def game_line(game: ArchivedGame) -> str:
     return safe_text("  ".join(parts))
 
 
-class ArchiveDialog(TranslatedBindings, ModalScreen[Picked | None]):
+class ArchiveDialog(TranslatedBindings, TabsAsRead, ModalScreen[Picked | None]):
     """Choose an archived game to review (see the module's docstring); returns it, or ``None``."""
 
     DEFAULT_CSS = """

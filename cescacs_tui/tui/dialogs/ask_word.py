@@ -19,6 +19,7 @@ from textual.widgets import Input, Label
 from ...core.safe_text import safe_text
 from ...i18n import N_, _
 from ..translated import TranslatedBindings
+from .tabs import TabsAsRead
 
 __all__ = ["WordDialog"]
 
@@ -26,7 +27,7 @@ MAX_WORD = 64
 """The longest answer typed (names are far shorter; the server refuses what it does not take)."""
 
 
-class WordDialog(TranslatedBindings, ModalScreen[str | None]):
+class WordDialog(TranslatedBindings, TabsAsRead, ModalScreen[str | None]):
     """Ask ``question``; Enter gives the word typed, Esc gives ``None``."""
 
     DEFAULT_CSS = """

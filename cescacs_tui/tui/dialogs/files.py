@@ -25,9 +25,10 @@ from ...core.safe_text import safe_text
 from ...i18n import N_, _
 from ..safe_display import safe_rich
 from ..translated import TranslatedBindings
+from .tabs import TabsAsRead
 
 
-class PathDialog(TranslatedBindings, ModalScreen[Path | None]):
+class PathDialog(TranslatedBindings, TabsAsRead, ModalScreen[Path | None]):
     """Ask for a file name: where to save a record, or which record to open.
 
     Opening also shows a directory tree that lists folders and game records.

@@ -37,6 +37,7 @@ from ...session.players import HUMAN, Contender, Players, computer_name
 from ...session.terms import say
 from ..translated import TranslatedBindings
 from ..widgets.filter_select import FilterSelect
+from .tabs import TabsAsRead
 
 ClockStart = Literal["first-move", "now"]
 """When the clocks start: ``"first-move"``, when the first move is played (the first mover's
@@ -145,7 +146,7 @@ class _RadioChoice(RadioSet, inherit_bindings=False):
         self.action_toggle_button()
 
 
-class NewGameDialog(TranslatedBindings, ModalScreen[NewGameOptions | None]):
+class NewGameDialog(TranslatedBindings, TabsAsRead, ModalScreen[NewGameOptions | None]):
     """Set up a new game; returns the :class:`NewGameOptions`, or ``None`` if cancelled.
 
     ``defaults`` fill the fields (names, control, castling, clock start, PDTL); a control that

@@ -22,6 +22,7 @@ from ...core.errors import CescacsError
 from ...i18n import N_, _
 from ...session.terms import say
 from ..translated import TranslatedBindings
+from .tabs import TabsAsRead
 
 T = TypeVar("T")
 
@@ -29,7 +30,7 @@ MAX_ERROR_CHARACTERS = 200
 """An error is one line under the box; a longer one is cut."""
 
 
-class PasteDialog(TranslatedBindings, ModalScreen[T | None], Generic[T]):
+class PasteDialog(TranslatedBindings, TabsAsRead, ModalScreen[T | None], Generic[T]):
     """Paste (or type) text; Open reads it with ``read``; ``choose_file`` adds a button that fetches a file's text."""
 
     DEFAULT_CSS = """
