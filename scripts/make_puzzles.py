@@ -4,6 +4,7 @@
     nice -n 10 python scripts/make_puzzles.py --first-game 240 --games 100 --add   # more games, same set
     nice -n 10 python scripts/make_puzzles.py --special --games 100 --add          # the special hunt
     nice -n 10 python scripts/make_puzzles.py --special --kinds castling --castling-strays --add   # castlings only
+    nice -n 10 python scripts/make_puzzles.py --special --kinds castling --derived-forks --add     # derived forks
 
 CPU-heavy: run it niced and bounded in time (``--minutes``: no new game is
 waited for after that; the set is that of the first games that all
@@ -100,6 +101,16 @@ hunt at the first position after its searches passed that many nodes: a
 game with promotions at hand for both sides can otherwise take the better
 part of an hour, and nodes, unlike time, give the same puzzles every run.
 
+**Derived forks** (``--derived-forks``, with ``--special``; castlings only): the one castling tactic of
+C'escacs is to take away, in one move, a Rook attacked together with something else (both Rooks at once by a
+double castling, RULES.md 8.3), and the games seldom leave one.  So in each position of the games where a
+castling is at hand, ONE enemy piece the opponent really has (not a pawn or the King, a Bishop on its own hex
+colour) is moved to an empty hex from which it attacks an unmoved Rook and the other Rook or another piece
+worth more than it or unprotected (:func:`forked_rooks`): material stays legal, the side not to move is not in
+check, the side to move is not (it could not castle) and cannot take the attacker, and a legal castling moves
+an attacked Rook.  Each such position goes through :meth:`Builder.special_candidate` like any other, and the
+puzzle's ``source`` says it is derived ("…, ply 30, derived: the black pegasus moved from E25 to F12").
+
 Themes and ratings come from :mod:`cescacs_tui.learn.themes`; a position
 already used (the same placement, side and rights) is skipped, and so is a
 main-line candidate fewer than four plies after a puzzle of the same game
@@ -121,10 +132,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cescacs_tui.core import Game, Move, Position, read_pgn
-from cescacs_tui.core.errors import CescacsError
-from cescacs_tui.core.geometry import KINGS_ROOK_HOME, QUEENS_ROOK_HOME
+from cescacs_tui.core.errors import CescacsError, PDTLError
+from cescacs_tui.core.geometry import HEX_COLOUR, HEX_NAMES, HEXES, KINGS_ROOK_HOME, QUEENS_ROOK_HOME
 from cescacs_tui.core.move import CASTLING, EN_PASSANT, MULTI_STEP, SCORNFUL_CAPTURE, SCORNFUL_STEP
-from cescacs_tui.core.pieces import ROOK, VALUES, Colour
+from cescacs_tui.core.pdtl import format_pdtl
+from cescacs_tui.core.pieces import BISHOP, KING, PAWN, ROOK, VALUES, Colour, PieceType
 from cescacs_tui.engine import Limits, SearchBoard, Searcher, choose_move, level
 from cescacs_tui.learn.proof import MAX_MATE, Budget, BudgetExceeded, MateProver
 from cescacs_tui.learn.puzzles import BUNDLED, Puzzle, read_puzzle_file, verify
@@ -377,6 +389,11 @@ class Builder:
                 print(f"  {source}: --game-nodes reached at ply {ply + 1}", file=sys.stderr)
                 return
             position = board.position
+            if self.args.derived_forks:
+                for derived, said in forked_rooks(position):
+                    self.special_candidate(SearchBoard(derived), f"{source}, ply {ply + 1}, derived: {said}", ply,
+                                           found, others=False)  # fmt: skip
+                continue
             self.special_candidate(board, f"{source}, ply {ply + 1}", ply, found)
             if ply < STRAY_FROM:
                 continue
@@ -672,6 +689,55 @@ def telling_castlings(position: Position, castlings: Sequence[Move]) -> list[Mov
     return telling
 
 
+def forked_rooks(position: Position) -> Iterator[tuple[Position, str]]:
+    """Derived positions (``--derived-forks``): ``position`` with ONE enemy piece it really has (not a pawn or
+    the King; a Bishop only to a hex of its own colour) moved to an empty hex from which it attacks both of the
+    side to move's unmoved Rooks, or one of them and another piece worth more than the attacker or unprotected,
+    each with the words that say so for the puzzle's ``source``; only where a castling is at hand, and only when a
+    legal castling then moves an attacked Rook.  Material stays what the game had; the side not to move is not in
+    check (PDTL's own check) and the side to move neither (it could not castle); the attacker stands where the
+    side to move cannot take it at all (one that can be taken is answered by taking it: a first try on the
+    reference records spent all its searches on such positions).  Whether the castle is the answer is the
+    margin's to say."""
+    mover = position.turn
+    enemy = mover.opponent
+    rights = position.castling_rights(mover)
+    if position.is_check() or not rights.king or not any(m.kind == CASTLING for m in position.legal_moves()):
+        return  # no castling at hand, and moving an enemy piece seldom opens one
+    board = position.raw_board
+    rooks = [h for h, right in ((KINGS_ROOK_HOME[mover], rights.kings_rook), (QUEENS_ROOK_HOME[mover],
+             rights.queens_rook)) if right and abs(board[h]) == ROOK]  # fmt: skip
+    if not rooks:
+        return
+    for origin in sorted(position.piece_hexes(enemy)):
+        kind = PieceType(abs(board[origin]))
+        if kind in (PAWN, KING):
+            continue
+        for target in HEXES:
+            if board[target] or (kind == BISHOP and HEX_COLOUR[target] != HEX_COLOUR[origin]):
+                continue
+            placed = list(board)
+            placed[target], placed[origin] = placed[origin], 0
+            text = format_pdtl(placed, mover, position.rights, None, 0, position.fullmove_number)
+            try:
+                derived = Position.from_pdtl(text)
+            except PDTLError:  # the enemy piece was shielding its own King
+                continue
+            if derived.is_check() or derived.attackers(target, mover):
+                continue  # castling is illegal in check; an attacker the side to move can take is no fork to flee
+            victims = [h for h in derived.piece_hexes(mover) if target in derived.attackers(h, enemy)]
+            forked = [h for h in victims if h in rooks]
+            others = [h for h in victims if h not in forked and abs(placed[h]) != KING and (
+                VALUES[abs(placed[h])] > VALUES[kind] or not derived.attackers(h, mover))]  # fmt: skip
+            if (
+                forked
+                and len(forked) + len(others) >= 2
+                and any(set(castle_rooks(m, mover)) & set(forked) for m in derived.legal_moves() if m.kind == CASTLING)
+            ):
+                name = f"{enemy.name.lower()} {kind.name.lower()}"
+                yield derived, f"the {name} moved from {HEX_NAMES[origin]} to {HEX_NAMES[target]}"
+
+
 def special_moves(position: Position) -> bool:
     """A promotion, an en passant or scornful capture, or a castling is among the legal moves."""
     return any(special_theme(m) for m in position.legal_moves())
@@ -803,6 +869,9 @@ def main() -> None:
     parser.add_argument("--kinds", nargs="+", choices=SPECIAL_KINDS, default=SPECIAL_KINDS, metavar="KIND",
                         help="in the special hunt, only these first moves: " + ", ".join(SPECIAL_KINDS)
                         + " (default: all)")  # fmt: skip
+    parser.add_argument("--derived-forks", action="store_true",
+                        help="in the special hunt, only castlings of derived positions: where a castling is at hand, "
+                        "one enemy piece moved to a hex attacking an unmoved Rook and another piece")  # fmt: skip
     parser.add_argument("--no-records", action="store_true", help="self-play only")
     parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no bound)")
     parser.add_argument("--out", type=Path, default=BUNDLED)

@@ -9,9 +9,20 @@ import argparse
 import pytest
 
 from cescacs_tui.core import Game, Position
+from cescacs_tui.core.geometry import HEX_NAMES, HEXES, parse_hex
+from cescacs_tui.core.pieces import Colour
 from cescacs_tui.engine import SearchBoard
 from cescacs_tui.learn.puzzles import verify
-from scripts.make_puzzles import Builder, Engine, castle_rooks, level_range, special_theme, telling_castlings
+from cescacs_tui.learn.themes import material
+from scripts.make_puzzles import (
+    Builder,
+    Engine,
+    castle_rooks,
+    forked_rooks,
+    level_range,
+    special_theme,
+    telling_castlings,
+)
 
 EN_PASSANT_CHECK = (
     "/24:k2e1/19:1p4p1/18:3v3/16:5p1/14:5j1/12:4p2/11:4P3/10:2P4/9:2R1KP2/7:2P5/6:5P1/5:2E3/4:3EN/2:E2/0:R/"
@@ -108,3 +119,28 @@ def test_the_self_play_levels_are_a_range_from_1_to_10() -> None:
     for bad in ("0-3", "4-2", "x", "3-11"):
         with pytest.raises(argparse.ArgumentTypeError):
             level_range(bad)
+
+
+def test_a_derived_fork_moves_one_enemy_piece_the_game_has_and_stays_legal() -> None:
+    start = Position.from_pdtl("/27:1k/25:1g2/3:R2R/1:1K/ w RKRk - 0 30")  # a black Pegasus far from the Rooks
+    derived = list(forked_rooks(start))
+    assert derived  # the Pegasus has hexes that attack both Rooks
+    before = start.raw_board
+    for position, said in derived:
+        board = position.raw_board
+        changed = [h for h in HEXES if board[h] != before[h]]
+        assert len(changed) == 2, said  # moved, not added: one hex emptied, one filled, with the same piece
+        origin, target = sorted(changed, key=lambda h: board[h] != 0)
+        assert board[origin] == 0 and board[target] == before[origin] < 0
+        assert f"from {HEX_NAMES[origin]} to {HEX_NAMES[target]}" in said
+        assert material(position, Colour.WHITE) == material(start, Colour.WHITE)
+        assert Position.from_pdtl(position.to_pdtl()) == position  # legal: Black, not to move, is not in check
+        assert not position.is_check() and not position.attackers(target, Colour.WHITE)
+        attacked = {h for h in (parse_hex("C3"), parse_hex("I3")) if target in position.attackers(h, Colour.BLACK)}
+        assert attacked and any(
+            set(castle_rooks(m, Colour.WHITE)) & attacked for m in position.legal_moves() if m.is_castling
+        )  # a castling takes an attacked Rook away
+
+
+def test_no_derived_fork_where_no_castling_is_at_hand() -> None:
+    assert list(forked_rooks(Position.initial())) == []  # every castling path is blocked in the start position
