@@ -109,15 +109,7 @@ async def test_typing_in_the_box_does_not_lay_the_screen_out_again(monkeypatch):
         await panels_ready(pilot)
         await pilot.press("slash")
         await pilot.pause()
-        screen = app.screen
-        layouts: list[object] = []
-        laid_out = screen._refresh_layout
-
-        def counted(*args: Any, **kwargs: Any) -> None:
-            layouts.append(args)
-            laid_out(*args, **kwargs)
-
-        monkeypatch.setattr(screen, "_refresh_layout", counted)
+        layouts = count_layouts(app.screen, monkeypatch)
         for character in "E7-E13":
             await pilot.press(NAMES.get(character, character))
         await pilot.pause()
@@ -140,15 +132,7 @@ async def test_the_hex_name_keeps_the_room_of_the_longest_one_shown(monkeypatch)
         entry.show_hex("I23 Black Pegasus")
         await pilot.pause()
         room, box_width = label.outer_size.width, box(app).size.width
-        screen = app.screen
-        layouts: list[object] = []
-        laid_out = screen._refresh_layout
-
-        def counted(*args: Any, **kwargs: Any) -> None:
-            layouts.append(args)
-            laid_out(*args, **kwargs)
-
-        monkeypatch.setattr(screen, "_refresh_layout", counted)
+        layouts = count_layouts(app.screen, monkeypatch)
         entry.show_hex("E7")
         await pilot.pause()
         assert str(label.render()) == "E7"
@@ -156,3 +140,16 @@ async def test_the_hex_name_keeps_the_room_of_the_longest_one_shown(monkeypatch)
         entry.show_hex("I23 Black Pegasus, and longer")
         await pilot.pause()
         assert layouts and label.outer_size.width > room
+
+
+def count_layouts(screen: Any, monkeypatch: Any) -> list[object]:
+    """The screen's layouts from now on, one entry each (Textual's ``_refresh_layout`` still runs)."""
+    layouts: list[object] = []
+    laid_out = screen._refresh_layout
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        layouts.append(args)
+        laid_out(*args, **kwargs)
+
+    monkeypatch.setattr(screen, "_refresh_layout", counted)
+    return layouts
