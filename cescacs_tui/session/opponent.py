@@ -351,12 +351,14 @@ class Opponent:
         from ..engine.client import EngineError
         from ..engine.computer import analyse
 
+        # Asked before the running search is stopped: what it still reports while it stops is about the
+        # position shown before, and ``report`` of that search drops it (the engine's last lines come late on
+        # a loaded machine).
+        self.analysing = asked
         try:
             client = await self._idle_client()
-            self.analysing = asked
             await analyse(client, shown, shown.cursor, report)  # it runs until the engine's next command
-        except EngineBusy as busy:
-            self.analysing = asked  # not asked again for this position: it says why instead
+        except EngineBusy as busy:  # ``analysing`` stays: not asked again for this position, it says why instead
             return Feedback.refused(busy.reason())
         except EngineError as error:
             self.analysing = None

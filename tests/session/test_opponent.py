@@ -133,7 +133,7 @@ async def test_the_hint_found_is_the_one_played_by_its_key() -> None:
         await opponent.close()
 
 
-async def test_the_analysis_follows_the_position_shown_and_stops() -> None:
+async def test_the_analysis_follows_the_position_shown_and_stops(monkeypatch: pytest.MonkeyPatch) -> None:
     session = GameSession()
     session.play_text("E7-E13")
     reports: list[Analysis] = []
@@ -145,10 +145,18 @@ async def test_the_analysis_follows_the_position_shown_and_stops() -> None:
         assert reports[-1].line.startswith("1... ") and reports[-1].depth is not None
         session.review_back()
         assert opponent.analysis_stale()  # the review moved: the front end starts it again
+        client = await opponent.client()
+        stop = client.stop
+
+        async def stop_after_a_last_report() -> None:  # as a loaded machine has it: one more line before bestmove
+            client._on_info("info depth 1 score cp 20 nodes 416 pv E21-E15 C5-C11")
+            await stop()
+
+        monkeypatch.setattr(client, "stop", stop_after_a_last_report)
         reports.clear()
         await opponent.analyse(reports.append)
         await until(lambda: reports, "a report about the start")
-        assert reports[-1].line.startswith("1. ")
+        assert all(report.line.startswith("1. ") for report in reports)  # never the old position's
         await opponent.stop()
         assert opponent.analysis_stale()
     finally:
