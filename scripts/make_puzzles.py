@@ -5,6 +5,7 @@
     nice -n 10 python scripts/make_puzzles.py --special --games 100 --add          # the special hunt
     nice -n 10 python scripts/make_puzzles.py --special --kinds castling --castling-strays --add   # castlings only
     nice -n 10 python scripts/make_puzzles.py --special --kinds castling --derived-forks --add     # derived forks
+    nice -n 10 python scripts/make_puzzles.py --composed scripts/data/composed-castlings.txt --kinds castling --add
 
 CPU-heavy: run it niced and bounded in time (``--minutes``: no new game is
 waited for after that; the set is that of the first games that all
@@ -110,6 +111,16 @@ worth more than it or unprotected (:func:`forked_rooks`): material stays legal, 
 check, the side to move is not (it could not castle) and cannot take the attacker, and a legal castling moves
 an attacked Rook.  Each such position goes through :meth:`Builder.special_candidate` like any other, and the
 puzzle's ``source`` says it is derived ("…, ply 30, derived: the black pegasus moved from E25 to F12").
+
+**Composed positions** (``--composed FILE``, instead of records and games): chess problem collections hold
+composed problems, and the castling tactics no game left (see above) are composed: FILE holds one position a
+line, ``PDTL # the idea it was built for`` (:func:`read_composed`; ``scripts/data/composed-castlings.txt``).  A
+composed position must be one a game could reach (PDTL read strictly: castling rights only for an unmoved King
+and Rook on their home hexes, the side not to move not in check; no pawn where no pawn of its side can come),
+and is judged exactly as the special hunt judges a game's (:meth:`Builder.composed`): a mate the engine sees
+goes to the proof, anything else to :meth:`Builder.special_candidate` with the same margins, node budgets and
+"not yet won" rule; only the sieve of castlings is left out (every castling of a composed position is tried).
+The puzzle's ``source`` says "composed: <the idea>".
 
 Themes and ratings come from :mod:`cescacs_tui.learn.themes`; a position
 already used (the same placement, side and rights) is skipped, and so is a
@@ -484,6 +495,8 @@ class Builder:
                 self.keep(puzzle, 0, main_line=False)
             return
         self.special_candidate(board, source, 0, set(), sieve=False)
+        if not self.harvest.puzzles and not self.harvest.rejected:  # said, so that the composer knows why
+            self.reject(f"no move of --kinds tried: none at hand, or a side leads by {DECIDED} points")
 
     def keep(self, puzzle: Puzzle, ply: int, *, main_line: bool) -> None:
         """Add ``puzzle`` to the harvest if it passes its own check (the same as ``cescacs puzzles --check``)."""
