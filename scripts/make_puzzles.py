@@ -5,6 +5,7 @@
     nice -n 10 python scripts/make_puzzles.py --special --games 100 --add          # the special hunt
     nice -n 10 python scripts/make_puzzles.py --special --kinds castling --castling-strays --add   # castlings only
     nice -n 10 python scripts/make_puzzles.py --special --kinds castling --derived-forks --add     # derived forks
+    nice -n 10 python scripts/make_puzzles.py --composed scripts/data/composed-castlings.txt --kinds castling --add
 
 CPU-heavy: run it niced and bounded in time (``--minutes``: no new game is
 waited for after that; the set is that of the first games that all
@@ -111,6 +112,16 @@ check, the side to move is not (it could not castle) and cannot take the attacke
 an attacked Rook.  Each such position goes through :meth:`Builder.special_candidate` like any other, and the
 puzzle's ``source`` says it is derived ("…, ply 30, derived: the black pegasus moved from E25 to F12").
 
+**Composed positions** (``--composed FILE``, instead of records and games): chess problem collections hold
+composed problems, and the castling tactics no game left (see above) are composed: FILE holds one position a
+line, ``PDTL # the idea it was built for`` (:func:`read_composed`; ``scripts/data/composed-castlings.txt``).  A
+composed position must be one a game could reach (PDTL read strictly: castling rights only for an unmoved King
+and Rook on their home hexes, the side not to move not in check; no pawn where no pawn of its side can come),
+and is judged exactly as the special hunt judges a game's (:meth:`Builder.composed`): a mate the engine sees
+goes to the proof, anything else to :meth:`Builder.special_candidate` with the same margins, node budgets and
+"not yet won" rule; only the sieve of castlings is left out (every castling of a composed position is tried).
+The puzzle's ``source`` says "composed: <the idea>".
+
 Themes and ratings come from :mod:`cescacs_tui.learn.themes`; a position
 already used (the same placement, side and rights) is skipped, and so is a
 main-line candidate fewer than four plies after a puzzle of the same game
@@ -121,6 +132,7 @@ main-line candidate fewer than four plies after a puzzle of the same game
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import multiprocessing
 import random
@@ -131,7 +143,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cescacs_tui.core import Game, Move, Position, read_pgn
+from cescacs_tui.core import Game, Move, Position, geometry, read_pgn
 from cescacs_tui.core.errors import CescacsError, PDTLError
 from cescacs_tui.core.geometry import HEX_COLOUR, HEX_NAMES, HEXES, KINGS_ROOK_HOME, QUEENS_ROOK_HOME
 from cescacs_tui.core.move import CASTLING, EN_PASSANT, MULTI_STEP, SCORNFUL_CAPTURE, SCORNFUL_STEP
@@ -418,13 +430,15 @@ class Builder:
         *,
         castles: bool = True,
         others: bool = True,
+        sieve: bool = True,
     ) -> None:
         """The position on ``board`` as a puzzle whose first move is one of its special moves of ``--kinds``
         (castlings only with ``castles``, and only those :func:`telling_castlings` keeps; the other kinds only
         with ``others``): each is tried as the lead of the margin scan (:meth:`tactic_puzzle`), which gives up at
         the first other move within the margin of it, so a lead that is not the clear best costs a few depth-1
         searches; a special move that mates at once goes to the proof.  One puzzle per first move in
-        ``HUNT_WINDOW`` plies of a game (``found``)."""
+        ``HUNT_WINDOW`` plies of a game (``found``).  Without ``sieve`` every castling is tried (a composed
+        position is few, and built for its castling)."""
         position = board.position
         if key(position) in self.seen:
             return
@@ -435,7 +449,7 @@ class Builder:
             if special_theme(m) in kinds and (castles if m.kind == CASTLING else others)
         ]
         castlings = [m for m in specials if m.kind == CASTLING]
-        if castlings:
+        if castlings and sieve:
             telling = set(telling_castlings(position, castlings))
             specials = [m for m in specials if m.kind != CASTLING or m in telling]
         if not specials:
@@ -465,6 +479,24 @@ class Builder:
             found.add((puzzle.moves[0], ply // HUNT_WINDOW))
             self.keep(puzzle, ply, main_line=False)
             return
+
+    def composed(self, board: SearchBoard, source: str) -> None:
+        """A composed position (``--composed``), judged as the special hunt judges a game's: a mate the engine
+        sees goes to the proof (kept only when its one first move is a special move of ``--kinds``), anything
+        else to :meth:`special_candidate` with every special move of ``--kinds`` as a lead, with the same
+        margins, node budgets and "not yet won" rule as every other puzzle."""
+        self.engine.new_game()
+        analysis = self.engine.search(board, Limits(nodes=self.args.nodes))
+        if analysis.mate is not None and 0 < analysis.mate <= MAX_MATE:
+            puzzle = self.mate_puzzle(board.position, analysis.mate, source)
+            if puzzle is not None and special_theme(puzzle.line()[0]) not in self.args.kinds:
+                self.reject(f"the mate's first move {puzzle.moves[0]} is not of --kinds")
+            elif puzzle is not None:
+                self.keep(puzzle, 0, main_line=False)
+            return
+        self.special_candidate(board, source, 0, set(), sieve=False)
+        if not self.harvest.puzzles and not self.harvest.rejected:  # said, so that the composer knows why
+            self.reject(f"no move of --kinds tried: none at hand, or a side leads by {DECIDED} points")
 
     def keep(self, puzzle: Puzzle, ply: int, *, main_line: bool) -> None:
         """Add ``puzzle`` to the harvest if it passes its own check (the same as ``cescacs puzzles --check``)."""
@@ -738,6 +770,87 @@ def forked_rooks(position: Position) -> Iterator[tuple[Position, str]]:
                 yield derived, f"the {name} moved from {HEX_NAMES[origin]} to {HEX_NAMES[target]}"
 
 
+class ComposedError(ValueError):
+    """A line of a ``--composed`` file that is not a composed position: the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class Composed:
+    """One position of a ``--composed`` file: its PDTL, the idea it was built for (the puzzle's ``source`` says
+    "composed: <idea>") and the line it stands on."""
+
+    pdtl: str
+    idea: str
+    line: int
+
+
+MAX_IDEA = 190
+"""The longest idea: a puzzle's ``source`` is at most 200 characters, "composed: " included."""
+
+
+@functools.cache
+def pawn_reach(colour: Colour) -> frozenset[int]:
+    """Every hex a pawn of ``colour`` can stand on: its starting hexes and what its forward moves reach from them
+    (a pawn never goes back, so a white pawn on line 2 is a position no game reaches)."""
+    board = Position.initial().raw_board
+    sign = 1 if colour == Colour.WHITE else -1
+    reached = {h for h in HEXES if board[h] == sign * PAWN}
+    todo = list(reached)
+    while todo:
+        h = todo.pop()
+        ahead = (*geometry.PAWN_FORWARD[colour][h][:1], *geometry.PAWN_OBLIQUE[colour][h])
+        for target in (*ahead, *geometry.PAWN_CAPTURES[colour][h]):
+            if target not in reached:
+                reached.add(target)
+                todo.append(target)
+    return frozenset(reached)
+
+
+def composed_position(text: str) -> tuple[Position, str]:
+    """One line of a composed-positions file, ``PDTL # the idea``, as the position and its idea; ``ValueError``
+    saying what is wrong.  A composed position must be one a game could reach, as every other puzzle's is: PDTL
+    read strictly (castling rights only for an unmoved King and Rook on their home hexes, the side not to move not
+    in check, no more pieces than a side starts with), and no pawn where no pawn of its side can come."""
+    pdtl, hash_sign, idea = (part.strip() for part in text.partition("#"))
+    if not hash_sign or not idea:
+        raise ValueError("a composed position is 'PDTL # the idea it was built for': the idea is missing")
+    if len(idea) > MAX_IDEA:
+        raise ValueError(f"the idea is longer than {MAX_IDEA} characters")
+    try:
+        position = Position.from_pdtl(pdtl, strict=True)
+    except CescacsError as error:
+        raise ValueError(f"not a legal position: {error}") from None
+    board = position.raw_board
+    for colour in Colour:
+        sign = 1 if colour == Colour.WHITE else -1
+        stray = sorted(h for h in HEXES if board[h] == sign * PAWN and h not in pawn_reach(colour))
+        if stray:
+            side = colour.name.lower()
+            raise ValueError(f"a {side} pawn on {HEX_NAMES[stray[0]]}, where no {side} pawn can come")
+    return position, idea
+
+
+def read_composed(path: Path) -> list[Composed]:
+    """The positions of a composed-positions file (``--composed``): one a line (:func:`composed_position`);
+    blank lines and lines starting with ``#`` are comments.  :class:`ComposedError` names the file and line of
+    the first that is not a composed position, or repeats one."""
+    entries: list[Composed] = []
+    seen: dict[str, int] = {}
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = text.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            position, idea = composed_position(text)
+            if key(position) in seen:
+                raise ValueError(f"the same position as line {seen[key(position)]}")
+        except ValueError as error:
+            raise ComposedError(f"{path}:{number}: {error}") from None
+        seen[key(position)] = number
+        entries.append(Composed(position.to_pdtl(), idea, number))
+    return entries
+
+
 def special_moves(position: Position) -> bool:
     """A promotion, an en passant or scornful capture, or a castling is among the legal moves."""
     return any(special_theme(m) for m in position.legal_moves())
@@ -755,14 +868,23 @@ def make_puzzle(start: Position, line: list[Move], source: str) -> Puzzle:
 
 
 Job = tuple[str, int]
-"""("record", index into the reference games) or ("self-play", game number)."""
+"""("record", index into the reference games), ("self-play", game number) or ("composed", index into the
+``--composed`` file's positions)."""
 
 
 def work(job: Job, args: argparse.Namespace) -> tuple[Job, str, Harvest]:
     """One game made and harvested (in a worker process)."""
     kind, number = job
-    engine = Engine(args.node_cap if args.special else None)
+    engine = Engine(args.node_cap if args.special or args.composed else None)
     began = time.monotonic()
+    if kind == "composed":
+        entry = read_composed(args.composed)[number]
+        builder = Builder(args, engine)
+        builder.composed(SearchBoard(Position.from_pdtl(entry.pdtl)), f"composed: {entry.idea}")
+        harvest = builder.harvest
+        found = ", ".join(f"{p.moves[0]} {list(p.themes)}" for p in harvest.puzzles) or f"none {harvest.rejected}"
+        said = f"{args.composed.name}:{entry.line} ({entry.idea}): {found} ({time.monotonic() - began:.0f} s)"
+        return job, said, harvest
     if kind == "record":
         source, game = list(reference_games(RECORD_FOLDERS))[number]
     else:
@@ -789,10 +911,14 @@ def _work(packed: tuple[Job, argparse.Namespace]) -> tuple[Job, str, Harvest]:
 
 
 def build(args: argparse.Namespace) -> list[Puzzle]:
-    records = 0 if args.no_records else sum(1 for _ in reference_games(RECORD_FOLDERS))
-    jobs: list[Job] = [("record", n) for n in range(records)] + [
-        ("self-play", n) for n in range(args.first_game, args.first_game + args.games)
-    ]
+    if args.composed:  # only the composed positions: no records, no games
+        records = 0
+        jobs: list[Job] = [("composed", n) for n in range(len(read_composed(args.composed)))]
+    else:
+        records = 0 if args.no_records else sum(1 for _ in reference_games(RECORD_FOLDERS))
+        jobs = [("record", n) for n in range(records)] + [
+            ("self-play", n) for n in range(args.first_game, args.first_game + args.games)
+        ]
     results: dict[Job, Harvest] = {}
     deadline = time.monotonic() + args.minutes * 60 if args.minutes else None
     with multiprocessing.Pool(args.jobs) as pool:
@@ -872,10 +998,18 @@ def main() -> None:
     parser.add_argument("--derived-forks", action="store_true",
                         help="in the special hunt, only castlings of derived positions: where a castling is at hand, "
                         "one enemy piece moved to a hex attacking an unmoved Rook and another piece")  # fmt: skip
+    parser.add_argument("--composed", type=Path, metavar="FILE",
+                        help="instead of records and games, the composed positions of FILE (one a line, 'PDTL # the "
+                        "idea'), judged as the special hunt judges a game's positions")  # fmt: skip
     parser.add_argument("--no-records", action="store_true", help="self-play only")
     parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no bound)")
     parser.add_argument("--out", type=Path, default=BUNDLED)
     args = parser.parse_args()
+    if args.composed:
+        try:
+            read_composed(args.composed)
+        except (OSError, ComposedError) as error:
+            parser.error(str(error))
     began = time.monotonic()
     puzzles = build(args)
     if args.add and args.out.exists():  # a later run's games added to the set already there
