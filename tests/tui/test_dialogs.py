@@ -216,7 +216,7 @@ class SlowToDraw(ConfirmDialog):
         self._fake_clock = clock
         self._delay = delay
 
-    def on_mount(self) -> None:  # Textual runs DeliberateDialog.on_mount as well, after this
+    def on_mount(self) -> None:
         self.call_next(self._fake_clock.advance, self._delay)  # once mounted: its first frame comes this much later
 
 

@@ -78,12 +78,16 @@ class DeliberateDialog(TranslatedBindings, ModalScreen[Answer]):
         self._released_at: float | None = None
         """When the last mouse button release inside the dialog arrived, until a press or a key uses it."""
 
-    def on_mount(self) -> None:
-        self.call_after_refresh(self._drawn)  # after the screen's next refresh: the dialog's first frame
+    def _compositor_refresh(self) -> None:
+        """Textual's paint of this screen: the first that draws the dialog on top starts the guard's window.
 
-    def _drawn(self) -> None:
-        """The dialog's first frame has been drawn: from now on a person may have seen it."""
-        if self._shown_at is None:
+        Textual has no event for a screen's first frame.  The time is read as
+        the frame is handed to the terminal: a callback run after the refresh
+        (``call_after_refresh``) came a tenth of a second later on a loaded
+        machine, when a person may already have read the question and answered.
+        """
+        super()._compositor_refresh()
+        if self._shown_at is None and self.is_current:
             self._shown_at = self._clock()
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
