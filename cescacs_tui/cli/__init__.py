@@ -249,8 +249,8 @@ def _play(args: argparse.Namespace) -> int:
     if args.resume or args.new:
         raise CescacsError(_("--resume and --new are options of the plain mode: add --plain"))
     # The start (Textual's import, the app's modules, its first frame) makes long-lived objects and almost no
-    # garbage, yet the collector scans the growing heap again and again meanwhile: some 30 ms of CPU before the
-    # board is drawn (benchmarks/README.md).  Off until the app's first frame (tui/app.py turns it back on).
+    # garbage, yet the collector scans the growing heap again and again meanwhile: 15-30 ms of CPU before the side
+    # panel is drawn (benchmarks/README.md).  Off until the app's first frame (tui/app.py turns it back on).
     gc.disable()
     try:
         from ..tui.app import run_app  # imported here: the subcommands must not pay for Textual
