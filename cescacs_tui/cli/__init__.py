@@ -24,6 +24,7 @@ exits with status 1 after saying so.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import sys
@@ -247,16 +248,23 @@ def _play(args: argparse.Namespace) -> int:
         )
     if args.resume or args.new:
         raise CescacsError(_("--resume and --new are options of the plain mode: add --plain"))
-    from ..tui.app import run_app  # imported here: the subcommands must not pay for Textual
+    # The start (Textual's import, the app's modules, its first frame) makes long-lived objects and almost no
+    # garbage, yet the collector scans the growing heap again and again meanwhile: 15-30 ms of CPU before the side
+    # panel is drawn (benchmarks/README.md).  Off until the app's first frame (tui/app.py turns it back on).
+    gc.disable()
+    try:
+        from ..tui.app import run_app  # imported here: the subcommands must not pay for Textual
 
-    status = run_app(
-        pgn_file=game,
-        pdtl=args.pdtl,
-        castling=not args.no_castling,
-        players=players,
-        policy=policy,
-        time_control=args.clock,
-    )
+        status = run_app(
+            pgn_file=game,
+            pdtl=args.pdtl,
+            castling=not args.no_castling,
+            players=players,
+            policy=policy,
+            time_control=args.clock,
+        )
+    finally:
+        gc.enable()
     if status:  # Textual has restored the terminal and printed the traceback
         print(_(CRASH_NOTE), file=sys.stderr)
     return status

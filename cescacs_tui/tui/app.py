@@ -179,7 +179,7 @@ class CescacsApp(BoardHostApp[None]):
         for notice in self.start_notices:
             self.notify(say(notice), title=_("Saved games"), severity="warning", timeout=12, markup=False)
         if not self.is_headless:  # start-up objects live as long as the app: keep them out of every GC pass
-            self.call_after_refresh(_freeze_garbage_collection)
+            self.call_after_refresh(_collect_from_now_on)
         loop = asyncio.get_running_loop()
         for stop in STOP_SIGNALS:
             loop.add_signal_handler(stop, self._stop)
@@ -327,10 +327,14 @@ class CescacsApp(BoardHostApp[None]):
         self.push_screen(NewGameDialog(defaults), start)
 
 
-def _freeze_garbage_collection() -> None:
-    """:func:`gc.freeze` as a Python function: Textual counts a callback's parameters with :func:`inspect.signature`,
-    which, for a built-in, compiles the tokenizer's regular expressions (some 5 ms, just before the side panel)."""
+def _collect_from_now_on() -> None:
+    """After the first frame: the start-up's objects out of every collection (:func:`gc.freeze`), and the collector
+    on again if the ``cescacs`` command turned it off for the start (cli.py).
+
+    A Python function: Textual counts a callback's parameters with :func:`inspect.signature`, which, for a
+    built-in, compiles the tokenizer's regular expressions (some 5 ms, just before the side panel)."""
     gc.freeze()
+    gc.enable()
 
 
 def settings_game(settings: Settings, players: Players = TWO_PEOPLE, time_control: TimeControl | None = None) -> Game:

@@ -207,6 +207,29 @@ def test_cescacs_alone_starts_a_new_game_with_the_autosave_and_settings_in_place
     assert frozen > 0  # the start-up objects are kept out of garbage collection before the app runs
 
 
+def test_cescacs_starts_the_app_with_the_garbage_collector_off_and_turns_it_on_after(monkeypatch, tmp_path):
+    """The start makes long-lived objects, not garbage: no collection scans them meanwhile (the app turns the
+    collector on after its first frame); whatever happens, the command leaves it on."""
+    monkeypatch.setenv("CESCACS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("CESCACS_CONFIG_DIR", str(tmp_path / "config"))
+    collecting: list[bool] = []
+    monkeypatch.setattr(CescacsApp, "run", lambda app: collecting.append(gc.isenabled()))
+    try:
+        assert main([]) == 0
+        assert collecting == [False] and gc.isenabled()
+
+        def crash(app: CescacsApp) -> None:
+            raise RuntimeError("the app died")
+
+        monkeypatch.setattr(CescacsApp, "run", crash)
+        with pytest.raises(RuntimeError):
+            main([])
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
 def test_cescacs_with_a_record_opens_it_at_its_last_move(started, tmp_path):
     record = tmp_path / "game.ctl-pgn"
     record.write_text('[Variant "C\'escacs"]\n\n1. H6-H12 I23-I19 2. JF6-C15 *\n', encoding="utf-8")

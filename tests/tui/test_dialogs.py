@@ -208,6 +208,47 @@ async def test_a_click_that_arrived_too_soon_answers_nothing_however_late_it_is_
         await pilot.pause()
 
 
+class SlowToDraw(ConfirmDialog):
+    """A question that a loaded machine draws ``delay`` seconds (on the dialog's clock) after mounting it."""
+
+    def __init__(self, clock: FakeTime, delay: float) -> None:
+        super().__init__("Resign?", clock=clock)
+        self._fake_clock = clock
+        self._delay = delay
+
+    def on_mount(self) -> None:
+        self.call_next(self._fake_clock.advance, self._delay)  # once mounted: its first frame comes this much later
+
+
+@pytest.mark.parametrize("answer_by", ["key", "click"])
+async def test_the_guard_counts_from_the_first_paint_not_from_the_mount(answer_by: str) -> None:
+    """Mounted at SHOWN, drawn 10 s later: an answer a moment after the drawing is too soon, though the window
+    counted from the mount would long have passed; one a full window after the drawing counts."""
+    clock = FakeTime(SHOWN)
+    dialog = SlowToDraw(clock, delay=10.0)
+    app = Host(dialog)
+    drawn = SHOWN + 10.0
+    async with app.run_test() as pilot:
+        await until(lambda: dialog._shown_at is not None, "the question's first frame")
+        assert dialog._shown_at == drawn
+        target = dialog.query_one("#yes", Button)
+
+        def respond(at: float) -> None:
+            if answer_by == "key":
+                arrive(app, "y", "y", at)
+            else:
+                release_and_click(app, target, at)
+
+        respond(drawn + SETTLE_SECONDS - 0.01)  # long after the mount, just too soon after the drawing
+        await until(lambda: dialog.query_one("#too-soon", Label).display, "the note asking to press again", 10)
+        assert app.answers == []
+        await until(lambda: not target.has_class("-active"), "the button's press to end")
+        respond(drawn + SETTLE_SECONDS)
+        await until(lambda: app.answers != [], "the answer", patience=10)
+        assert app.answers == [True]
+        await pilot.pause()
+
+
 @pytest.mark.parametrize(("language", "yes"), [("en", "y"), ("ca", "s"), ("es", "s")])
 async def test_a_question_shows_and_takes_the_keys_of_the_players_language(language: str, yes: str) -> None:
     from cescacs_tui import i18n

@@ -7,7 +7,7 @@ may come from a record (names, comments): it is shown as plain, safe text
 
 A question must be answered by a person who has seen it: the dialogs that
 take an answer are :class:`DeliberateDialog` screens, which take no key that
-arrived before they had been on the screen for :data:`SETTLE_SECONDS`, and
+arrived before they had been drawn on the screen for :data:`SETTLE_SECONDS`, and
 say so: such a key asks for the key again, it is never dropped without a word.
 """
 
@@ -55,9 +55,11 @@ class DeliberateDialog(TranslatedBindings, ModalScreen[Answer]):
 
     The guard compares times of arrival: a key (or a click) counts if it
     arrived (was read from the terminal: ``Message.time``) at least
-    :data:`SETTLE_SECONDS` after the dialog was shown (mounted, on ``clock``,
-    the same monotonic clock as ``Message.time``), however late the machine
-    handles it, or paints.  A click's press or choice is a message Textual makes
+    :data:`SETTLE_SECONDS` after the dialog was shown (its first frame drawn,
+    on ``clock``, the same monotonic clock as ``Message.time``), however late
+    the machine handles it.  The window starts at the first paint, not at the
+    mount: a person cannot react to a question before it is drawn, and a
+    loaded machine may draw it long after mounting it.  A click's press or choice is a message Textual makes
     when it handles the click, so it is dated by the release of the mouse
     button that made it (:meth:`on_mouse_up`).  A key that arrived sooner answers nothing, and the
     dialog says to press it again (:meth:`too_soon`); so does a key of the
@@ -76,8 +78,17 @@ class DeliberateDialog(TranslatedBindings, ModalScreen[Answer]):
         self._released_at: float | None = None
         """When the last mouse button release inside the dialog arrived, until a press or a key uses it."""
 
-    def on_mount(self) -> None:
-        self._shown_at = self._clock()
+    def _compositor_refresh(self) -> None:
+        """Textual's paint of this screen: the first that draws the dialog on top starts the guard's window.
+
+        Textual has no event for a screen's first frame.  The time is read as
+        the frame is handed to the terminal: a callback run after the refresh
+        (``call_after_refresh``) came a tenth of a second later on a loaded
+        machine, when a person may already have read the question and answered.
+        """
+        super()._compositor_refresh()
+        if self._shown_at is None and self.is_current:
+            self._shown_at = self._clock()
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         """Dates the click this release makes: Textual's ``Click``, and the press or choice it leads to, are made
