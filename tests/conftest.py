@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
@@ -83,10 +84,29 @@ def true_colour_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "auto")
 
 
+@pytest.fixture(scope="session")
+def _state_root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Iterator[Path]]:
+    """Fresh folders for the tests' state, one a call, all in one folder of this session (or pytest-xdist worker).
+
+    Not ``tmp_path_factory.mktemp`` a test: each call lists the whole base folder to number the new one, so
+    thousands of tests made that quadratic (about a third of the quick tier's CPU at 3,700 tests).
+    """
+    root = tmp_path_factory.mktemp("state")
+
+    def fresh() -> Iterator[Path]:
+        for number in itertools.count():
+            folder = root / str(number)
+            folder.mkdir()
+            yield folder
+
+    yield fresh()
+
+
 @pytest.fixture(autouse=True)
-def _own_state_directories(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """No test reads or writes the player's real autosave, archive or settings (a test may still set its own)."""
-    state = tmp_path_factory.mktemp("state")
+def _own_state_directories(monkeypatch: pytest.MonkeyPatch, _state_root: Iterator[Path]) -> None:
+    """No test reads or writes the player's real autosave, archive or settings (a test may still set its own);
+    no test sees another's."""
+    state = next(_state_root)
     monkeypatch.setenv("CESCACS_DATA_DIR", str(state / "data"))
     monkeypatch.setenv("CESCACS_CONFIG_DIR", str(state / "config"))
 
