@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import signal
@@ -42,6 +43,12 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
     _bytecode = str(user_cache_path("cescacs-tui") / "test-bytecode")
     os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = _bytecode  # this process, its workers, its children
     sys.dont_write_bytecode = False
+
+gc.set_threshold(10_000, *gc.get_threshold()[1:])
+"""The suite starts and drops thousands of Textual apps in its own process: at Python's default (a young-object
+collection every 700 allocations) the cyclic collector ran some 3,000 times a module of pilot tests, a fifth of
+their CPU; every 10,000 it runs about 100 times, for the same garbage.  Only this process and its pytest-xdist
+workers: a program a test starts (``cescacs`` in a terminal, a server) collects as it would for a player."""
 
 settings.register_profile("cescacs", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("cescacs")
