@@ -597,6 +597,19 @@ def parse_pdtl(text: str, *, strict: bool = False, letters: Letters | None = Non
     return _Reader(text.strip(), strict, STANDARD_LETTERS if letters is None else letters).read()
 
 
+_LETTER_SYMBOLS: Final[dict[int, str]] = {
+    **{kind: letter for kind, letter in LETTERS.items()},
+    **{-kind: letter.lower() for kind, letter in LETTERS.items()},
+}
+"""Each piece code's PDTL letter: upper case for White (positive codes), lower case for Black."""
+_FAN_SYMBOLS: Final[dict[int, str]] = {
+    **{kind: glyphs[0] for kind, glyphs in FAN_GLYPHS.items()},
+    **{-kind: glyphs[1] for kind, glyphs in FAN_GLYPHS.items()},
+}
+"""The same as figurine glyphs (``fan``): a table read per piece, as :func:`format_pdtl` writes positions by
+the thousand in a search's log or a property test."""
+
+
 def format_pdtl(
     board: Sequence[int],
     turn: int,
@@ -608,26 +621,20 @@ def format_pdtl(
     fan: bool = False,
 ) -> str:
     """The canonical PDTL of a state (all six fields)."""
-
-    def symbol(code: int) -> str:
-        if fan:
-            return FAN_GLYPHS[abs(code)][0 if code > 0 else 1]
-        letter = LETTERS[abs(code)]
-        return letter if code > 0 else letter.lower()
-
+    symbols = _FAN_SYMBOLS if fan else _LETTER_SYMBOLS
     entries = []
     for line in range(28, -1, -1):
-        hexes = LINE_HEXES[line]
-        if not any(board[h] for h in hexes):
+        pieces = [board[h] for h in LINE_HEXES[line]]
+        if not any(pieces):
             continue
         cells = []
         run = 0
-        for h in hexes:
-            if board[h]:
+        for code in pieces:
+            if code:
                 if run:
                     cells.append(str(run))
                     run = 0
-                cells.append(symbol(board[h]))
+                cells.append(symbols[code])
             else:
                 run += 1
         if run:

@@ -731,8 +731,11 @@ class Position:
                 if board[y] == sign and (origin is None or y == origin):
                     self._add_arrival(moves, y, special.pawn, SCORNFUL_CAPTURE, [])
 
-    def _king_moves(self, moves: list[MoveTuple], king: int, in_check: bool, captures_only: bool = False) -> None:
-        """Legal King steps and leaps (only the captures if asked), each tested with the King really on its target."""
+    def _king_moves(
+        self, moves: list[MoveTuple], king: int, in_check: bool, captures_only: bool = False, first: bool = False
+    ) -> None:
+        """Legal King steps and leaps (only the captures if asked), each tested with the King really on its target;
+        with ``first``, only the first found (whether the King can move is all :meth:`has_legal_moves` asks)."""
         board = self._board
         us = self._turn
         them = 1 - us
@@ -756,6 +759,9 @@ class Position:
             kings[us] = x
             if not self._attacked(x, them):
                 moves.append((king, x, NORMAL, 0, None))
+                if first:
+                    board[x] = captured
+                    break
             board[x] = captured
         board[king] = code
         kings[us] = king
@@ -931,7 +937,7 @@ class Position:
         if not in_check and self._forced_promotions():
             return True  # a forced promotion turn: only the promotions are legal, and there are some
         moves: list[MoveTuple] = []
-        self._king_moves(moves, king, in_check)
+        self._king_moves(moves, king, in_check, first=True)
         return bool(moves) or bool(self._legal())
 
     # --- for search engines ------------------------------------------------------
@@ -1104,8 +1110,12 @@ class Position:
         self._turn = them
         self._stack.append((move, piece, captured, captured_at, *undo))
 
-    def pop(self) -> Move:
-        """Undo the last move exactly, and return it."""
+    def pop(self) -> None:
+        """Undo the last move exactly (:meth:`peek` names it first where that matters).
+
+        Nothing is returned: a search pops millions of times and never asks, so
+        building a ``Move`` on each was a cost for nothing.
+        """
         move, piece, captured, captured_at, rights, special, halfmove, fullmove = self._stack.pop()
         origin, target, kind, _, castling = move
         board = self._board
@@ -1141,7 +1151,6 @@ class Position:
         self._special = special
         self.halfmove_clock = halfmove
         self.fullmove_number = fullmove
-        return move if isinstance(move, Move) else Move._make(move)
 
     def peek(self) -> Move | None:
         """The last move pushed, if any."""

@@ -34,7 +34,7 @@ def random_game(data: st.DataObject, plies: int) -> Iterator[Position]:
     position = Position.from_pdtl(data.draw(st.sampled_from(STARTS), label="start"), castling=castling)
     yield position
     for _ in range(plies):
-        moves = position.legal_moves()
+        moves = position.legal_tuples()  # no Move built for the moves not chosen
         if not moves:
             return
         position.push(moves[data.draw(st.integers(0, len(moves) - 1), label="move index")])

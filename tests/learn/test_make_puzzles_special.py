@@ -86,6 +86,7 @@ def test_the_sieve_passes_over_a_castling_that_changes_nothing() -> None:
     assert telling_castlings(position, castlings) == []
 
 
+@pytest.mark.slow  # an engine search of 200,000 nodes: a second or more of CPU
 def test_a_scornful_capture_that_wins_a_pawn_is_a_puzzle_by_the_pawns_margin() -> None:
     start = Position.from_pdtl(
         "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:pp1epp/22:2pjp2/21:4p3/20:3p3/19:3e4/15:3p4/14:3P3/9:3E4/8:3P3"
@@ -104,6 +105,7 @@ PROMOTION_AT_HAND = (
 )  # self-play seed 27, game 7, ply 79 with White's L5-L7 instead: X10-X6 regains a Rook, a Pegasus or less
 
 
+@pytest.mark.slow  # an engine search of 200,000 nodes: a second or more of CPU
 def test_a_promotion_is_a_puzzle_only_as_the_best_of_the_pawns_choices() -> None:
     start = Position.from_pdtl(PROMOTION_AT_HAND)
     builder = Builder(argparse.Namespace(deep_nodes=4_000), Engine(200_000))
