@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator
 from enum import StrEnum
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from . import notation as _notation
 from . import pdtl as _pdtl
@@ -60,26 +60,38 @@ from .move import (
     Move,
 )
 from .outcome import FIFTY_MOVE_PLIES, SEVENTY_FIVE_MOVE_PLIES, Ending, Outcome
+from .pieces import (  # the piece types as plain ints, here and below (pieces.py says why)
+    BISHOP_CODE as BISHOP,
+)
+from .pieces import BLACK, INITIAL_COUNTS, REGAINABLE, Colour, Piece, PieceType
 from .pieces import (
-    BISHOP,
-    BLACK,
-    ELEPHANT,
-    INITIAL_COUNTS,
-    KING,
-    PAWN,
-    PEGASUS,
-    QUEEN,
-    REGAINABLE,
-    ROOK,
-    WYVERN,
-    Colour,
-    Piece,
-    PieceType,
+    ELEPHANT_CODE as ELEPHANT,
 )
 from .pieces import (
-    KNIGHT as KNIGHT_TYPE,
+    KING_CODE as KING,
+)
+from .pieces import (
+    KNIGHT_CODE as KNIGHT_TYPE,
+)
+from .pieces import (
+    PAWN_CODE as PAWN,
+)
+from .pieces import (
+    PEGASUS_CODE as PEGASUS,
+)
+from .pieces import (
+    QUEEN_CODE as QUEEN,
+)
+from .pieces import (
+    ROOK_CODE as ROOK,
+)
+from .pieces import (
+    WYVERN_CODE as WYVERN,
 )
 from .state import RIGHT_KING, RIGHT_KINGS_ROOK, RIGHT_QUEENS_ROOK, RIGHTS_KEPT, SIDE_RIGHTS, EnPassant, Scornful
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer in the compiled build (docs/engine.md, Speed); int here
 
 INITIAL_PDTL: Final = (
     "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3"
@@ -366,7 +378,7 @@ class Position:
         out: list[RegainablePiece] = []
         for kind in REGAINABLE:
             if kind == BISHOP:
-                out.extend(RegainablePiece(BISHOP, c) for c in (0, 1, 2) if c not in bishop_colours)
+                out.extend(RegainablePiece(PieceType.BISHOP, c) for c in (0, 1, 2) if c not in bishop_colours)
             else:
                 out.extend(RegainablePiece(kind) for _ in range(INITIAL_COUNTS[kind] - counts[kind]))
         return out
@@ -385,7 +397,7 @@ class Position:
         used to ask whether that King is itself in check, which suspends it.
         """
         board = self._board
-        sign = _SIGN[by]
+        sign: i64 = _SIGN[by]
         for x in PAWN_ATTACKERS[by][h]:
             if board[x] == sign:
                 return True
@@ -439,7 +451,7 @@ class Position:
         King's leap, which no capture or block can answer.
         """
         board = self._board
-        sign = _SIGN[by]
+        sign: i64 = _SIGN[by]
         out: list[tuple[int, frozenset[int] | None]] = []
         for x in PAWN_ATTACKERS[by][king]:
             if board[x] == sign:
@@ -525,7 +537,7 @@ class Position:
     def _pins(self, king: int, us: int) -> dict[int, frozenset[int]]:
         """Own pieces pinned against the King, each with the hexes it may still move to."""
         board = self._board
-        sign = _SIGN[us]
+        sign: i64 = _SIGN[us]
         them = 1 - us
         pins: dict[int, frozenset[int]] = {}
         for rays, sliders in (
@@ -576,8 +588,7 @@ class Position:
         passant."""
         board = self._board
         us = self._turn
-        sign = _SIGN[us]
-        append = moves.append
+        sign: i64 = _SIGN[us]
         is_promotion = IS_PROMOTION[us]
         pool: list[PromotionPool] = []  # filled on demand by _add_arrival
         for h in self._pieces[us] if pieces is None else pieces:
@@ -589,14 +600,14 @@ class Position:
                     if is_promotion[x]:
                         self._add_arrival(moves, h, x, NORMAL, pool)
                     else:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
                     for x in forward[1:]:
                         if board[x]:
                             break
                         if is_promotion[x]:
                             self._add_arrival(moves, h, x, MULTI_STEP, pool)
                         else:
-                            append((h, x, MULTI_STEP, 0, None))
+                            moves.append((h, x, MULTI_STEP, 0, None))
                 facing = FACING[us][h]
                 step = SCORNFUL_STEP if facing is not None and board[facing] == -sign else NORMAL
                 for x in PAWN_OBLIQUE[us][h]:
@@ -604,43 +615,43 @@ class Position:
                         if is_promotion[x]:
                             self._add_arrival(moves, h, x, step, pool)
                         else:
-                            append((h, x, step, 0, None))
+                            moves.append((h, x, step, 0, None))
                 for x in PAWN_CAPTURES[us][h]:
                     if board[x] * sign < 0:
                         if is_promotion[x]:
                             self._add_arrival(moves, h, x, NORMAL, pool)
                         else:
-                            append((h, x, NORMAL, 0, None))
+                            moves.append((h, x, NORMAL, 0, None))
             elif kind == KING:
                 continue
             elif kind == KNIGHT_TYPE:
                 for x in KNIGHT[h]:
                     if board[x] * sign <= 0:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
                 for middle, x in RIDES[h]:
                     if not board[middle] and not board[x]:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
             elif kind == ELEPHANT:
                 for x in ELEPHANT_NEAR[us][h]:
                     if board[x] * sign <= 0:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
                 far = ELEPHANT_FAR[us][h]
                 if far is not None and not board[far[0]] and board[far[1]] * sign <= 0:
-                    append((h, far[1], NORMAL, 0, None))
+                    moves.append((h, far[1], NORMAL, 0, None))
             else:
                 for ray in _SLIDES[kind][h]:
                     for x in ray:
                         piece = board[x]
                         if not piece:
-                            append((h, x, NORMAL, 0, None))
+                            moves.append((h, x, NORMAL, 0, None))
                         else:
                             if piece * sign < 0:
-                                append((h, x, NORMAL, 0, None))
+                                moves.append((h, x, NORMAL, 0, None))
                             break
                 if kind in (PEGASUS, WYVERN):
                     for x in KNIGHT[h]:
                         if board[x] * sign <= 0:
-                            append((h, x, NORMAL, 0, None))
+                            moves.append((h, x, NORMAL, 0, None))
 
     def _piece_captures(self, moves: list[MoveTuple]) -> None:
         """Pseudo-legal captures and promotions of every piece but the King, and no en passant.
@@ -651,8 +662,7 @@ class Position:
         """
         board = self._board
         us = self._turn
-        sign = _SIGN[us]
-        append = moves.append
+        sign: i64 = _SIGN[us]
         is_promotion = IS_PROMOTION[us]
         pool: list[PromotionPool] = []  # filled on demand
         for h in self._pieces[us]:
@@ -663,7 +673,7 @@ class Position:
                         if is_promotion[x]:
                             self._add_arrival(moves, h, x, NORMAL, pool)
                         else:
-                            append((h, x, NORMAL, 0, None))
+                            moves.append((h, x, NORMAL, 0, None))
                 step = NORMAL
                 for x in PAWN_FORWARD[us][h]:
                     if board[x]:
@@ -681,26 +691,26 @@ class Position:
             elif kind == KNIGHT_TYPE:
                 for x in KNIGHT[h]:
                     if board[x] * sign < 0:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
             elif kind == ELEPHANT:
                 for x in ELEPHANT_NEAR[us][h]:
                     if board[x] * sign < 0:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
                 far = ELEPHANT_FAR[us][h]
                 if far is not None and not board[far[0]] and board[far[1]] * sign < 0:
-                    append((h, far[1], NORMAL, 0, None))
+                    moves.append((h, far[1], NORMAL, 0, None))
             else:
                 for ray in _SLIDES[kind][h]:
                     for x in ray:
                         piece = board[x]
                         if piece:
                             if piece * sign < 0:
-                                append((h, x, NORMAL, 0, None))
+                                moves.append((h, x, NORMAL, 0, None))
                             break
                 if kind in (PEGASUS, WYVERN):
                     for x in KNIGHT[h]:
                         if board[x] * sign < 0:
-                            append((h, x, NORMAL, 0, None))
+                            moves.append((h, x, NORMAL, 0, None))
 
     def _add_promotions(
         self, moves: list[MoveTuple], origin: int, target: int, kind: int, pool: list[PromotionPool]
@@ -718,7 +728,7 @@ class Position:
             return
         board = self._board
         us = self._turn
-        sign = _SIGN[us]
+        sign: i64 = _SIGN[us]
         if isinstance(special, EnPassant):
             for x in special.crossed:
                 if board[x]:
@@ -736,7 +746,7 @@ class Position:
         board = self._board
         us = self._turn
         them = 1 - us
-        sign = _SIGN[us]
+        sign: i64 = _SIGN[us]
         code = sign * KING
         targets: tuple[int, ...] = NEIGHBOURS[king]
         if not in_check and self._rights & RIGHT_KING[us]:
@@ -791,7 +801,7 @@ class Position:
     def _forced_promotions(self) -> list[MoveTuple]:
         """The in-place promotions of a forced promotion turn (RULES.md 7.4), assuming no check."""
         us = self._turn
-        sign = _SIGN[us]
+        sign: i64 = _SIGN[us]
         board = self._board
         awaiting = [h for h in PROMOTION_HEXES[us] if board[h] == sign]
         if not awaiting:
@@ -1049,12 +1059,12 @@ class Position:
         board = self._board
         us = self._turn
         them = 1 - us
-        sign = _SIGN[us]
+        sign: i64 = _SIGN[us]
         own = self._pieces[us]
         piece = board[origin]
         captured = 0
         captured_at = -1
-        undo = (self._rights, self._special, self.halfmove_clock, self.fullmove_number)
+        rights, special, halfmove, fullmove = self._rights, self._special, self.halfmove_clock, self.fullmove_number
         if kind == CASTLING:
             assert castling is not None
             plan = CASTLING_BY_TOKEN[us][castling]
@@ -1102,7 +1112,7 @@ class Position:
         if us == BLACK and self.fullmove_number is not None:
             self.fullmove_number += 1
         self._turn = them
-        self._stack.append((move, piece, captured, captured_at, *undo))
+        self._stack.append((move, piece, captured, captured_at, rights, special, halfmove, fullmove))
 
     def pop(self) -> Move:
         """Undo the last move exactly, and return it."""

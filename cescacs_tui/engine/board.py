@@ -12,11 +12,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..core.geometry import HEX_COLOUR, HEX_COUNT
 from ..core.move import CASTLING, CASTLING_BY_TOKEN, EN_PASSANT, IN_PLACE_PROMOTION
-from ..core.pieces import BLACK, KING, PAWN, ROOK, WHITE
+from ..core.pieces import BLACK, WHITE
+from ..core.pieces import (  # the piece types as plain ints, here and below (pieces.py says why)
+    KING_CODE as KING,
+)
+from ..core.pieces import (
+    PAWN_CODE as PAWN,
+)
+from ..core.pieces import (
+    ROOK_CODE as ROOK,
+)
 from ..core.position import MoveTuple, Position
 from ..core.state import EnPassant, Scornful
 from .evaluation import (
@@ -27,6 +36,9 @@ from .evaluation import (
     counter_index,
     evaluate_parts,
 )
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer in the compiled build (docs/engine.md, Speed); int here
 
 KEY_BITS: Final = 62
 """Bits of a key: enough against collisions, and every key stays a small integer in compiled code (mypyc keeps
@@ -191,7 +203,7 @@ class SearchBoard:
                 mg += mg_table[r][rook_to] - mg_table[r][rook_from]
                 eg += eg_table[r][rook_to] - eg_table[r][rook_from]
         else:
-            sign = 1 if us == 0 else -1
+            sign: i64 = 1 if us == 0 else -1
             if kind == IN_PLACE_PROMOTION:
                 captured = 0
             else:

@@ -15,7 +15,7 @@ can change them and measure the result in self-play.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..core.geometry import (
     ALL_RAYS,
@@ -31,8 +31,37 @@ from ..core.geometry import (
     mirror,
 )
 from ..core.geometry import KNIGHT as KNIGHT_JUMPS
-from ..core.pieces import BISHOP, ELEPHANT, KING, KNIGHT, PAWN, PEGASUS, QUEEN, ROOK, WYVERN
+from ..core.pieces import (  # the piece types as plain ints, here and below (pieces.py says why)
+    BISHOP_CODE as BISHOP,
+)
+from ..core.pieces import (
+    ELEPHANT_CODE as ELEPHANT,
+)
+from ..core.pieces import (
+    KING_CODE as KING,
+)
+from ..core.pieces import (
+    KNIGHT_CODE as KNIGHT,
+)
+from ..core.pieces import (
+    PAWN_CODE as PAWN,
+)
+from ..core.pieces import (
+    PEGASUS_CODE as PEGASUS,
+)
+from ..core.pieces import (
+    QUEEN_CODE as QUEEN,
+)
+from ..core.pieces import (
+    ROOK_CODE as ROOK,
+)
+from ..core.pieces import (
+    WYVERN_CODE as WYVERN,
+)
 from ..core.state import RIGHT_KING, RIGHT_KINGS_ROOK, RIGHT_QUEENS_ROOK
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer in the compiled build (docs/engine.md, Speed); int here
 
 CENTRE: Final = (7, 14)
 """F14, the central hex, as (column index, line)."""
@@ -74,6 +103,7 @@ PROMOTION_COLOUR: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (
     tuple(HEX_COLOUR[_WHITE_PROMOTION[COLUMN[h]]] for h in HEXES),
     tuple(HEX_COLOUR[mirror(_WHITE_PROMOTION[COLUMN[h]])] for h in HEXES),
 )
+
 """Per side and hex, the tile colour of that side's promotion hex in the hex's column: it decides which Bishop
 a pawn there may regain (the colours are not symmetric: line 28 is white, line 0 black)."""
 
@@ -330,7 +360,7 @@ def evaluate_parts(
     score = blend // phase_full if blend >= 0 else -(-blend // phase_full)  # rounded the same for both sides
 
     for side in (0, 1):
-        sign = 1 - 2 * side
+        sign: i64 = 1 - 2 * side
         base = side * COUNTERS_PER_SIDE
         extra = 0
         # Pawns near their promotion hex, by what they would bring back.

@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..core.geometry import DIAGONAL_RAYS, HEX_COUNT, KNIGHT_SET, ORTHOGONAL_RAYS
 from ..core.move import (
@@ -48,10 +48,37 @@ from ..core.move import (
     SCORNFUL_STEP,
     Move,
 )
-from ..core.pieces import BISHOP, BLACK, ELEPHANT, KNIGHT, PAWN, PEGASUS, QUEEN, ROOK, WHITE, WYVERN
+from ..core.pieces import (  # the piece types as plain ints, here and below (pieces.py says why)
+    BISHOP_CODE as BISHOP,
+)
+from ..core.pieces import BLACK, WHITE
+from ..core.pieces import (
+    ELEPHANT_CODE as ELEPHANT,
+)
+from ..core.pieces import (
+    KNIGHT_CODE as KNIGHT,
+)
+from ..core.pieces import (
+    PAWN_CODE as PAWN,
+)
+from ..core.pieces import (
+    PEGASUS_CODE as PEGASUS,
+)
+from ..core.pieces import (
+    QUEEN_CODE as QUEEN,
+)
+from ..core.pieces import (
+    ROOK_CODE as ROOK,
+)
+from ..core.pieces import (
+    WYVERN_CODE as WYVERN,
+)
 from ..core.position import MoveTuple
 from .board import SearchBoard
 from .evaluation import COUNTERS_PER_SIDE
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer in the compiled build (docs/engine.md, Speed); int here
 
 MATE: Final = 100_000
 """The score of giving checkmate now; a mate in ``n`` plies scores ``MATE - n``."""
@@ -92,6 +119,7 @@ _COLOURS: Final = (WHITE, BLACK)
 _MATING_SLOTS: Final = tuple(
     side * COUNTERS_PER_SIDE + kind for side in (0, 1) for kind in (PAWN, PEGASUS, ROOK, WYVERN, QUEEN)
 )
+
 """Counters of the pieces that, alone with their King, are not an automatic draw."""
 
 
@@ -436,7 +464,7 @@ class Searcher:
                         return beta if score >= MATE_BOUND else score
 
         raw = board.board
-        sign = 1 if board.turn == 0 else -1
+        sign: i64 = 1 if board.turn == 0 else -1
         # The table's move is searched before the others are generated: when it cuts off, they never are.
         generated = not _plausible(raw, sign, hash_move)
         if generated:
@@ -615,7 +643,7 @@ class Searcher:
         """Moves in the order to search them: the table's move, captures (MVV-LVA), killers, history."""
         raw = board.board
         values = board.tables.values
-        sign = 1 if board.turn == 0 else -1
+        sign: i64 = 1 if board.turn == 0 else -1
         killers = self.killers[ply]
         history = self.history
         keys = []
@@ -654,7 +682,7 @@ class Searcher:
         """
         raw = board.board
         values = board.tables.values
-        sign = 1 if board.turn == 0 else -1
+        sign: i64 = 1 if board.turn == 0 else -1
         position = board.position
         them = _COLOURS[1 - board.turn]
         pruning = stand > -INFINITY
