@@ -10,6 +10,7 @@ from importlib.metadata import version
 
 import pytest
 
+from cescacs_tui.build_info import build
 from cescacs_tui.cli import main
 from cescacs_tui.core import INITIAL_PDTL, Position
 from cescacs_tui.data.autosave_store import AutosaveStore
@@ -156,7 +157,7 @@ def test_version_names_the_installed_package(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0
-    assert capsys.readouterr().out.split() == ["cescacs", version("cescacs-tui")]
+    assert capsys.readouterr().out.strip() == f"cescacs {version('cescacs-tui')} ({build()})"
 
 
 @pytest.mark.slow
