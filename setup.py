@@ -3,7 +3,7 @@
 The project's metadata is in pyproject.toml; this file only adds the C
 extensions.  They are built for a regular install (``pip install .``, a wheel)
 when mypyc (a build requirement) type-checks the modules of
-``cescacs_tui/build_info.py``'s ``COMPILED_MODULES`` and a C compiler builds
+``cescacs_tui/core/build_info.py``'s ``COMPILED_MODULES`` and a C compiler builds
 them.  Anything missing or failing (no compiler, ``CESCACS_PURE=1`` in the
 environment) leaves the pure-Python package, which plays exactly the same
 moves, about half as fast.  Editable installs (``pip install -e``) are never
@@ -51,7 +51,7 @@ def _extensions() -> list[Any]:
     except ImportError:
         _warn("mypyc is not available")
         return []
-    modules = runpy.run_path(str(HERE / "cescacs_tui" / "build_info.py"))["COMPILED_MODULES"]
+    modules = runpy.run_path(str(HERE / "cescacs_tui" / "core" / "build_info.py"))["COMPILED_MODULES"]
     paths = [module.replace(".", "/") + ".py" for module in modules]
     try:
         return list(mypycify(paths, opt_level="3", group_name="cescacs_tui"))

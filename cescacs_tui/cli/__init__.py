@@ -65,7 +65,7 @@ class _VersionAction(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
         from importlib.metadata import version
 
-        from ..build_info import build
+        from ..core.build_info import build
 
         print(parser.prog, version("cescacs-tui"), f"({build()})")
         parser.exit()

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from ..build_info import build
+from ..core.build_info import build
 from ..core.errors import CescacsError
 from ..core.move import Move
 from ..core.position import MoveTuple, Position

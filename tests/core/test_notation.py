@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from cescacs_tui.build_info import COMPILED, build
 from cescacs_tui.core import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -21,6 +20,7 @@ from cescacs_tui.core import (
     notation,
     read_pgn,
 )
+from cescacs_tui.core.build_info import COMPILED, build
 from tests.helpers.builders import position
 
 

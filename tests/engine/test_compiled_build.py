@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 
 import cescacs_tui
-from cescacs_tui.build_info import COMPILED, COMPILED_MODULES, PURE, build
 from cescacs_tui.core import Position
+from cescacs_tui.core.build_info import COMPILED, COMPILED_MODULES, PURE, build
 from tests.helpers.reference import load_jsonl
 
 SEARCHES = """
 import json, sys
-from cescacs_tui.build_info import build
+from cescacs_tui.core.build_info import build
 from cescacs_tui.core import Position
 from cescacs_tui.engine import SearchBoard, Searcher
 from cescacs_tui.engine.search import Limits

@@ -13,8 +13,8 @@ import textwrap
 
 import pytest
 
-from cescacs_tui.build_info import build
 from cescacs_tui.core import Position
+from cescacs_tui.core.build_info import build
 from cescacs_tui.engine.client import (
     DEFAULT_COMMAND,
     EngineClient,

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from cescacs_tui.build_info import build
 from cescacs_tui.core import INITIAL_PDTL, WHITE, Position
+from cescacs_tui.core.build_info import build
 from cescacs_tui.core.safe_text import printable
 from cescacs_tui.engine.levels import LEVELS
 from cescacs_tui.engine.protocol import MAX_LINE, OPTIONS, parse_go

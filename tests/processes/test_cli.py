@@ -10,9 +10,9 @@ from importlib.metadata import version
 
 import pytest
 
-from cescacs_tui.build_info import build
 from cescacs_tui.cli import main
 from cescacs_tui.core import INITIAL_PDTL, Position
+from cescacs_tui.core.build_info import build
 from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.slots import AutosaveSlot
 from cescacs_tui.tui.app import CescacsApp
