@@ -103,7 +103,6 @@ PROMOTION_COLOUR: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (
     tuple(HEX_COLOUR[_WHITE_PROMOTION[COLUMN[h]]] for h in HEXES),
     tuple(HEX_COLOUR[mirror(_WHITE_PROMOTION[COLUMN[h]])] for h in HEXES),
 )
-
 """Per side and hex, the tile colour of that side's promotion hex in the hex's column: it decides which Bishop
 a pawn there may regain (the colours are not symmetric: line 28 is white, line 0 black)."""
 

@@ -119,7 +119,6 @@ _COLOURS: Final = (WHITE, BLACK)
 _MATING_SLOTS: Final = tuple(
     side * COUNTERS_PER_SIDE + kind for side in (0, 1) for kind in (PAWN, PEGASUS, ROOK, WYVERN, QUEEN)
 )
-
 """Counters of the pieces that, alone with their King, are not an automatic draw."""
 
 
