@@ -60,33 +60,22 @@ from .move import (
     Move,
 )
 from .outcome import FIFTY_MOVE_PLIES, SEVENTY_FIVE_MOVE_PLIES, Ending, Outcome
-from .pieces import (  # the piece types as plain ints, here and below (pieces.py says why)
-    BISHOP_CODE as BISHOP,
-)
-from .pieces import BLACK, INITIAL_COUNTS, REGAINABLE, Colour, Piece, PieceType
 from .pieces import (
-    ELEPHANT_CODE as ELEPHANT,
-)
-from .pieces import (
-    KING_CODE as KING,
-)
-from .pieces import (
-    KNIGHT_CODE as KNIGHT_TYPE,
-)
-from .pieces import (
-    PAWN_CODE as PAWN,
-)
-from .pieces import (
-    PEGASUS_CODE as PEGASUS,
-)
-from .pieces import (
-    QUEEN_CODE as QUEEN,
-)
-from .pieces import (
-    ROOK_CODE as ROOK,
-)
-from .pieces import (
-    WYVERN_CODE as WYVERN,
+    BISHOP_CODE,
+    BLACK,
+    ELEPHANT_CODE,
+    INITIAL_COUNTS,
+    KING_CODE,
+    KNIGHT_CODE,
+    PAWN_CODE,
+    PEGASUS_CODE,
+    QUEEN_CODE,
+    REGAINABLE,
+    ROOK_CODE,
+    WYVERN_CODE,
+    Colour,
+    Piece,
+    PieceType,
 )
 from .state import RIGHT_KING, RIGHT_KINGS_ROOK, RIGHT_QUEENS_ROOK, RIGHTS_KEPT, SIDE_RIGHTS, EnPassant, Scornful
 
@@ -100,16 +89,16 @@ INITIAL_PDTL: Final = (
 """The start position (RULES.md 4.3)."""
 
 _SIGN: Final = (1, -1)
-_ORTHOGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (ROOK, WYVERN, QUEEN)) for s in _SIGN)
-_DIAGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (BISHOP, PEGASUS, QUEEN)) for s in _SIGN)
-_JUMPERS: Final = tuple(frozenset(s * t for t in (KNIGHT_TYPE, WYVERN, PEGASUS)) for s in _SIGN)
+_ORTHOGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (ROOK_CODE, WYVERN_CODE, QUEEN_CODE)) for s in _SIGN)
+_DIAGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (BISHOP_CODE, PEGASUS_CODE, QUEEN_CODE)) for s in _SIGN)
+_JUMPERS: Final = tuple(frozenset(s * t for t in (KNIGHT_CODE, WYVERN_CODE, PEGASUS_CODE)) for s in _SIGN)
 
 _SLIDES: Final[dict[int, tuple[tuple[tuple[int, ...], ...], ...]]] = {
-    ROOK: ORTHOGONAL_RAYS,
-    WYVERN: ORTHOGONAL_RAYS,
-    BISHOP: DIAGONAL_RAYS,
-    PEGASUS: DIAGONAL_RAYS,
-    QUEEN: ALL_RAYS,
+    ROOK_CODE: ORTHOGONAL_RAYS,
+    WYVERN_CODE: ORTHOGONAL_RAYS,
+    BISHOP_CODE: DIAGONAL_RAYS,
+    PEGASUS_CODE: DIAGONAL_RAYS,
+    QUEEN_CODE: ALL_RAYS,
 }
 """Per line piece, the rays it slides along (per hex)."""
 
@@ -228,7 +217,7 @@ class Position:
             if code:
                 position._board[h] = code
                 position._pieces[0 if code > 0 else 1].add(h)
-                if abs(code) == KING:
+                if abs(code) == KING_CODE:
                     position._kings[0 if code > 0 else 1] = h
         position._turn = setup.turn
         position._rights = setup.rights
@@ -356,16 +345,16 @@ class Position:
         for h in self._pieces[side]:
             kind = abs(board[h])
             counts[kind] += 1
-            if kind == BISHOP:
+            if kind == BISHOP_CODE:
                 bishop_colours.add(HEX_COLOUR[h])
         return counts, bishop_colours
 
     @staticmethod
     def _eligible_from(pool: PromotionPool, hex_colour: int) -> list[int]:
         counts, bishop_colours = pool
-        out: list[int] = [kind for kind in REGAINABLE if kind != BISHOP and counts[kind] < INITIAL_COUNTS[kind]]
+        out: list[int] = [kind for kind in REGAINABLE if kind != BISHOP_CODE and counts[kind] < INITIAL_COUNTS[kind]]
         if hex_colour not in bishop_colours:
-            out.append(BISHOP)
+            out.append(BISHOP_CODE)
         return out
 
     def eligible_promotions(self, colour: Colour, h: int) -> list[PieceType]:
@@ -377,7 +366,7 @@ class Position:
         counts, bishop_colours = self._pool(colour)
         out: list[RegainablePiece] = []
         for kind in REGAINABLE:
-            if kind == BISHOP:
+            if kind == BISHOP_CODE:
                 out.extend(RegainablePiece(PieceType.BISHOP, c) for c in (0, 1, 2) if c not in bishop_colours)
             else:
                 out.extend(RegainablePiece(kind) for _ in range(INITIAL_COUNTS[kind] - counts[kind]))
@@ -385,7 +374,7 @@ class Position:
 
     def awaiting_pawns(self, colour: Colour) -> list[int]:
         """Hexes of ``colour``'s pawns that stand on their promotion hex (RULES.md 7.3)."""
-        code = _SIGN[colour] * PAWN
+        code = _SIGN[colour] * PAWN_CODE
         return [h for h in PROMOTION_HEXES[colour] if self._board[h] == code]
 
     # --- attacks and check -----------------------------------------------------
@@ -401,7 +390,7 @@ class Position:
         for x in PAWN_ATTACKERS[by][h]:
             if board[x] == sign:
                 return True
-        elephant = sign * ELEPHANT
+        elephant = sign * ELEPHANT_CODE
         for x in ELEPHANT_NEAR_ATTACKERS[by][h]:
             if board[x] == elephant:
                 return True
@@ -456,7 +445,7 @@ class Position:
         for x in PAWN_ATTACKERS[by][king]:
             if board[x] == sign:
                 out.append((x, frozenset((x,))))
-        elephant = sign * ELEPHANT
+        elephant = sign * ELEPHANT_CODE
         for x in ELEPHANT_NEAR_ATTACKERS[by][king]:
             if board[x] == elephant:
                 out.append((x, frozenset((x,))))
@@ -558,7 +547,7 @@ class Position:
                         break
                     blocker = x
         far = ELEPHANT_FAR_ATTACKER[them][king]
-        if far is not None and board[far[0]] == -sign * ELEPHANT and board[far[1]] * sign > 0:
+        if far is not None and board[far[0]] == -sign * ELEPHANT_CODE and board[far[1]] * sign > 0:
             pins[far[1]] = frozenset((far[0],))
         return pins
 
@@ -593,7 +582,7 @@ class Position:
         pool: list[PromotionPool] = []  # filled on demand by _add_arrival
         for h in self._pieces[us] if pieces is None else pieces:
             kind = board[h] * sign
-            if kind == PAWN:
+            if kind == PAWN_CODE:
                 forward = PAWN_FORWARD[us][h]
                 if forward and not board[forward[0]]:
                     x = forward[0]
@@ -622,16 +611,16 @@ class Position:
                             self._add_arrival(moves, h, x, NORMAL, pool)
                         else:
                             moves.append((h, x, NORMAL, 0, None))
-            elif kind == KING:
+            elif kind == KING_CODE:
                 continue
-            elif kind == KNIGHT_TYPE:
+            elif kind == KNIGHT_CODE:
                 for x in KNIGHT[h]:
                     if board[x] * sign <= 0:
                         moves.append((h, x, NORMAL, 0, None))
                 for middle, x in RIDES[h]:
                     if not board[middle] and not board[x]:
                         moves.append((h, x, NORMAL, 0, None))
-            elif kind == ELEPHANT:
+            elif kind == ELEPHANT_CODE:
                 for x in ELEPHANT_NEAR[us][h]:
                     if board[x] * sign <= 0:
                         moves.append((h, x, NORMAL, 0, None))
@@ -648,7 +637,7 @@ class Position:
                             if piece * sign < 0:
                                 moves.append((h, x, NORMAL, 0, None))
                             break
-                if kind in (PEGASUS, WYVERN):
+                if kind in (PEGASUS_CODE, WYVERN_CODE):
                     for x in KNIGHT[h]:
                         if board[x] * sign <= 0:
                             moves.append((h, x, NORMAL, 0, None))
@@ -667,7 +656,7 @@ class Position:
         pool: list[PromotionPool] = []  # filled on demand
         for h in self._pieces[us]:
             kind = board[h] * sign
-            if kind == PAWN:
+            if kind == PAWN_CODE:
                 for x in PAWN_CAPTURES[us][h]:
                     if board[x] * sign < 0:
                         if is_promotion[x]:
@@ -686,13 +675,13 @@ class Position:
                         facing = FACING[us][h]
                         scornful = facing is not None and board[facing] == -sign
                         self._add_promotions(moves, h, x, SCORNFUL_STEP if scornful else NORMAL, pool)
-            elif kind == KING:
+            elif kind == KING_CODE:
                 continue
-            elif kind == KNIGHT_TYPE:
+            elif kind == KNIGHT_CODE:
                 for x in KNIGHT[h]:
                     if board[x] * sign < 0:
                         moves.append((h, x, NORMAL, 0, None))
-            elif kind == ELEPHANT:
+            elif kind == ELEPHANT_CODE:
                 for x in ELEPHANT_NEAR[us][h]:
                     if board[x] * sign < 0:
                         moves.append((h, x, NORMAL, 0, None))
@@ -707,7 +696,7 @@ class Position:
                             if piece * sign < 0:
                                 moves.append((h, x, NORMAL, 0, None))
                             break
-                if kind in (PEGASUS, WYVERN):
+                if kind in (PEGASUS_CODE, WYVERN_CODE):
                     for x in KNIGHT[h]:
                         if board[x] * sign < 0:
                             moves.append((h, x, NORMAL, 0, None))
@@ -747,7 +736,7 @@ class Position:
         us = self._turn
         them = 1 - us
         sign: i64 = _SIGN[us]
-        code = sign * KING
+        code = sign * KING_CODE
         targets: tuple[int, ...] = NEIGHBOURS[king]
         if not in_check and self._rights & RIGHT_KING[us]:
             if self.castling_enabled:
@@ -777,7 +766,7 @@ class Position:
         if not (rights & RIGHT_KING[us]) or not self.castling_enabled:
             return
         board = self._board
-        rook = _SIGN[us] * ROOK
+        rook = _SIGN[us] * ROOK_CODE
         them = 1 - us
         for castling in CASTLINGS[us]:
             if rights & castling.rights != castling.rights or board[castling.king_to]:
@@ -1074,7 +1063,7 @@ class Position:
                 board[rook_from] = 0
                 own.discard(rook_from)
             for _, rook_to, _ in plan.rooks:
-                board[rook_to] = sign * ROOK
+                board[rook_to] = sign * ROOK_CODE
                 own.add(rook_to)
             board[target] = piece
             own.add(target)
@@ -1096,7 +1085,7 @@ class Position:
             own.discard(origin)
             board[target] = sign * promotion if promotion else piece
             own.add(target)
-            if piece == sign * KING:
+            if piece == sign * KING_CODE:
                 self._kings[us] = target
             self._rights &= RIGHTS_KEPT[origin] & RIGHTS_KEPT[target]
             if kind == MULTI_STEP:
@@ -1129,7 +1118,7 @@ class Position:
                 board[rook_to] = 0
                 own.discard(rook_to)
             for rook_from, _, _ in plan.rooks:
-                board[rook_from] = _SIGN[us] * ROOK
+                board[rook_from] = _SIGN[us] * ROOK_CODE
                 own.add(rook_from)
             board[origin] = piece
             own.add(origin)
@@ -1144,7 +1133,7 @@ class Position:
             if captured:
                 board[captured_at] = captured
                 self._pieces[1 - us].add(captured_at)
-            if abs(piece) == KING:
+            if abs(piece) == KING_CODE:
                 self._kings[us] = origin
         self._turn = us
         self._rights = rights
@@ -1186,7 +1175,7 @@ class Position:
         return (
             move.kind not in (CASTLING, IN_PLACE_PROMOTION)
             and not move.promotion
-            and abs(self._board[move.origin]) == PAWN
+            and abs(self._board[move.origin]) == PAWN_CODE
             and IS_PROMOTION[self._turn][move.target]
         )
 
@@ -1204,14 +1193,14 @@ class Position:
         for side in (0, 1):
             for h in self._pieces[side]:
                 kind = abs(self._board[h])
-                if kind == PAWN:
+                if kind == PAWN_CODE:
                     return False
-                if kind != KING:
+                if kind != KING_CODE:
                     material[side].append(kind)
         for lone, other in ((0, 1), (1, 0)):
             if not material[lone]:
                 rest = material[other]
-                return len(rest) == 0 or (len(rest) == 1 and rest[0] in (BISHOP, KNIGHT_TYPE, ELEPHANT))
+                return len(rest) == 0 or (len(rest) == 1 and rest[0] in (BISHOP_CODE, KNIGHT_CODE, ELEPHANT_CODE))
         return False
 
     def is_seventy_five_moves(self) -> bool:

@@ -48,30 +48,17 @@ from ..core.move import (
     SCORNFUL_STEP,
     Move,
 )
-from ..core.pieces import (  # the piece types as plain ints, here and below (pieces.py says why)
-    BISHOP_CODE as BISHOP,
-)
-from ..core.pieces import BLACK, WHITE
 from ..core.pieces import (
-    ELEPHANT_CODE as ELEPHANT,
-)
-from ..core.pieces import (
-    KNIGHT_CODE as KNIGHT,
-)
-from ..core.pieces import (
-    PAWN_CODE as PAWN,
-)
-from ..core.pieces import (
-    PEGASUS_CODE as PEGASUS,
-)
-from ..core.pieces import (
-    QUEEN_CODE as QUEEN,
-)
-from ..core.pieces import (
-    ROOK_CODE as ROOK,
-)
-from ..core.pieces import (
-    WYVERN_CODE as WYVERN,
+    BISHOP_CODE,
+    BLACK,
+    ELEPHANT_CODE,
+    KNIGHT_CODE,
+    PAWN_CODE,
+    PEGASUS_CODE,
+    QUEEN_CODE,
+    ROOK_CODE,
+    WHITE,
+    WYVERN_CODE,
 )
 from ..core.position import MoveTuple
 from .board import SearchBoard
@@ -117,7 +104,9 @@ _NOISY_OFFSET: Final = 1 << 20
 """Keeps the quiescence ordering's keys positive (a capture by a big piece of nothing much scores below 0)."""
 _COLOURS: Final = (WHITE, BLACK)
 _MATING_SLOTS: Final = tuple(
-    side * COUNTERS_PER_SIDE + kind for side in (0, 1) for kind in (PAWN, PEGASUS, ROOK, WYVERN, QUEEN)
+    side * COUNTERS_PER_SIDE + kind
+    for side in (0, 1)
+    for kind in (PAWN_CODE, PEGASUS_CODE, ROOK_CODE, WYVERN_CODE, QUEEN_CODE)
 )
 """Counters of the pieces that, alone with their King, are not an automatic draw."""
 
@@ -753,12 +742,12 @@ def _may_check(board: list[int], move: MoveTuple, checking: CheckingHexes) -> bo
     if piece in _JUMP_CHECKERS and target in jumps:
         return True
     # pawns and Elephants attack adjacent hexes (and the Elephant two ahead, which is on a line)
-    return piece in (PAWN, ELEPHANT) and (target in orthogonal or target in diagonal)
+    return piece in (PAWN_CODE, ELEPHANT_CODE) and (target in orthogonal or target in diagonal)
 
 
-_ORTHOGONAL_CHECKERS: Final = frozenset((ROOK, WYVERN, QUEEN))
-_DIAGONAL_CHECKERS: Final = frozenset((BISHOP, PEGASUS, QUEEN))
-_JUMP_CHECKERS: Final = frozenset((KNIGHT, WYVERN, PEGASUS))
+_ORTHOGONAL_CHECKERS: Final = frozenset((ROOK_CODE, WYVERN_CODE, QUEEN_CODE))
+_DIAGONAL_CHECKERS: Final = frozenset((BISHOP_CODE, PEGASUS_CODE, QUEEN_CODE))
+_JUMP_CHECKERS: Final = frozenset((KNIGHT_CODE, WYVERN_CODE, PEGASUS_CODE))
 
 
 def _to_table(score: int, ply: int) -> int:
