@@ -60,12 +60,15 @@ class _HelpFormatter(argparse.HelpFormatter):
 
 
 class _VersionAction(argparse.Action):
-    """``--version``: the installed package's version, read only when asked (importlib.metadata costs start-up)."""
+    """``--version``: the installed package's version and build, read only when asked (importlib.metadata costs
+    start-up)."""
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
         from importlib.metadata import version
 
-        print(parser.prog, version("cescacs-tui"))
+        from ..core.build_info import build
+
+        print(parser.prog, version("cescacs-tui"), f"({build()})")
         parser.exit()
 
 

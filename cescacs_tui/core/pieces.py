@@ -49,6 +49,19 @@ class PieceType(IntEnum):
 
 PAWN, ELEPHANT, BISHOP, KNIGHT, PEGASUS, ROOK, WYVERN, QUEEN, KING = PieceType
 
+# The nine again, typed as plain ints, for the code that compares them with board entries at every node (move
+# generation, make and unmake, evaluation, search): compiled (docs/engine.md, Speed), those comparisons are then
+# machine-integer ones; against an enum member they are generic Python ones.  In pure Python the same objects.
+PAWN_CODE: Final[int] = PAWN
+ELEPHANT_CODE: Final[int] = ELEPHANT
+BISHOP_CODE: Final[int] = BISHOP
+KNIGHT_CODE: Final[int] = KNIGHT
+PEGASUS_CODE: Final[int] = PEGASUS
+ROOK_CODE: Final[int] = ROOK
+WYVERN_CODE: Final[int] = WYVERN
+QUEEN_CODE: Final[int] = QUEEN
+KING_CODE: Final[int] = KING
+
 LETTERS: Final[dict[int, str]] = {
     PAWN: "P", ELEPHANT: "E", BISHOP: "J", KNIGHT: "N", PEGASUS: "G",
     ROOK: "R", WYVERN: "V", QUEEN: "D", KING: "K",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator
 from enum import StrEnum
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from . import notation as _notation
 from . import pdtl as _pdtl
@@ -61,25 +61,26 @@ from .move import (
 )
 from .outcome import FIFTY_MOVE_PLIES, SEVENTY_FIVE_MOVE_PLIES, Ending, Outcome
 from .pieces import (
-    BISHOP,
+    BISHOP_CODE,
     BLACK,
-    ELEPHANT,
+    ELEPHANT_CODE,
     INITIAL_COUNTS,
-    KING,
-    PAWN,
-    PEGASUS,
-    QUEEN,
+    KING_CODE,
+    KNIGHT_CODE,
+    PAWN_CODE,
+    PEGASUS_CODE,
+    QUEEN_CODE,
     REGAINABLE,
-    ROOK,
-    WYVERN,
+    ROOK_CODE,
+    WYVERN_CODE,
     Colour,
     Piece,
     PieceType,
 )
-from .pieces import (
-    KNIGHT as KNIGHT_TYPE,
-)
 from .state import RIGHT_KING, RIGHT_KINGS_ROOK, RIGHT_QUEENS_ROOK, RIGHTS_KEPT, SIDE_RIGHTS, EnPassant, Scornful
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer in the compiled build (docs/engine.md, Speed); int here
 
 INITIAL_PDTL: Final = (
     "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3"
@@ -88,16 +89,16 @@ INITIAL_PDTL: Final = (
 """The start position (RULES.md 4.3)."""
 
 _SIGN: Final = (1, -1)
-_ORTHOGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (ROOK, WYVERN, QUEEN)) for s in _SIGN)
-_DIAGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (BISHOP, PEGASUS, QUEEN)) for s in _SIGN)
-_JUMPERS: Final = tuple(frozenset(s * t for t in (KNIGHT_TYPE, WYVERN, PEGASUS)) for s in _SIGN)
+_ORTHOGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (ROOK_CODE, WYVERN_CODE, QUEEN_CODE)) for s in _SIGN)
+_DIAGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (BISHOP_CODE, PEGASUS_CODE, QUEEN_CODE)) for s in _SIGN)
+_JUMPERS: Final = tuple(frozenset(s * t for t in (KNIGHT_CODE, WYVERN_CODE, PEGASUS_CODE)) for s in _SIGN)
 
 _SLIDES: Final[dict[int, tuple[tuple[tuple[int, ...], ...], ...]]] = {
-    ROOK: ORTHOGONAL_RAYS,
-    WYVERN: ORTHOGONAL_RAYS,
-    BISHOP: DIAGONAL_RAYS,
-    PEGASUS: DIAGONAL_RAYS,
-    QUEEN: ALL_RAYS,
+    ROOK_CODE: ORTHOGONAL_RAYS,
+    WYVERN_CODE: ORTHOGONAL_RAYS,
+    BISHOP_CODE: DIAGONAL_RAYS,
+    PEGASUS_CODE: DIAGONAL_RAYS,
+    QUEEN_CODE: ALL_RAYS,
 }
 """Per line piece, the rays it slides along (per hex)."""
 
@@ -216,7 +217,7 @@ class Position:
             if code:
                 position._board[h] = code
                 position._pieces[0 if code > 0 else 1].add(h)
-                if abs(code) == KING:
+                if abs(code) == KING_CODE:
                     position._kings[0 if code > 0 else 1] = h
         position._turn = setup.turn
         position._rights = setup.rights
@@ -344,16 +345,16 @@ class Position:
         for h in self._pieces[side]:
             kind = abs(board[h])
             counts[kind] += 1
-            if kind == BISHOP:
+            if kind == BISHOP_CODE:
                 bishop_colours.add(HEX_COLOUR[h])
         return counts, bishop_colours
 
     @staticmethod
     def _eligible_from(pool: PromotionPool, hex_colour: int) -> list[int]:
         counts, bishop_colours = pool
-        out: list[int] = [kind for kind in REGAINABLE if kind != BISHOP and counts[kind] < INITIAL_COUNTS[kind]]
+        out: list[int] = [kind for kind in REGAINABLE if kind != BISHOP_CODE and counts[kind] < INITIAL_COUNTS[kind]]
         if hex_colour not in bishop_colours:
-            out.append(BISHOP)
+            out.append(BISHOP_CODE)
         return out
 
     def eligible_promotions(self, colour: Colour, h: int) -> list[PieceType]:
@@ -365,15 +366,15 @@ class Position:
         counts, bishop_colours = self._pool(colour)
         out: list[RegainablePiece] = []
         for kind in REGAINABLE:
-            if kind == BISHOP:
-                out.extend(RegainablePiece(BISHOP, c) for c in (0, 1, 2) if c not in bishop_colours)
+            if kind == BISHOP_CODE:
+                out.extend(RegainablePiece(PieceType.BISHOP, c) for c in (0, 1, 2) if c not in bishop_colours)
             else:
                 out.extend(RegainablePiece(kind) for _ in range(INITIAL_COUNTS[kind] - counts[kind]))
         return out
 
     def awaiting_pawns(self, colour: Colour) -> list[int]:
         """Hexes of ``colour``'s pawns that stand on their promotion hex (RULES.md 7.3)."""
-        code = _SIGN[colour] * PAWN
+        code = _SIGN[colour] * PAWN_CODE
         return [h for h in PROMOTION_HEXES[colour] if self._board[h] == code]
 
     # --- attacks and check -----------------------------------------------------
@@ -385,11 +386,11 @@ class Position:
         used to ask whether that King is itself in check, which suspends it.
         """
         board = self._board
-        sign = _SIGN[by]
+        sign: i64 = _SIGN[by]
         for x in PAWN_ATTACKERS[by][h]:
             if board[x] == sign:
                 return True
-        elephant = sign * ELEPHANT
+        elephant = sign * ELEPHANT_CODE
         for x in ELEPHANT_NEAR_ATTACKERS[by][h]:
             if board[x] == elephant:
                 return True
@@ -439,12 +440,12 @@ class Position:
         King's leap, which no capture or block can answer.
         """
         board = self._board
-        sign = _SIGN[by]
+        sign: i64 = _SIGN[by]
         out: list[tuple[int, frozenset[int] | None]] = []
         for x in PAWN_ATTACKERS[by][king]:
             if board[x] == sign:
                 out.append((x, frozenset((x,))))
-        elephant = sign * ELEPHANT
+        elephant = sign * ELEPHANT_CODE
         for x in ELEPHANT_NEAR_ATTACKERS[by][king]:
             if board[x] == elephant:
                 out.append((x, frozenset((x,))))
@@ -525,7 +526,7 @@ class Position:
     def _pins(self, king: int, us: int) -> dict[int, frozenset[int]]:
         """Own pieces pinned against the King, each with the hexes it may still move to."""
         board = self._board
-        sign = _SIGN[us]
+        sign: i64 = _SIGN[us]
         them = 1 - us
         pins: dict[int, frozenset[int]] = {}
         for rays, sliders in (
@@ -546,7 +547,7 @@ class Position:
                         break
                     blocker = x
         far = ELEPHANT_FAR_ATTACKER[them][king]
-        if far is not None and board[far[0]] == -sign * ELEPHANT and board[far[1]] * sign > 0:
+        if far is not None and board[far[0]] == -sign * ELEPHANT_CODE and board[far[1]] * sign > 0:
             pins[far[1]] = frozenset((far[0],))
         return pins
 
@@ -576,27 +577,26 @@ class Position:
         passant."""
         board = self._board
         us = self._turn
-        sign = _SIGN[us]
-        append = moves.append
+        sign: i64 = _SIGN[us]
         is_promotion = IS_PROMOTION[us]
         pool: list[PromotionPool] = []  # filled on demand by _add_arrival
         for h in self._pieces[us] if pieces is None else pieces:
             kind = board[h] * sign
-            if kind == PAWN:
+            if kind == PAWN_CODE:
                 forward = PAWN_FORWARD[us][h]
                 if forward and not board[forward[0]]:
                     x = forward[0]
                     if is_promotion[x]:
                         self._add_arrival(moves, h, x, NORMAL, pool)
                     else:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
                     for x in forward[1:]:
                         if board[x]:
                             break
                         if is_promotion[x]:
                             self._add_arrival(moves, h, x, MULTI_STEP, pool)
                         else:
-                            append((h, x, MULTI_STEP, 0, None))
+                            moves.append((h, x, MULTI_STEP, 0, None))
                 facing = FACING[us][h]
                 step = SCORNFUL_STEP if facing is not None and board[facing] == -sign else NORMAL
                 for x in PAWN_OBLIQUE[us][h]:
@@ -604,43 +604,43 @@ class Position:
                         if is_promotion[x]:
                             self._add_arrival(moves, h, x, step, pool)
                         else:
-                            append((h, x, step, 0, None))
+                            moves.append((h, x, step, 0, None))
                 for x in PAWN_CAPTURES[us][h]:
                     if board[x] * sign < 0:
                         if is_promotion[x]:
                             self._add_arrival(moves, h, x, NORMAL, pool)
                         else:
-                            append((h, x, NORMAL, 0, None))
-            elif kind == KING:
+                            moves.append((h, x, NORMAL, 0, None))
+            elif kind == KING_CODE:
                 continue
-            elif kind == KNIGHT_TYPE:
+            elif kind == KNIGHT_CODE:
                 for x in KNIGHT[h]:
                     if board[x] * sign <= 0:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
                 for middle, x in RIDES[h]:
                     if not board[middle] and not board[x]:
-                        append((h, x, NORMAL, 0, None))
-            elif kind == ELEPHANT:
+                        moves.append((h, x, NORMAL, 0, None))
+            elif kind == ELEPHANT_CODE:
                 for x in ELEPHANT_NEAR[us][h]:
                     if board[x] * sign <= 0:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
                 far = ELEPHANT_FAR[us][h]
                 if far is not None and not board[far[0]] and board[far[1]] * sign <= 0:
-                    append((h, far[1], NORMAL, 0, None))
+                    moves.append((h, far[1], NORMAL, 0, None))
             else:
                 for ray in _SLIDES[kind][h]:
                     for x in ray:
                         piece = board[x]
                         if not piece:
-                            append((h, x, NORMAL, 0, None))
+                            moves.append((h, x, NORMAL, 0, None))
                         else:
                             if piece * sign < 0:
-                                append((h, x, NORMAL, 0, None))
+                                moves.append((h, x, NORMAL, 0, None))
                             break
-                if kind in (PEGASUS, WYVERN):
+                if kind in (PEGASUS_CODE, WYVERN_CODE):
                     for x in KNIGHT[h]:
                         if board[x] * sign <= 0:
-                            append((h, x, NORMAL, 0, None))
+                            moves.append((h, x, NORMAL, 0, None))
 
     def _piece_captures(self, moves: list[MoveTuple]) -> None:
         """Pseudo-legal captures and promotions of every piece but the King, and no en passant.
@@ -651,19 +651,18 @@ class Position:
         """
         board = self._board
         us = self._turn
-        sign = _SIGN[us]
-        append = moves.append
+        sign: i64 = _SIGN[us]
         is_promotion = IS_PROMOTION[us]
         pool: list[PromotionPool] = []  # filled on demand
         for h in self._pieces[us]:
             kind = board[h] * sign
-            if kind == PAWN:
+            if kind == PAWN_CODE:
                 for x in PAWN_CAPTURES[us][h]:
                     if board[x] * sign < 0:
                         if is_promotion[x]:
                             self._add_arrival(moves, h, x, NORMAL, pool)
                         else:
-                            append((h, x, NORMAL, 0, None))
+                            moves.append((h, x, NORMAL, 0, None))
                 step = NORMAL
                 for x in PAWN_FORWARD[us][h]:
                     if board[x]:
@@ -676,31 +675,31 @@ class Position:
                         facing = FACING[us][h]
                         scornful = facing is not None and board[facing] == -sign
                         self._add_promotions(moves, h, x, SCORNFUL_STEP if scornful else NORMAL, pool)
-            elif kind == KING:
+            elif kind == KING_CODE:
                 continue
-            elif kind == KNIGHT_TYPE:
+            elif kind == KNIGHT_CODE:
                 for x in KNIGHT[h]:
                     if board[x] * sign < 0:
-                        append((h, x, NORMAL, 0, None))
-            elif kind == ELEPHANT:
+                        moves.append((h, x, NORMAL, 0, None))
+            elif kind == ELEPHANT_CODE:
                 for x in ELEPHANT_NEAR[us][h]:
                     if board[x] * sign < 0:
-                        append((h, x, NORMAL, 0, None))
+                        moves.append((h, x, NORMAL, 0, None))
                 far = ELEPHANT_FAR[us][h]
                 if far is not None and not board[far[0]] and board[far[1]] * sign < 0:
-                    append((h, far[1], NORMAL, 0, None))
+                    moves.append((h, far[1], NORMAL, 0, None))
             else:
                 for ray in _SLIDES[kind][h]:
                     for x in ray:
                         piece = board[x]
                         if piece:
                             if piece * sign < 0:
-                                append((h, x, NORMAL, 0, None))
+                                moves.append((h, x, NORMAL, 0, None))
                             break
-                if kind in (PEGASUS, WYVERN):
+                if kind in (PEGASUS_CODE, WYVERN_CODE):
                     for x in KNIGHT[h]:
                         if board[x] * sign < 0:
-                            append((h, x, NORMAL, 0, None))
+                            moves.append((h, x, NORMAL, 0, None))
 
     def _add_promotions(
         self, moves: list[MoveTuple], origin: int, target: int, kind: int, pool: list[PromotionPool]
@@ -718,7 +717,7 @@ class Position:
             return
         board = self._board
         us = self._turn
-        sign = _SIGN[us]
+        sign: i64 = _SIGN[us]
         if isinstance(special, EnPassant):
             for x in special.crossed:
                 if board[x]:
@@ -739,8 +738,8 @@ class Position:
         board = self._board
         us = self._turn
         them = 1 - us
-        sign = _SIGN[us]
-        code = sign * KING
+        sign: i64 = _SIGN[us]
+        code = sign * KING_CODE
         targets: tuple[int, ...] = NEIGHBOURS[king]
         if not in_check and self._rights & RIGHT_KING[us]:
             if self.castling_enabled:
@@ -773,7 +772,7 @@ class Position:
         if not (rights & RIGHT_KING[us]) or not self.castling_enabled:
             return
         board = self._board
-        rook = _SIGN[us] * ROOK
+        rook = _SIGN[us] * ROOK_CODE
         them = 1 - us
         for castling in CASTLINGS[us]:
             if rights & castling.rights != castling.rights or board[castling.king_to]:
@@ -797,7 +796,7 @@ class Position:
     def _forced_promotions(self) -> list[MoveTuple]:
         """The in-place promotions of a forced promotion turn (RULES.md 7.4), assuming no check."""
         us = self._turn
-        sign = _SIGN[us]
+        sign: i64 = _SIGN[us]
         board = self._board
         awaiting = [h for h in PROMOTION_HEXES[us] if board[h] == sign]
         if not awaiting:
@@ -1055,12 +1054,12 @@ class Position:
         board = self._board
         us = self._turn
         them = 1 - us
-        sign = _SIGN[us]
+        sign: i64 = _SIGN[us]
         own = self._pieces[us]
         piece = board[origin]
         captured = 0
         captured_at = -1
-        undo = (self._rights, self._special, self.halfmove_clock, self.fullmove_number)
+        rights, special, halfmove, fullmove = self._rights, self._special, self.halfmove_clock, self.fullmove_number
         if kind == CASTLING:
             assert castling is not None
             plan = CASTLING_BY_TOKEN[us][castling]
@@ -1070,7 +1069,7 @@ class Position:
                 board[rook_from] = 0
                 own.discard(rook_from)
             for _, rook_to, _ in plan.rooks:
-                board[rook_to] = sign * ROOK
+                board[rook_to] = sign * ROOK_CODE
                 own.add(rook_to)
             board[target] = piece
             own.add(target)
@@ -1092,7 +1091,7 @@ class Position:
             own.discard(origin)
             board[target] = sign * promotion if promotion else piece
             own.add(target)
-            if piece == sign * KING:
+            if piece == sign * KING_CODE:
                 self._kings[us] = target
             self._rights &= RIGHTS_KEPT[origin] & RIGHTS_KEPT[target]
             if kind == MULTI_STEP:
@@ -1108,7 +1107,7 @@ class Position:
         if us == BLACK and self.fullmove_number is not None:
             self.fullmove_number += 1
         self._turn = them
-        self._stack.append((move, piece, captured, captured_at, *undo))
+        self._stack.append((move, piece, captured, captured_at, rights, special, halfmove, fullmove))
 
     def pop(self) -> None:
         """Undo the last move exactly (:meth:`peek` names it first where that matters).
@@ -1129,7 +1128,7 @@ class Position:
                 board[rook_to] = 0
                 own.discard(rook_to)
             for rook_from, _, _ in plan.rooks:
-                board[rook_from] = _SIGN[us] * ROOK
+                board[rook_from] = _SIGN[us] * ROOK_CODE
                 own.add(rook_from)
             board[origin] = piece
             own.add(origin)
@@ -1144,7 +1143,7 @@ class Position:
             if captured:
                 board[captured_at] = captured
                 self._pieces[1 - us].add(captured_at)
-            if abs(piece) == KING:
+            if abs(piece) == KING_CODE:
                 self._kings[us] = origin
         self._turn = us
         self._rights = rights
@@ -1185,7 +1184,7 @@ class Position:
         return (
             move.kind not in (CASTLING, IN_PLACE_PROMOTION)
             and not move.promotion
-            and abs(self._board[move.origin]) == PAWN
+            and abs(self._board[move.origin]) == PAWN_CODE
             and IS_PROMOTION[self._turn][move.target]
         )
 
@@ -1203,14 +1202,14 @@ class Position:
         for side in (0, 1):
             for h in self._pieces[side]:
                 kind = abs(self._board[h])
-                if kind == PAWN:
+                if kind == PAWN_CODE:
                     return False
-                if kind != KING:
+                if kind != KING_CODE:
                     material[side].append(kind)
         for lone, other in ((0, 1), (1, 0)):
             if not material[lone]:
                 rest = material[other]
-                return len(rest) == 0 or (len(rest) == 1 and rest[0] in (BISHOP, KNIGHT_TYPE, ELEPHANT))
+                return len(rest) == 0 or (len(rest) == 1 and rest[0] in (BISHOP_CODE, KNIGHT_CODE, ELEPHANT_CODE))
         return False
 
     def is_seventy_five_moves(self) -> bool:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..core.geometry import HEX_COLOUR, HEX_COUNT
 from ..core.move import CASTLING, CASTLING_BY_TOKEN, EN_PASSANT, IN_PLACE_PROMOTION
-from ..core.pieces import BLACK, KING, PAWN, ROOK, WHITE
+from ..core.pieces import BLACK, KING_CODE, PAWN_CODE, ROOK_CODE, WHITE
 from ..core.position import MoveTuple, Position
 from ..core.state import EnPassant, Scornful
 from .evaluation import (
@@ -27,6 +27,9 @@ from .evaluation import (
     counter_index,
     evaluate_parts,
 )
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer in the compiled build (docs/engine.md, Speed); int here
 
 KEY_BITS: Final = 62
 """Bits of a key: enough against collisions, and every key stays a small integer in compiled code (mypyc keeps
@@ -69,8 +72,8 @@ def _prospect_slot(code: int, h: int) -> int:
 
 
 _PROSPECT_SLOT: Final = (
-    tuple(_prospect_slot(PAWN, h) for h in range(HEX_COUNT)),
-    tuple(_prospect_slot(-PAWN, h) for h in range(HEX_COUNT)),
+    tuple(_prospect_slot(PAWN_CODE, h) for h in range(HEX_COUNT)),
+    tuple(_prospect_slot(-PAWN_CODE, h) for h in range(HEX_COUNT)),
 )
 _PAWN_COLOUR_SLOT: Final = (
     tuple(6 + HEX_COLOUR[h] for h in range(HEX_COUNT)),
@@ -95,9 +98,9 @@ def board_sums(board: list[int], tables: Tables) -> Sums:
             continue
         mg += tables.middlegame[code + 9][h]
         eg += tables.endgame[code + 9][h]
-        if abs(code) != KING:
+        if abs(code) != KING_CODE:
             counters[_COUNTER[code + 9][h]] += 1
-        if abs(code) == PAWN:
+        if abs(code) == PAWN_CODE:
             side = 0 if code > 0 else 1
             prospects[_PROSPECT_SLOT[side][h]] += tables.promotion[code + 9][h]
             prospects[_PAWN_COLOUR_SLOT[side][h]] += 1
@@ -185,19 +188,19 @@ class SearchBoard:
             key ^= ZOBRIST_PIECES[p][origin] ^ ZOBRIST_PIECES[p][target]
             mg += mg_table[p][target] - mg_table[p][origin]
             eg += eg_table[p][target] - eg_table[p][origin]
-            r = (ROOK if us == 0 else -ROOK) + 9
+            r = (ROOK_CODE if us == 0 else -ROOK_CODE) + 9
             for rook_from, rook_to, _ in CASTLING_BY_TOKEN[us][castling].rooks:
                 key ^= ZOBRIST_PIECES[r][rook_from] ^ ZOBRIST_PIECES[r][rook_to]
                 mg += mg_table[r][rook_to] - mg_table[r][rook_from]
                 eg += eg_table[r][rook_to] - eg_table[r][rook_from]
         else:
-            sign = 1 if us == 0 else -1
+            sign: i64 = 1 if us == 0 else -1
             if kind == IN_PLACE_PROMOTION:
                 captured = 0
             else:
                 at = position.special.pawn if kind == EN_PASSANT else target  # type: ignore[union-attr]
                 captured = board[at]
-            if captured or promotion or piece == sign * PAWN:
+            if captured or promotion or piece == sign * PAWN_CODE:
                 c = list(counters)
                 pr = list(prospects)
                 if captured:
@@ -206,11 +209,11 @@ class SearchBoard:
                     mg -= mg_table[q][at]
                     eg -= eg_table[q][at]
                     c[_COUNTER[q][at]] -= 1
-                    if captured == -sign * PAWN:
+                    if captured == -sign * PAWN_CODE:
                         them = 1 - us
                         pr[_PROSPECT_SLOT[them][at]] -= tables.promotion[q][at]
                         pr[_PAWN_COLOUR_SLOT[them][at]] -= 1
-                if piece == sign * PAWN:
+                if piece == sign * PAWN_CODE:
                     pr[_PROSPECT_SLOT[us][origin]] -= tables.promotion[p][origin]
                     pr[_PAWN_COLOUR_SLOT[us][origin]] -= 1
                     if not promotion:

@@ -15,7 +15,7 @@ can change them and measure the result in self-play.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..core.geometry import (
     ALL_RAYS,
@@ -31,8 +31,21 @@ from ..core.geometry import (
     mirror,
 )
 from ..core.geometry import KNIGHT as KNIGHT_JUMPS
-from ..core.pieces import BISHOP, ELEPHANT, KING, KNIGHT, PAWN, PEGASUS, QUEEN, ROOK, WYVERN
+from ..core.pieces import (
+    BISHOP_CODE,
+    ELEPHANT_CODE,
+    KING_CODE,
+    KNIGHT_CODE,
+    PAWN_CODE,
+    PEGASUS_CODE,
+    QUEEN_CODE,
+    ROOK_CODE,
+    WYVERN_CODE,
+)
 from ..core.state import RIGHT_KING, RIGHT_KINGS_ROOK, RIGHT_QUEENS_ROOK
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer in the compiled build (docs/engine.md, Speed); int here
 
 CENTRE: Final = (7, 14)
 """F14, the central hex, as (column index, line)."""
@@ -78,13 +91,13 @@ PROMOTION_COLOUR: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (
 a pawn there may regain (the colours are not symmetric: line 28 is white, line 0 black)."""
 
 _SLIDES: Final[dict[int, tuple[tuple[tuple[int, ...], ...], ...]]] = {
-    BISHOP: DIAGONAL_RAYS,
-    PEGASUS: DIAGONAL_RAYS,
-    ROOK: ORTHOGONAL_RAYS,
-    WYVERN: ORTHOGONAL_RAYS,
-    QUEEN: ALL_RAYS,
+    BISHOP_CODE: DIAGONAL_RAYS,
+    PEGASUS_CODE: DIAGONAL_RAYS,
+    ROOK_CODE: ORTHOGONAL_RAYS,
+    WYVERN_CODE: ORTHOGONAL_RAYS,
+    QUEEN_CODE: ALL_RAYS,
 }
-_JUMPERS: Final = frozenset((KNIGHT, PEGASUS, WYVERN))
+_JUMPERS: Final = frozenset((KNIGHT_CODE, PEGASUS_CODE, WYVERN_CODE))
 
 PAWN_START_STEPS: Final = 10
 """Steps to promotion of a pawn on its initial line (F8 has 10, the others 9): advancement counts from there."""
@@ -176,19 +189,19 @@ class Weights:
 
 
 _VALUE_FIELDS: Final[dict[int, str]] = {
-    PAWN: "pawn",
-    ELEPHANT: "elephant",
-    BISHOP: "bishop",
-    KNIGHT: "knight",
-    PEGASUS: "pegasus",
-    ROOK: "rook",
-    WYVERN: "wyvern",
-    QUEEN: "queen",
+    PAWN_CODE: "pawn",
+    ELEPHANT_CODE: "elephant",
+    BISHOP_CODE: "bishop",
+    KNIGHT_CODE: "knight",
+    PEGASUS_CODE: "pegasus",
+    ROOK_CODE: "rook",
+    WYVERN_CODE: "wyvern",
+    QUEEN_CODE: "queen",
 }
 
 
 def _value(weights: Weights, kind: int) -> int:
-    return 0 if kind == KING else int(getattr(weights, _VALUE_FIELDS[kind]))
+    return 0 if kind == KING_CODE else int(getattr(weights, _VALUE_FIELDS[kind]))
 
 
 # Index of a piece in the material counters: its type, except that Bishops
@@ -199,7 +212,7 @@ COUNTERS_PER_SIDE: Final = 12
 def counter_index(code: int, h: int) -> int:
     """Where the piece ``code`` standing on ``h`` is counted in a :class:`SearchBoard`'s material counters."""
     kind = abs(code)
-    slot = 9 + HEX_COLOUR[h] if kind == BISHOP else kind
+    slot = 9 + HEX_COLOUR[h] if kind == BISHOP_CODE else kind
     return slot if code > 0 else COUNTERS_PER_SIDE + slot
 
 
@@ -225,14 +238,14 @@ class Tables:
     def build(cls, weights: Weights | None = None) -> Tables:
         w = weights or Weights()
         centre: dict[int, int] = {
-            PAWN: w.centre_pawn,
-            ELEPHANT: w.centre_elephant,
-            BISHOP: w.centre_bishop,
-            KNIGHT: w.centre_knight,
-            PEGASUS: w.centre_pegasus,
-            ROOK: w.centre_rook,
-            WYVERN: w.centre_wyvern,
-            QUEEN: w.centre_queen,
+            PAWN_CODE: w.centre_pawn,
+            ELEPHANT_CODE: w.centre_elephant,
+            BISHOP_CODE: w.centre_bishop,
+            KNIGHT_CODE: w.centre_knight,
+            PEGASUS_CODE: w.centre_pegasus,
+            ROOK_CODE: w.centre_rook,
+            WYVERN_CODE: w.centre_wyvern,
+            QUEEN_CODE: w.centre_queen,
         }
         prospects = {1: w.promotion_near, 2: w.promotion_two, 3: w.promotion_three}
         middlegame: list[tuple[int, ...]] = []
@@ -247,14 +260,14 @@ class Tables:
                 sign = 1 if code > 0 else -1
                 for h in HEXES:
                     white_h = h if code > 0 else mirror(h)  # the same hex seen from White's side
-                    if kind == KING:
+                    if kind == KING_CODE:
                         m = -w.king_home * HOME_DISTANCE[white_h]
                         e = w.king_centre_endgame * CENTRALITY[white_h]
                     else:
                         value = _value(w, kind)
                         m = value + centre[kind] * CENTRALITY[white_h]
                         e = value + w.centre_endgame * CENTRALITY[white_h]
-                        if kind == PAWN:
+                        if kind == PAWN_CODE:
                             advanced = PAWN_START_STEPS - STEPS_TO_PROMOTION[white_h]
                             m += w.pawn_advance * advanced
                             e += w.pawn_advance_endgame * advanced
@@ -266,10 +279,22 @@ class Tables:
             endgame.append(tuple(eg))
             promotion.append(tuple(pr))
         values = tuple(_value(w, abs(code)) if code else 0 for code in range(-9, 10))
-        start_counts: dict[int, int] = {BISHOP: 3, KNIGHT: 2, PEGASUS: 2, ROOK: 2, WYVERN: 1, QUEEN: 1}
+        start_counts: dict[int, int] = {
+            BISHOP_CODE: 3,
+            KNIGHT_CODE: 2,
+            PEGASUS_CODE: 2,
+            ROOK_CODE: 2,
+            WYVERN_CODE: 1,
+            QUEEN_CODE: 1,
+        }
         phase_full = 2 * sum(_value(w, kind) * n for kind, n in start_counts.items())
-        attack_full = sum(_value(w, kind) * n for kind, n in start_counts.items() if kind not in (BISHOP, KNIGHT))
-        order = sorted(((QUEEN, 1), (WYVERN, 1), (ROOK, 2), (PEGASUS, 2), (KNIGHT, 2)), key=lambda t: -_value(w, t[0]))
+        attack_full = sum(
+            _value(w, kind) * n for kind, n in start_counts.items() if kind not in (BISHOP_CODE, KNIGHT_CODE)
+        )
+        order = sorted(
+            ((QUEEN_CODE, 1), (WYVERN_CODE, 1), (ROOK_CODE, 2), (PEGASUS_CODE, 2), (KNIGHT_CODE, 2)),
+            key=lambda t: -_value(w, t[0]),
+        )
         return cls(
             w, tuple(middlegame), tuple(endgame), tuple(promotion), values, phase_full, attack_full, tuple(order)
         )
@@ -285,7 +310,7 @@ def best_regain(tables: Tables, counters: tuple[int, ...], side: int, colour: in
         if counters[base + kind] < start:
             return tables.values[kind + 9]
     if not counters[base + 9 + colour]:
-        return tables.values[BISHOP + 9]
+        return tables.values[BISHOP_CODE + 9]
     return 0
 
 
@@ -315,22 +340,22 @@ def evaluate_parts(
     attack = [0, 0]  # per side, its attacking material (what threatens the other King)
     for side in (0, 1):
         base = side * COUNTERS_PER_SIDE
-        for kind in (KNIGHT, PEGASUS, ROOK, WYVERN, QUEEN):
+        for kind in (KNIGHT_CODE, PEGASUS_CODE, ROOK_CODE, WYVERN_CODE, QUEEN_CODE):
             n = counters[base + kind]
             if n:
                 value = values[kind + 9] * n
                 phase_material += value
-                if kind != KNIGHT:
+                if kind != KNIGHT_CODE:
                     attack[side] += value
         bishops = counters[base + 9] + counters[base + 10] + counters[base + 11]
-        phase_material += values[BISHOP + 9] * bishops
+        phase_material += values[BISHOP_CODE + 9] * bishops
     phase_full = tables.phase_full
     phase = min(phase_material, phase_full)
     blend = middlegame * phase + endgame * (phase_full - phase)
     score = blend // phase_full if blend >= 0 else -(-blend // phase_full)  # rounded the same for both sides
 
     for side in (0, 1):
-        sign = 1 - 2 * side
+        sign: i64 = 1 - 2 * side
         base = side * COUNTERS_PER_SIDE
         extra = 0
         # Pawns near their promotion hex, by what they would bring back.
@@ -375,9 +400,9 @@ def mobility(board: list[int], hexes: set[int], sign: int) -> int:
     count = 0
     for h in hexes:
         kind = board[h] * sign
-        if kind < BISHOP or kind == KING:
+        if kind < BISHOP_CODE or kind == KING_CODE:
             continue
-        if kind != KNIGHT:
+        if kind != KNIGHT_CODE:
             for ray in _SLIDES[kind][h]:
                 for x in ray:
                     piece = board[x]

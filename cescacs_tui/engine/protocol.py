@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
+from ..core.build_info import build
 from ..core.errors import CescacsError
 from ..core.move import Move
 from ..core.position import MoveTuple, Position
@@ -278,7 +279,7 @@ class EngineProtocol:
         return True
 
     def _uci(self, arguments: list[str]) -> None:
-        self.write(f"id name {ENGINE_NAME}")
+        self.write(f"id name {ENGINE_NAME} ({build()})")  # which build: compiled or pure Python (build_info.py)
         self.write(f"id author {ENGINE_AUTHOR}")
         for option in OPTIONS:
             self.write(option.declaration())

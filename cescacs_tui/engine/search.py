@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..core.geometry import DIAGONAL_RAYS, HEX_COUNT, KNIGHT_SET, ORTHOGONAL_RAYS
 from ..core.move import (
@@ -48,10 +48,24 @@ from ..core.move import (
     SCORNFUL_STEP,
     Move,
 )
-from ..core.pieces import BISHOP, BLACK, ELEPHANT, KNIGHT, PAWN, PEGASUS, QUEEN, ROOK, WHITE, WYVERN
+from ..core.pieces import (
+    BISHOP_CODE,
+    BLACK,
+    ELEPHANT_CODE,
+    KNIGHT_CODE,
+    PAWN_CODE,
+    PEGASUS_CODE,
+    QUEEN_CODE,
+    ROOK_CODE,
+    WHITE,
+    WYVERN_CODE,
+)
 from ..core.position import MoveTuple
 from .board import SearchBoard
 from .evaluation import COUNTERS_PER_SIDE
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer in the compiled build (docs/engine.md, Speed); int here
 
 MATE: Final = 100_000
 """The score of giving checkmate now; a mate in ``n`` plies scores ``MATE - n``."""
@@ -90,7 +104,9 @@ _NOISY_OFFSET: Final = 1 << 20
 """Keeps the quiescence ordering's keys positive (a capture by a big piece of nothing much scores below 0)."""
 _COLOURS: Final = (WHITE, BLACK)
 _MATING_SLOTS: Final = tuple(
-    side * COUNTERS_PER_SIDE + kind for side in (0, 1) for kind in (PAWN, PEGASUS, ROOK, WYVERN, QUEEN)
+    side * COUNTERS_PER_SIDE + kind
+    for side in (0, 1)
+    for kind in (PAWN_CODE, PEGASUS_CODE, ROOK_CODE, WYVERN_CODE, QUEEN_CODE)
 )
 """Counters of the pieces that, alone with their King, are not an automatic draw."""
 
@@ -436,7 +452,7 @@ class Searcher:
                         return beta if score >= MATE_BOUND else score
 
         raw = board.board
-        sign = 1 if board.turn == 0 else -1
+        sign: i64 = 1 if board.turn == 0 else -1
         # The table's move is searched before the others are generated: when it cuts off, they never are.
         generated = not _plausible(raw, sign, hash_move)
         if generated:
@@ -615,7 +631,7 @@ class Searcher:
         """Moves in the order to search them: the table's move, captures (MVV-LVA), killers, history."""
         raw = board.board
         values = board.tables.values
-        sign = 1 if board.turn == 0 else -1
+        sign: i64 = 1 if board.turn == 0 else -1
         killers = self.killers[ply]
         history = self.history
         keys = []
@@ -654,7 +670,7 @@ class Searcher:
         """
         raw = board.board
         values = board.tables.values
-        sign = 1 if board.turn == 0 else -1
+        sign: i64 = 1 if board.turn == 0 else -1
         position = board.position
         them = _COLOURS[1 - board.turn]
         pruning = stand > -INFINITY
@@ -726,12 +742,12 @@ def _may_check(board: list[int], move: MoveTuple, checking: CheckingHexes) -> bo
     if piece in _JUMP_CHECKERS and target in jumps:
         return True
     # pawns and Elephants attack adjacent hexes (and the Elephant two ahead, which is on a line)
-    return piece in (PAWN, ELEPHANT) and (target in orthogonal or target in diagonal)
+    return piece in (PAWN_CODE, ELEPHANT_CODE) and (target in orthogonal or target in diagonal)
 
 
-_ORTHOGONAL_CHECKERS: Final = frozenset((ROOK, WYVERN, QUEEN))
-_DIAGONAL_CHECKERS: Final = frozenset((BISHOP, PEGASUS, QUEEN))
-_JUMP_CHECKERS: Final = frozenset((KNIGHT, WYVERN, PEGASUS))
+_ORTHOGONAL_CHECKERS: Final = frozenset((ROOK_CODE, WYVERN_CODE, QUEEN_CODE))
+_DIAGONAL_CHECKERS: Final = frozenset((BISHOP_CODE, PEGASUS_CODE, QUEEN_CODE))
+_JUMP_CHECKERS: Final = frozenset((KNIGHT_CODE, WYVERN_CODE, PEGASUS_CODE))
 
 
 def _to_table(score: int, ply: int) -> int:

@@ -14,6 +14,7 @@ import textwrap
 import pytest
 
 from cescacs_tui.core import Position
+from cescacs_tui.core.build_info import build
 from cescacs_tui.engine.client import (
     DEFAULT_COMMAND,
     EngineClient,
@@ -58,7 +59,7 @@ for line in sys.stdin:
 async def test_the_engine_answers_a_legal_move_and_streams_its_analysis():
     infos: list[EngineInfo] = []
     async with await EngineClient.start(options={"Level": 10, "Seed": 3}, timeout=PATIENCE) as client:
-        assert client.name == "cescacs-tui engine"
+        assert client.name == f"cescacs-tui engine ({build()})"
         assert "Level" in client.declared_options
         start = Position.initial()
         moves = [start.parse_move("E7-E13")]

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from cescacs_tui.core import INITIAL_PDTL, WHITE, Position
+from cescacs_tui.core.build_info import build
 from cescacs_tui.core.safe_text import printable
 from cescacs_tui.engine.levels import LEVELS
 from cescacs_tui.engine.protocol import MAX_LINE, OPTIONS, parse_go
@@ -49,7 +50,7 @@ def legal_names(position: Position) -> set[str]:
 def test_uci_names_the_engine_declares_its_options_and_ends_with_uciok(engine):
     engine.send("uci")
     lines = engine.wait_for(lambda line: line == "uciok", "uciok")
-    assert lines[0].startswith("id name ")
+    assert lines[0] == f"id name cescacs-tui engine ({build()})"  # which build runs: compiled or pure Python
     assert lines[1].startswith("id author ")
     declared = [line for line in lines if line.startswith("option ")]
     assert declared == [option.declaration() for option in OPTIONS]

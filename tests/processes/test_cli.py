@@ -12,6 +12,7 @@ import pytest
 
 from cescacs_tui.cli import main
 from cescacs_tui.core import INITIAL_PDTL, Position
+from cescacs_tui.core.build_info import build
 from cescacs_tui.data.autosave_store import AutosaveStore
 from cescacs_tui.data.slots import AutosaveSlot
 from cescacs_tui.tui.app import CescacsApp
@@ -156,7 +157,7 @@ def test_version_names_the_installed_package(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0
-    assert capsys.readouterr().out.split() == ["cescacs", version("cescacs-tui")]
+    assert capsys.readouterr().out.strip() == f"cescacs {version('cescacs-tui')} ({build()})"
 
 
 @pytest.mark.slow
