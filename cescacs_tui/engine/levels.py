@@ -67,11 +67,11 @@ LEVELS: Final[tuple[Level, ...]] = (
     Level(3, 2, None, 60, 0.10, 1402, "two plies and exchanges, some noise; an occasional careless move"),
     Level(4, None, 500, 25, 0.0, 1755, "500 nodes a move (one or two plies), a little noise"),
     Level(5, None, 1_000, 10, 0.0, 1845, "1,000 nodes a move (two plies or so), a little noise"),
-    Level(6, None, 2_000, 0, 0.0, 2142, "2,000 nodes a move"),
-    Level(7, None, 4_000, 0, 0.0, 2351, "4,000 nodes a move (three or four plies)"),
-    Level(8, None, 8_000, 0, 0.0, 2557, "8,000 nodes a move"),
-    Level(9, None, 16_000, 0, 0.0, 2877, "16,000 nodes a move (four or five plies)"),
-    Level(10, None, None, 0, 0.0, 3065, "full strength: as deep as the time given allows"),
+    Level(6, None, 2_000, 0, 0.0, 2143, "2,000 nodes a move"),
+    Level(7, None, 4_000, 0, 0.0, 2348, "4,000 nodes a move (three or four plies)"),
+    Level(8, None, 8_000, 0, 0.0, 2575, "8,000 nodes a move"),
+    Level(9, None, 16_000, 0, 0.0, 2894, "16,000 nodes a move (four or five plies)"),
+    Level(10, None, None, 0, 0.0, 3092, "full strength: as deep as the time given allows"),
 )
 """The ten levels, weakest first (``LEVELS[n - 1]`` is level ``n``)."""
 
