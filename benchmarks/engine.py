@@ -36,6 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cescacs_tui.core import Position
+from cescacs_tui.core.build_info import build
 from cescacs_tui.engine import SearchBoard, Searcher, level
 from cescacs_tui.engine.board import zobrist
 from cescacs_tui.engine.match import GameRecord, MatchResult, play_match
@@ -80,7 +81,7 @@ def depth_within(pdtl: str, seconds: float) -> Info:
 
 
 def speed(short: bool) -> None:
-    print("\n## Speed (one thread)\n")
+    print(f"\n## Speed (one thread, the {build()} build)\n")
     positions = [("start", Position.initial().to_pdtl()), *busy_middlegames()]
     budgets = (1.0,) if short else (1.0, 5.0)
     print(f"{'position':<34} {'time':>5} {'depth':>5} {'seldepth':>8} {'nodes':>9} {'nodes/s':>9}")
