@@ -40,3 +40,13 @@ def test_the_table_of_keys_lists_every_action_and_each_of_its_keys() -> None:
         assert (title, what) == (action.title, action.help)
         expected = [key_name(key) for key in action.keys.split(",")] if action.keys else ["Ctrl+P"]
         assert re.findall(r"`([^`]+)`", keys) == expected
+
+
+def test_the_readmes_test_command_runs_the_suite_in_parallel() -> None:
+    """Adopted after three full runs in a row passed beside two CPU hogs (benchmarks/README.md, the test suite)."""
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    options = pyproject["tool"]["pytest"]["ini_options"]["addopts"].split()
+    assert options[options.index("-n") + 1] == "auto"
+    assert options[options.index("--dist") + 1] == "loadgroup"
