@@ -19,6 +19,10 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 PATIENCE = float(os.environ.get("CESCACS_TEST_PATIENCE", "120"))
 """The longest any one wait of a test may take, in seconds: it only ends a hang, so it is generous."""
@@ -58,8 +62,10 @@ def app_settled() -> bool:
     No message pump of the app (the app, its screens, their widgets) has a
     message queued, set aside or in hand, or a callback waiting for its queue
     to empty, and the screen shown has no callbacks waiting for its next
-    refresh (``call_after_refresh``).  Workers (the computer's search) are not waited
-    for: a test waits for what they do by its own condition.
+    refresh (``call_after_refresh``) and no refresh asked for and not done yet
+    (a layout that comes late on a busy machine would land in the test's next
+    step).  Workers (the computer's search) are not waited for: a test waits
+    for what they do by its own condition.
     """
     from textual._context import active_app
 
@@ -72,7 +78,20 @@ def app_settled() -> bool:
     for pump in (app, *app._registry):
         if not pump._message_queue.empty() or pump._pending_message is not None or pump._next_callbacks:
             return False
-    return not app.screen._callbacks  # a screen under a dialog is not refreshed: its callbacks wait for the dialog
+    screen = app.screen  # a screen under a dialog is not refreshed: its callbacks wait for the dialog
+    return not (screen._callbacks or screen_refresh_pending(screen))
+
+
+def screen_refresh_pending(screen: Screen[object]) -> bool:
+    """Whether the screen has a layout, a scroll or a repaint asked for that its next update (a timer, some
+    16 ms later on an idle machine, any time later on a busy one) has not done yet."""
+    return bool(
+        screen._layout_required
+        or screen._scroll_required
+        or screen._repaint_required
+        or screen._recompose_required
+        or screen._dirty_widgets
+    )
 
 
 SETTLE_LIMIT = 10.0
