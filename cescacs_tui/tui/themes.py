@@ -54,6 +54,7 @@ from textual.color import Color
 from textual.theme import BUILTIN_THEMES, Theme
 
 from ..data.choices import DEFAULT_THEME
+from .input_order import InputInOrderApp
 
 __all__ = [
     "ANSI_BOARD",
@@ -361,8 +362,11 @@ def colour_depth(color_system: str | None) -> ColourDepth:
     return "256" if color_system == "256" else "16"
 
 
-class BoardHostApp(App[ReturnType]):
+class BoardHostApp(InputInOrderApp[ReturnType]):
     """Base class of an app that shows a :class:`~cescacs_tui.tui.widgets.board.HexBoard`.
+
+    Its keys and clicks take effect in order, each after what the previous one set off (the board's Enter
+    selects a piece through the screen: tui/input_order.py).
 
     The board's CSS uses the ``$board-*`` variables, and Textual refuses CSS
     whose variables the current theme does not define.  This app supplies the

@@ -74,6 +74,27 @@ def test_a_piece_picked_by_its_hex_plays_its_target_by_number_or_by_hex_in_one_b
     terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13", "E21-E15"], "both moves saved")
 
 
+def test_enter_selecting_a_piece_and_the_arrows_among_its_targets_in_one_burst_play_the_move(terminal, tmp_path):
+    """Enter on a piece asks the screen to select it; the arrows after it, in the same read, must jump among its
+    targets, not walk the board as if nothing were selected (they did: tui/input_order.py)."""
+    data = tmp_path / "data"
+    terminal.type("/h6-h12\ri23-i19\r")
+    terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the two moves in the autosave")
+    terminal.type("\x1b")  # from the move box to the board, White's cursor on its last move (H12)
+    position = Position.initial()
+    for text in ("H6-H12", "I23-I19"):
+        position.push(position.parse_move(text))
+    bishop, target = parse_hex("F6"), parse_hex("C15")
+    targets = [move.target for move in position.legal_moves() if move.origin == bishop]
+    to_bishop = key_path(parse_hex("H12"), bishop, mode="full")  # 120x40: the full board
+    to_target = key_path(bishop, target, targets=targets, mode="full")
+    terminal.type(
+        "".join(ARROW_BYTES[key] for key in to_bishop) + "\r" + "".join(ARROW_BYTES[key] for key in to_target) + "\r"
+    )
+    terminal.read_until(lambda: len(saved_moves(data)) == 3 or b"cannot go" in terminal.output, "a third move")
+    assert saved_moves(data)[2] == "JF6-C15"
+
+
 def test_letters_of_board_commands_after_a_slash_go_to_the_move_box_and_never_resign(terminal):
     terminal.type("/RC25-C23\r", settle=1.0)  # R picks a Rook on the board, C and digits are board keys
     terminal.wait_for("RC25-C23: there is a Black Rook on C25")  # the whole move reached the box
