@@ -176,14 +176,27 @@ SLOW_MODULES = frozenset(
 """Modules whose every test runs the command in a pseudo-terminal, a server, a browser or a long property sweep."""
 
 
+WORKERS_A_CORE_WHEN_TESTS_WAIT = 2
+"""The slow tier's tests wait a third of their time (a pilot for the app to settle, a test for a program it
+started, a server, a browser): with a worker a core the cores were two thirds busy (336 s idle on 2 cores), with
+two a core 277 s.  The quick tier never waits: there a second worker a core only adds its start (50 s of CPU
+against 40)."""
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto``: a worker a core, as pytest-xdist decides, but none for tests named one by one
-    (``pytest -n auto tests/core/test_game.py::test_x``, as an alias or a habit might give), which then run in
-    this process as without the plugin: no workers to start, and ``breakpoint()`` or ``-s`` work as usual."""
+    """``-n auto``: two workers a core (one for the quick tier, ``-m "not slow"``), or the count in
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` as pytest-xdist reads it; none for tests named one by one (``pytest -n auto
+    tests/core/test_game.py::test_x``, as an alias or a habit might give), which then run in this process as
+    without the plugin: no workers to start, and ``breakpoint()`` or ``-s`` work as usual."""
     if config.args and all("::" in arg for arg in config.args):
         return 0
-    return None
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if "not slow" in (config.option.markexpr or ""):
+        return cores
+    return WORKERS_A_CORE_WHEN_TESTS_WAIT * cores
 
 
 SHARED_SERVER_MODULES = frozenset({"test_web.py", "test_web_exposure.py", "test_web_browser.py"})

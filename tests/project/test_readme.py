@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+
+import pytest
 
 from scripts.key_table import BEGIN, END, key_table, with_table
 
@@ -50,3 +53,21 @@ def test_the_readmes_test_command_runs_the_suite_in_parallel() -> None:
     options = pyproject["tool"]["pytest"]["ini_options"]["addopts"].split()
     assert options[options.index("-n") + 1] == "auto"
     assert options[options.index("--dist") + 1] == "loadgroup"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "markers", "workers_a_core"),
+    [((), "", 2), (("tests/tui",), "", 2), ((), "not slow", 1), (("tests/core/test_game.py::test_x",), "", 0)],
+)
+def test_the_suite_runs_two_workers_a_core_where_tests_wait(
+    arguments: tuple[str, ...], markers: str, workers_a_core: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The slow tier waits on apps, programs and servers a third of its time; the quick tier never waits."""
+    from types import SimpleNamespace
+
+    from tests.conftest import pytest_xdist_auto_num_workers
+
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    config = SimpleNamespace(args=list(arguments), option=SimpleNamespace(markexpr=markers))
+    assert pytest_xdist_auto_num_workers(config) == 3 * workers_a_core  # type: ignore[arg-type]
