@@ -24,7 +24,7 @@ from ...learn.drill import Drill, DrillKind
 from ..board_layout import BoardView
 from ..translated import TranslatedBindings
 from ..widgets.board import HexBoard
-from .narrow_layout import BREAKPOINTS
+from .narrow_layout import BREAKPOINTS, start_at_the_apps_width
 
 TICK_SECONDS = 0.25
 """How often the time left is redrawn and the end of a round noticed."""
@@ -49,6 +49,7 @@ class DrillScreen(TranslatedBindings, Screen[None]):
 
     def __init__(self, store: ProgressStore, drill: Drill) -> None:
         super().__init__()
+        start_at_the_apps_width(self)
         self.store = store
         self.drill = drill
         self.board = HexBoard(id="board")

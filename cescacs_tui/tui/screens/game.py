@@ -50,7 +50,7 @@ from ..widgets.message_line import MessageLine
 from ..widgets.move_entry import MoveEntry, focus_move_box
 from ..widgets.panels import MaterialPanel, MoveList, StatusPanel
 from ..widgets.side_panel import SidePanel
-from .narrow_layout import BREAKPOINTS, NARROW_CSS
+from .narrow_layout import BREAKPOINTS, NARROW_CSS, start_at_the_apps_width
 
 if TYPE_CHECKING:
     from ...core.game import Game
@@ -145,6 +145,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         reviewer: Callable[[], ReviewJob] | None = None,
     ):
         super().__init__()
+        start_at_the_apps_width(self)
         self.reviewer = reviewer
         """Makes the analysis of a review (``r``): the app's gives the engine of the settings, for the settings' time
         per position (``None``: this package's engine, half a second a position)."""

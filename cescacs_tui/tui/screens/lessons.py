@@ -30,7 +30,7 @@ from ..dialogs.questions import ChoiceDialog
 from ..translated import TranslatedBindings
 from ..widgets.board import HexBoard
 from .drill import DrillScreen
-from .narrow_layout import BREAKPOINTS
+from .narrow_layout import BREAKPOINTS, start_at_the_apps_width
 
 LESSON_KEYS = "abcdefghijklmnopqrstuvwxyz"
 """The keys of the lessons in the list (one letter each)."""
@@ -71,6 +71,7 @@ class LessonScreen(TranslatedBindings, Screen[None]):
 
     def __init__(self, store: ProgressStore, lesson: Lesson = LESSONS[0]) -> None:
         super().__init__()
+        start_at_the_apps_width(self)
         self.store = store
         self.run = LessonRun(lesson)
         self.selected: int | None = None

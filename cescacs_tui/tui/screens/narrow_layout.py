@@ -8,13 +8,34 @@ board.  Below :data:`NARROW_BELOW` columns the screen carries the class
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
+
+from textual._context import NoActiveAppError
+from textual.screen import Screen
 
 NARROW_BELOW: Final = 78
 """The compact board (49) beside the narrowest side panel (28, and its border)."""
 
 BREAKPOINTS: Final = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
-"""For the ``HORIZONTAL_BREAKPOINTS`` of the screens with a board beside a column (game, review, puzzles)."""
+"""For the ``HORIZONTAL_BREAKPOINTS`` of the screens with a board beside a column (game, review, puzzles,
+lessons, drills)."""
+
+
+def start_at_the_apps_width(screen: Screen[Any]) -> None:
+    """Give a screen just made the class of :data:`BREAKPOINTS` that the app's present width gives it.
+
+    Textual sets the class when the screen gets its first size, after its widgets were styled: restyling the
+    whole screen (the board's styles are the costliest) cost every start, and every screen pushed, some 8 ms
+    of CPU for a class known from the start.  Textual's own setting then finds the class there and does
+    nothing; it still moves the class when the terminal is resized.  A screen made outside a running app
+    (no width yet) is left to Textual.
+    """
+    try:
+        width = screen.app.size.width
+    except NoActiveAppError:
+        return
+    screen.add_class(max(breakpoint for breakpoint in BREAKPOINTS if width >= breakpoint[0])[1], update=False)
+
 
 NARROW_CSS: Final = """
 GameScreen.-narrow #main { layout: vertical; }

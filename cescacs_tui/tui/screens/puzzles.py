@@ -44,7 +44,7 @@ from ..widgets.board import HexBoard
 from ..widgets.filter_select import FilterSelect
 from ..widgets.message_line import MessageLine
 from ..widgets.move_entry import MoveEntry, focus_move_box
-from .narrow_layout import BREAKPOINTS
+from .narrow_layout import BREAKPOINTS, start_at_the_apps_width
 
 __all__ = ["DECK_NAMES", "PuzzleScreen"]
 
@@ -81,6 +81,7 @@ class PuzzleScreen(TranslatedBindings, Screen[None]):
 
     def __init__(self, trainer: Trainer, *, quits: bool = False, piece_set: PieceSet = "letters") -> None:
         super().__init__()
+        start_at_the_apps_width(self)
         self.trainer = trainer
         self.quits = quits
         """Whether leaving ends the app (``cescacs puzzles``), rather than going back to the game."""

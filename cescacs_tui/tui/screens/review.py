@@ -54,7 +54,7 @@ from ..widgets.board import HexBoard
 from ..widgets.eval_graph import EvalGraph
 from ..widgets.message_line import MessageLine
 from ..widgets.move_list import MoveList
-from .narrow_layout import BREAKPOINTS
+from .narrow_layout import BREAKPOINTS, start_at_the_apps_width
 
 __all__ = ["ReviewJob", "ReviewScreen", "Reviewed", "SaveReview", "engine_review", "evaluation_words", "review_copy"]
 
@@ -140,6 +140,7 @@ class ReviewScreen(TranslatedBindings, Screen[int | None]):
         self, game: Game, job: ReviewJob, *, title: str = "", save: SaveReview | str, reviewed: Reviewed | None = None
     ) -> None:
         super().__init__()
+        start_at_the_apps_width(self)
         self.game = review_copy(game)
         """The game reviewed: the main line only, its move list marked as the review goes."""
         self.job = job
