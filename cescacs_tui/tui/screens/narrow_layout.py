@@ -22,7 +22,8 @@ lessons, drills)."""
 
 
 def start_at_the_apps_width(screen: Screen[Any]) -> None:
-    """Give a screen just made the class of :data:`BREAKPOINTS` that the app's present width gives it.
+    """Give a screen just made the class of its ``HORIZONTAL_BREAKPOINTS`` that the app's present width gives it,
+    chosen as Textual chooses it.
 
     Textual sets the class when the screen gets its first size, after its widgets were styled: restyling the
     whole screen (the board's styles are the costliest) cost every start, and every screen pushed, some 8 ms
@@ -34,7 +35,7 @@ def start_at_the_apps_width(screen: Screen[Any]) -> None:
         width = screen.app.size.width
     except NoActiveAppError:
         return
-    screen.add_class(max(breakpoint for breakpoint in BREAKPOINTS if width >= breakpoint[0])[1], update=False)
+    screen.add_class(*screen._get_breakpoint_classes(width, screen.HORIZONTAL_BREAKPOINTS or []), update=False)
 
 
 NARROW_CSS: Final = """
