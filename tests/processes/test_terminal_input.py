@@ -6,6 +6,7 @@ does over SSH or from a fast typist (see tests/helpers/terminal.py).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -74,25 +75,54 @@ def test_a_piece_picked_by_its_hex_plays_its_target_by_number_or_by_hex_in_one_b
     terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13", "E21-E15"], "both moves saved")
 
 
-def test_enter_selecting_a_piece_and_the_arrows_among_its_targets_in_one_burst_play_the_move(terminal, tmp_path):
+def cursor_hex(terminal: Terminal) -> str | None:
+    """The board cursor's hex, as the move row names it at its right end ("H12 White Pawn", "F12")."""
+    row = next((line for line in terminal.screen.display if line.lstrip().startswith("Move:")), "")
+    found = re.search(r"\s([A-Z]\d{1,2})(?: \w+ \w+)?\s*$", row)
+    return found.group(1) if found else None
+
+
+@pytest.mark.parametrize("before", ["two moves", "takeback and redo", "resume"])
+def test_enter_selecting_a_piece_and_the_arrows_among_its_targets_in_one_burst_play_the_move(env, tmp_path, before):
     """Enter on a piece asks the screen to select it; the arrows after it, in the same read, must jump among its
-    targets, not walk the board as if nothing were selected (they did: tui/input_order.py)."""
+    targets, not walk the board as if nothing were selected (they did: tui/input_order.py) — in a game just
+    played, after two takebacks and their redos, and in a resumed game."""
     data = tmp_path / "data"
-    terminal.type("/h6-h12\ri23-i19\r")
-    terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the two moves in the autosave")
-    terminal.type("\x1b")  # from the move box to the board, White's cursor on its last move (H12)
-    position = Position.initial()
-    for text in ("H6-H12", "I23-I19"):
-        position.push(position.parse_move(text))
-    bishop, target = parse_hex("F6"), parse_hex("C15")
-    targets = [move.target for move in position.legal_moves() if move.origin == bishop]
-    to_bishop = key_path(parse_hex("H12"), bishop, mode="full")  # 120x40: the full board
-    to_target = key_path(bishop, target, targets=targets, mode="full")
-    terminal.type(
-        "".join(ARROW_BYTES[key] for key in to_bishop) + "\r" + "".join(ARROW_BYTES[key] for key in to_target) + "\r"
-    )
-    terminal.read_until(lambda: len(saved_moves(data)) == 3 or b"cannot go" in terminal.output, "a third move")
-    assert saved_moves(data)[2] == "JF6-C15"
+    terminal = Terminal(env)
+    try:
+        terminal.wait_for("Move:")
+        terminal.type("/h6-h12\ri23-i19\r")
+        terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the two moves in the autosave")
+        if before == "takeback and redo":
+            terminal.type("\x1b")  # to the board (alone: Esc and a letter in one read are Alt and the letter)
+            terminal.type("uu")  # both moves taken back
+            terminal.read_until(lambda: saved_moves(data) == [], "both moves taken back")
+            terminal.type("UU")  # both redone
+            terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "both moves redone")
+            terminal.type("/")  # to the move box again
+        elif before == "resume":
+            assert terminal.quit() == 0
+            terminal.close()
+            terminal = Terminal(env)
+            terminal.wait_for("An unfinished game was found (2 half-moves")
+            terminal.settle(SEEN)
+            terminal.type("y/")  # resumed; to the move box
+            terminal.wait_for("I23-I19")
+        terminal.type("\x1b")  # from the move box to the board
+        terminal.read_until(lambda: cursor_hex(terminal) is not None, "the cursor's hex beside the move box")
+        position = Position.initial()
+        for text in ("H6-H12", "I23-I19"):
+            position.push(position.parse_move(text))
+        bishop, target = parse_hex("F6"), parse_hex("C15")
+        targets = [move.target for move in position.legal_moves() if move.origin == bishop]
+        to_bishop = key_path(parse_hex(cursor_hex(terminal) or ""), bishop, mode="full")  # 120x40: the full board
+        to_target = key_path(bishop, target, targets=targets, mode="full")
+        arrows = "".join(ARROW_BYTES[key] for key in to_bishop) + "\r" + "".join(ARROW_BYTES[key] for key in to_target)
+        terminal.type(arrows + "\r")
+        terminal.read_until(lambda: len(saved_moves(data)) == 3 or b"cannot go" in terminal.output, "a third move")
+        assert saved_moves(data)[2] == "JF6-C15"
+    finally:
+        terminal.close()
 
 
 def test_letters_of_board_commands_after_a_slash_go_to_the_move_box_and_never_resign(terminal):
