@@ -125,6 +125,39 @@ def test_enter_selecting_a_piece_and_the_arrows_among_its_targets_in_one_burst_p
         terminal.close()
 
 
+@pytest.mark.parametrize("before", ["two moves", "resume"])
+def test_two_redos_and_a_slash_in_one_burst_redo_both_moves_then_the_move_box_takes_a_move(env, tmp_path, before):
+    """``U`` goes to the board, which hands it back up to the app for the screen's redo binding; the ``/`` after it
+    in the same read must not focus the move box before that (the ``U`` were then judged from the box: 0, 1 or 2
+    moves redone: tui/input_order.py) — in a game just played, and in a resumed game."""
+    data = tmp_path / "data"
+    terminal = Terminal(env)
+    try:
+        terminal.wait_for("Move:")
+        terminal.type("/h6-h12\ri23-i19\r")
+        terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the two moves in the autosave")
+        if before == "resume":
+            assert terminal.quit() == 0
+            terminal.close()
+            terminal = Terminal(env)
+            terminal.wait_for("An unfinished game was found (2 half-moves")
+            terminal.settle(SEEN)
+            terminal.type("y")
+            terminal.wait_for("I23-I19")
+        terminal.type("\x1b")  # to the board (alone: Esc and a letter in one read are Alt and the letter)
+        terminal.type("uu")
+        terminal.read_until(lambda: saved_moves(data) == [], "both moves taken back")
+        terminal.type("UU/")
+        terminal.type("e7-e13\r")  # White's move after both redos, in the move box
+        refused = "e7-e13: "  # the move box says why it cannot play a move (Black's turn after one redo)
+        terminal.read_until(
+            lambda: "E7-E13" in saved_moves(data) or terminal.shows(refused), "the move played or refused"
+        )
+        assert saved_moves(data) == ["H6-H12", "I23-I19", "E7-E13"]
+    finally:
+        terminal.close()
+
+
 def test_letters_of_board_commands_after_a_slash_go_to_the_move_box_and_never_resign(terminal):
     terminal.type("/RC25-C23\r", settle=1.0)  # R picks a Rook on the board, C and digits are board keys
     terminal.wait_for("RC25-C23: there is a Black Rook on C25")  # the whole move reached the box
