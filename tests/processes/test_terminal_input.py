@@ -97,9 +97,8 @@ def test_enter_selecting_a_piece_and_the_arrows_among_its_targets_in_one_burst_p
             terminal.type("\x1b")  # to the board (alone: Esc and a letter in one read are Alt and the letter)
             terminal.type("uu")  # both moves taken back
             terminal.read_until(lambda: saved_moves(data) == [], "both moves taken back")
-            terminal.type("UU")  # both redone
+            terminal.type("UU/")  # both redone, then to the move box again
             terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "both moves redone")
-            terminal.type("/")  # to the move box again
         elif before == "resume":
             assert terminal.quit() == 0
             terminal.close()
