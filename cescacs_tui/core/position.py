@@ -91,6 +91,8 @@ INITIAL_PDTL: Final = (
 _SIGN: Final = (1, -1)
 _ORTHOGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (ROOK_CODE, WYVERN_CODE, QUEEN_CODE)) for s in _SIGN)
 _DIAGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (BISHOP_CODE, PEGASUS_CODE, QUEEN_CODE)) for s in _SIGN)
+_ByCode = tuple[frozenset[int] | set[int], ...]
+"""Sets of hexes by piece code (index 0 unused)."""
 _JUMPERS: Final = tuple(frozenset(s * t for t in (KNIGHT_CODE, WYVERN_CODE, PEGASUS_CODE)) for s in _SIGN)
 
 _SLIDES: Final[dict[int, tuple[tuple[tuple[int, ...], ...], ...]]] = {
@@ -966,17 +968,21 @@ class Position:
     def giving_check(self, moves: Iterable[MoveTuple]) -> list[MoveTuple]:
         """Those of ``moves`` (legal moves here) that give check, in their order: for a mate search.
 
-        Only a move that could give check is played to see whether it does:
-        see :meth:`_check_candidates`.
+        Only a move that could give check is played to see whether it does,
+        and not even played when it does for certain: see
+        :meth:`_check_candidates`.
         """
-        target, candidates = self._check_candidates(moves)
         us = self._turn
+        target = self._kings[1 - us]
         out: list[MoveTuple] = []
-        for move in candidates:
-            self.push(move)
-            if self._attacked(target, us):
-                out.append(move)
-            self.pop()
+        for _, move, certain in self._check_candidates(list(moves)):
+            if not certain:
+                self.push(move)
+                checks = self._attacked(target, us)
+                self.pop()
+                if not checks:
+                    continue
+            out.append(move)
         return out
 
     def mating_tuples(self, *, first: bool = False) -> tuple[list[MoveTuple], int]:
@@ -984,32 +990,33 @@ class Position:
         and how many legal moves were looked at to find them: for a mate search, which counts its work in moves.
 
         Only the moves that could give check are played (see
-        :meth:`_check_candidates`), each asked while played whether the
-        King it checks can move; the King's own steps are not even generated
-        when none of them could give check (testing each one's safety is a
-        good part of the cost of the list).
+        :meth:`_check_candidates`), each asked while played whether the King
+        it checks can move (and whether it checks at all, when that is not
+        certain); the King's own steps are not even generated when none of
+        them could give check (testing each one's safety is a good part of
+        the cost of the list).
         """
         us = self._turn
         target = self._kings[1 - us]
         own = self._kings[us]
         if self._leap_may_check(us):
             moves = self._legal()
-            candidates = moves
+            candidates = [(index, move, False) for index, move in enumerate(moves)]
         else:
-            opening, arriving = self._check_hexes(target, us)
-            near = arriving[KING_CODE]
-            steps = own in opening or not (near.isdisjoint(NEIGHBOURS[own]) and near.isdisjoint(KNIGHT[own]))
+            hexes = self._check_hexes(target, us)
+            near = hexes[1][KING_CODE]
+            steps = own in hexes[0] or not (near.isdisjoint(NEIGHBOURS[own]) and near.isdisjoint(KNIGHT[own]))
             moves = self._legal(king_steps=steps)
-            candidates = self._could_check(moves, opening, arriving)
+            candidates = self._could_check(moves, *hexes)
         out: list[MoveTuple] = []
-        for move in candidates:
+        for index, move, certain in candidates:
             self.push(move)
-            mate = self._attacked(target, us) and not self._can_move(True)
+            mate = (certain or self._attacked(target, us)) and not self._can_move(True)
             self.pop()
             if mate:
                 out.append(move)
                 if first:
-                    return out, moves.index(move) + 1
+                    return out, index + 1
         return out, len(moves)
 
     def _leap_may_check(self, us: int) -> bool:
@@ -1021,36 +1028,41 @@ class Position:
             and self._kings[1 - us] in KNIGHT_SET[self._kings[us]]
         )
 
-    def _check_candidates(self, moves: Iterable[MoveTuple]) -> tuple[int, Iterable[MoveTuple]]:
-        """The enemy King's hex, and those of ``moves`` that could give check, in their order: every move when
-        the King's leap may check, else see :meth:`_could_check`."""
+    def _check_candidates(self, moves: list[MoveTuple]) -> list[tuple[int, MoveTuple, bool]]:
+        """Those of ``moves`` that could give check, in their order, each with its index and whether it gives check
+        for certain: every move, none certain, when the King's leap may check, else see :meth:`_could_check`."""
         us = self._turn
-        target = self._kings[1 - us]
         if self._leap_may_check(us):
-            return target, moves
-        return target, self._could_check(moves, *self._check_hexes(target, us))
+            return [(index, move, False) for index, move in enumerate(moves)]
+        return self._could_check(moves, *self._check_hexes(self._kings[1 - us], us))
 
     def _could_check(
-        self, moves: Iterable[MoveTuple], opening: set[int], arriving: tuple[frozenset[int] | set[int], ...]
-    ) -> list[MoveTuple]:
-        """Those of ``moves`` that could give check (the King's leap aside), in their order: one that leaves a hex
-        whose emptying may open an attack on the enemy King (``opening``), that brings a piece (the promoted one
-        after a promotion) to a hex from which that piece attacks it (``arriving``, by piece code: see
-        :meth:`_check_hexes`), or that moves a second piece (castling, en passant)."""
+        self, moves: list[MoveTuple], opening: set[int], arriving: _ByCode, certain: _ByCode
+    ) -> list[tuple[int, MoveTuple, bool]]:
+        """Those of ``moves`` that could give check (the King's leap aside), in their order, each with its index and
+        whether it gives check for certain (see :meth:`_check_hexes`): one that leaves a hex whose emptying may
+        open an attack on the enemy King (``opening``), that brings a piece (the promoted one after a promotion)
+        to a hex from which that piece may attack it (``arriving``, by piece code; for certain from ``certain``),
+        or that moves a second piece (castling, en passant)."""
         board = self._board
         sign: i64 = _SIGN[self._turn]
-        return [
-            move
-            for move in moves
-            if move[0] in opening
-            or move[1] in arriving[move[3] or board[move[0]] * sign]
-            or move[2] == CASTLING
-            or move[2] == EN_PASSANT
-        ]
+        out: list[tuple[int, MoveTuple, bool]] = []
+        for index, move in enumerate(moves):
+            origin, arrival, kind, promotion, _ = move
+            code = promotion or board[origin] * sign
+            if kind in (CASTLING, EN_PASSANT):
+                out.append((index, move, False))
+            elif arrival in certain[code]:
+                out.append((index, move, True))
+            elif origin in opening or arrival in arriving[code]:
+                out.append((index, move, False))
+        return out
 
-    def _check_hexes(self, h: int, by: int) -> tuple[set[int], tuple[frozenset[int] | set[int], ...]]:
+    def _check_hexes(self, h: int, by: int) -> tuple[set[int], _ByCode, _ByCode]:
         """For :meth:`giving_check`: the hexes whose emptying may open an attack of ``by`` on hex ``h``, and, by
-        piece code, the hexes from which such a piece of ``by`` attacks ``h``.
+        piece code, the hexes from which such a piece of ``by`` may attack ``h``, and those from which it does
+        for certain, whatever else the move changes (not an Elephant's far step, whose crossed hex must be empty,
+        nor the King's).
 
         The attacks :meth:`_attacked` reads: a pawn's, an Elephant's near and
         far steps (the far one's crossed hex may empty), a jumper's, and each
@@ -1079,18 +1091,23 @@ class Position:
             opening.add(far[1])
             elephant.add(far[0])
         jumps = KNIGHT_SET[h]
-        arriving: dict[int, frozenset[int] | set[int]] = {
+        certain: dict[int, frozenset[int] | set[int]] = {
             PAWN_CODE: frozenset(PAWN_ATTACKERS[by][h]),
-            ELEPHANT_CODE: elephant,
+            ELEPHANT_CODE: frozenset(ELEPHANT_NEAR_ATTACKERS[by][h]),
             BISHOP_CODE: diagonal,
             KNIGHT_CODE: jumps,
             PEGASUS_CODE: diagonal | jumps,
             ROOK_CODE: orthogonal,
             WYVERN_CODE: orthogonal | jumps,
-            QUEEN_CODE: opening,
-            KING_CODE: NEIGHBOUR_SET[h] | jumps,
+            QUEEN_CODE: orthogonal | diagonal,
         }
-        return opening, tuple(arriving.get(code, frozenset()) for code in range(KING_CODE + 1))
+        arriving = {**certain, ELEPHANT_CODE: elephant, KING_CODE: NEIGHBOUR_SET[h] | jumps}
+        codes = range(KING_CODE + 1)
+        return (
+            opening,
+            tuple(arriving.get(code, frozenset()) for code in codes),
+            tuple(certain.get(code, frozenset()) for code in codes),
+        )
 
     @property
     def raw_board(self) -> list[int]:
