@@ -174,9 +174,8 @@ class MateProver:
 
         Remembered apart from :attr:`memory` (the side to move here is the
         defender): the same position comes back when the mating side's moves
-        come in another order, as when a first move refuted by some reply
-        and then a second move is the second move refuted by that reply and
-        then the first.
+        come in another order (first move A, refuting reply R, second move B
+        is the position of B, R, then A, met again when B is refuted by R).
         """
         if moves == 0:
             return position.is_check() and not position.has_legal_moves()  # a stalemate is no mate
@@ -203,9 +202,9 @@ class MateProver:
         return all(self._reply_loses(position, reply, moves) for reply in defences)
 
     def _defences(self, position: Position, replies: list[MoveTuple], moves: int) -> list[MoveTuple]:
-        """The replies in the order most likely to refute a mate: with more than one move left to find, the checks
-        first (the mating side then has only its answers to the check, so a refutation is soon proved), then the
-        killer; else the killer first."""
+        """The replies to a move that would mate within ``moves``, in the order most likely to refute it: when the
+        mating side would still need two moves or more, the checks first (it then has only its answers to the
+        check, so a refutation is soon proved), then the killer; else the killer first."""
         killer = self._killers.get(moves)
         first = position.giving_check(replies) if moves > 2 else []
         if killer is not None and killer in replies and killer not in first:
