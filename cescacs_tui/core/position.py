@@ -91,6 +91,8 @@ INITIAL_PDTL: Final = (
 _SIGN: Final = (1, -1)
 _ORTHOGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (ROOK_CODE, WYVERN_CODE, QUEEN_CODE)) for s in _SIGN)
 _DIAGONAL_SLIDERS: Final = tuple(frozenset(s * t for t in (BISHOP_CODE, PEGASUS_CODE, QUEEN_CODE)) for s in _SIGN)
+_ByCode = tuple[frozenset[int] | set[int], ...]
+"""Sets of hexes by piece code (index 0 unused)."""
 _JUMPERS: Final = tuple(frozenset(s * t for t in (KNIGHT_CODE, WYVERN_CODE, PEGASUS_CODE)) for s in _SIGN)
 
 _SLIDES: Final[dict[int, tuple[tuple[tuple[int, ...], ...], ...]]] = {
@@ -808,12 +810,13 @@ class Position:
             for piece in self._eligible_from(pool, HEX_COLOUR[h])
         ]
 
-    def _legal(self, origin: int | None = None) -> list[MoveTuple]:
+    def _legal(self, origin: int | None = None, *, king_steps: bool = True) -> list[MoveTuple]:
         """All legal moves as plain tuples (RULES.md 9.3).
 
         With ``origin``, only those that start on that hex (a castling starts
         on the King's), in the same order: the other pieces' moves are not
-        generated, which makes reading a move cheap.
+        generated, which makes reading a move cheap.  Without ``king_steps``,
+        the King's steps and leaps are left out (its castlings are not).
         """
         us = self._turn
         king = self._kings[us]
@@ -838,7 +841,7 @@ class Position:
             self._special_captures(moves, origin)
             candidates = moves
             moves = []
-            if kings:
+            if kings and king_steps:
                 self._king_moves(moves, king, True)
             return moves + [m for m in candidates if self._safe_after(m)]
 
@@ -863,7 +866,8 @@ class Position:
             self._special_captures(candidates, origin)
             moves = [m for m in candidates if m[2] == EN_PASSANT and self._safe_after(m)]
         if kings:
-            self._king_moves(moves, king, bool(checkers))
+            if king_steps:
+                self._king_moves(moves, king, bool(checkers))
             if not checkers:
                 self._castlings(moves, king)
         return moves
@@ -930,9 +934,11 @@ class Position:
         move is generated: most checks are answered so, and a mate search
         asks this after every check.
         """
-        us = self._turn
-        king = self._kings[us]
-        in_check = self._attacked(king, 1 - us)
+        return self._can_move(self._attacked(self._kings[self._turn], 1 - self._turn))
+
+    def _can_move(self, in_check: bool) -> bool:
+        """:meth:`has_legal_moves`, told whether the side to move is in check (as a mate search knows)."""
+        king = self._kings[self._turn]
         if not in_check and self._forced_promotions():
             return True  # a forced promotion turn: only the promotions are legal, and there are some
         moves: list[MoveTuple] = []
@@ -962,51 +968,146 @@ class Position:
     def giving_check(self, moves: Iterable[MoveTuple]) -> list[MoveTuple]:
         """Those of ``moves`` (legal moves here) that give check, in their order: for a mate search.
 
-        Only a move that could give check is played to see whether it does:
-        one that leaves or reaches a hex from which the enemy King can be
-        attacked (the lines to it up to their first piece, the jumps and
-        steps to it) or that moves a second piece (castling, en passant).
-        When the King's leap could attack the enemy King once its own King is
-        out of check, every move is played.
+        Only a move that could give check is played to see whether it does,
+        and not even played when it does for certain: see
+        :meth:`_check_candidates`.
+        """
+        us = self._turn
+        target = self._kings[1 - us]
+        out: list[MoveTuple] = []
+        for _, move, certain in self._check_candidates(list(moves)):
+            if not certain:
+                self.push(move)
+                checks = self._attacked(target, us)
+                self.pop()
+                if not checks:
+                    continue
+            out.append(move)
+        return out
+
+    def mating_tuples(self, *, first: bool = False) -> tuple[list[MoveTuple], int]:
+        """The legal moves that checkmate, in the order of :meth:`legal_tuples` (with ``first``, the first only),
+        and how many legal moves were looked at to find them: for a mate search, which counts its work in moves.
+
+        Only the moves that could give check are played (see
+        :meth:`_check_candidates`), each asked while played whether the King
+        it checks can move (and whether it checks at all, when that is not
+        certain); the King's own steps are not even generated when none of
+        them could give check (testing each one's safety is a good part of
+        the cost of the list).
         """
         us = self._turn
         target = self._kings[1 - us]
         own = self._kings[us]
-        hot: set[int] | None = None
-        if not (self._rights & RIGHT_KING[us] and self.castling_enabled and target in KNIGHT_SET[own]):
-            hot = self._attack_hexes(target, us)
+        if self._leap_may_check(us):
+            moves = self._legal()
+            candidates = [(index, move, False) for index, move in enumerate(moves)]
+        else:
+            hexes = self._check_hexes(target, us)
+            near = hexes[1][KING_CODE]
+            steps = own in hexes[0] or not (near.isdisjoint(NEIGHBOURS[own]) and near.isdisjoint(KNIGHT[own]))
+            moves = self._legal(king_steps=steps)
+            candidates = self._could_check(moves, *hexes)
         out: list[MoveTuple] = []
-        for move in moves:
-            if hot is None or move[0] in hot or move[1] in hot or move[2] == CASTLING or move[2] == EN_PASSANT:
-                self.push(move)
-                if self._attacked(target, us):
-                    out.append(move)
-                self.pop()
+        for index, move, certain in candidates:
+            self.push(move)
+            mate = (certain or self._attacked(target, us)) and not self._can_move(True)
+            self.pop()
+            if mate:
+                out.append(move)
+                if first:
+                    return out, index + 1
+        return out, len(moves)
+
+    def _leap_may_check(self, us: int) -> bool:
+        """Whether the King's leap of ``us`` could attack the enemy King once its own King is out of check: then
+        any move may give check."""
+        return bool(
+            self._rights & RIGHT_KING[us]
+            and self.castling_enabled
+            and self._kings[1 - us] in KNIGHT_SET[self._kings[us]]
+        )
+
+    def _check_candidates(self, moves: list[MoveTuple]) -> list[tuple[int, MoveTuple, bool]]:
+        """Those of ``moves`` that could give check, in their order, each with its index and whether it gives check
+        for certain: every move, none certain, when the King's leap may check, else see :meth:`_could_check`."""
+        us = self._turn
+        if self._leap_may_check(us):
+            return [(index, move, False) for index, move in enumerate(moves)]
+        return self._could_check(moves, *self._check_hexes(self._kings[1 - us], us))
+
+    def _could_check(
+        self, moves: list[MoveTuple], opening: set[int], arriving: _ByCode, certain: _ByCode
+    ) -> list[tuple[int, MoveTuple, bool]]:
+        """Those of ``moves`` that could give check (the King's leap aside), in their order, each with its index and
+        whether it gives check for certain (see :meth:`_check_hexes`): one that leaves a hex whose emptying may
+        open an attack on the enemy King (``opening``), that brings a piece (the promoted one after a promotion)
+        to a hex from which that piece may attack it (``arriving``, by piece code; for certain from ``certain``),
+        or that moves a second piece (castling, en passant)."""
+        board = self._board
+        sign: i64 = _SIGN[self._turn]
+        out: list[tuple[int, MoveTuple, bool]] = []
+        for index, move in enumerate(moves):
+            origin, arrival, kind, promotion, _ = move
+            code = promotion or board[origin] * sign
+            if kind in (CASTLING, EN_PASSANT):
+                out.append((index, move, False))
+            elif arrival in certain[code]:
+                out.append((index, move, True))
+            elif origin in opening or arrival in arriving[code]:
+                out.append((index, move, False))
         return out
 
-    def _attack_hexes(self, h: int, by: int) -> set[int]:
-        """Where a piece of ``by`` must arrive, or which hex must empty, for ``by`` to attack hex ``h``.
+    def _check_hexes(self, h: int, by: int) -> tuple[set[int], _ByCode, _ByCode]:
+        """For :meth:`giving_check`: the hexes whose emptying may open an attack of ``by`` on hex ``h``, and, by
+        piece code, the hexes from which such a piece of ``by`` may attack ``h``, and those from which it does
+        for certain, whatever else the move changes (not an Elephant's far step, whose crossed hex must be empty,
+        nor the King's).
 
-        The hexes :meth:`_attacked` reads, but the King's leap: those of a
-        pawn, Elephant or jumper attacking ``h``, its neighbours, an Elephant's
-        far step and the hex it crosses, and each line to ``h`` up to and
-        including its first piece (moving that piece may open the line).
+        The attacks :meth:`_attacked` reads: a pawn's, an Elephant's near and
+        far steps (the far one's crossed hex may empty), a jumper's, and each
+        line to ``h`` up to and including its first piece (moving that piece
+        may open the line); for the King its steps and, should it keep the
+        right to leap after moving, its leap (the caller plays every move
+        when the leap could check from where the King stands).
         """
         board = self._board
-        hot = set(PAWN_ATTACKERS[by][h])
-        hot.update(ELEPHANT_NEAR_ATTACKERS[by][h])
+        orthogonal: set[int] = set()
+        for ray in ORTHOGONAL_RAYS[h]:
+            for x in ray:
+                orthogonal.add(x)
+                if board[x]:
+                    break
+        diagonal: set[int] = set()
+        for ray in DIAGONAL_RAYS[h]:
+            for x in ray:
+                diagonal.add(x)
+                if board[x]:
+                    break
+        opening = orthogonal | diagonal
+        elephant = set(ELEPHANT_NEAR_ATTACKERS[by][h])
         far = ELEPHANT_FAR_ATTACKER[by][h]
         if far is not None:
-            hot.update(far)
-        hot.update(KNIGHT[h])
-        hot.update(NEIGHBOURS[h])
-        for rays in (ORTHOGONAL_RAYS[h], DIAGONAL_RAYS[h]):
-            for ray in rays:
-                for x in ray:
-                    hot.add(x)
-                    if board[x]:
-                        break
-        return hot
+            opening.add(far[1])
+            elephant.add(far[0])
+        jumps = KNIGHT_SET[h]
+        certain: dict[int, frozenset[int] | set[int]] = {
+            PAWN_CODE: frozenset(PAWN_ATTACKERS[by][h]),
+            ELEPHANT_CODE: frozenset(ELEPHANT_NEAR_ATTACKERS[by][h]),
+            BISHOP_CODE: diagonal,
+            KNIGHT_CODE: jumps,
+            PEGASUS_CODE: diagonal | jumps,
+            ROOK_CODE: orthogonal,
+            WYVERN_CODE: orthogonal | jumps,
+            QUEEN_CODE: orthogonal | diagonal,
+        }
+        arriving = {**certain, ELEPHANT_CODE: elephant, KING_CODE: NEIGHBOUR_SET[h] | jumps}
+        codes = range(KING_CODE + 1)
+        return (
+            opening,
+            tuple(arriving.get(code, frozenset()) for code in codes),
+            tuple(certain.get(code, frozenset()) for code in codes),
+        )
 
     @property
     def raw_board(self) -> list[int]:

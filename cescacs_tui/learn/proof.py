@@ -7,13 +7,28 @@ side to move gives checkmate with its ``n``-th move at the latest, whatever
 the defence; a stalemate is a (small) win in C'escacs but not a mate, so it
 does not count.
 
-The search is plain AND-OR enumeration with three economies that never
-change its answer: the mating side's checks are tried first (a mate in one
-is always a check), the defence that refuted one attacking move is tried
-first against the next (a "killer"), and positions already judged are
-remembered.  A :class:`Budget` bounds the work: a proof that would cost more
-raises :class:`BudgetExceeded` instead of running on, so a generator can
-skip a position rather than wait for it.
+The search is plain AND-OR enumeration with economies that never change
+its answer:
+
+* at its last move the mating side can only mate with a check: only the
+  moves that could give check are played there, and the King's steps not
+  even generated when none of them could (:meth:`Position.mating_tuples`);
+* the mating side's checks are tried first, then its captures;
+* against a mate in two or more the defender's checks are tried first (the
+  mating side then has only its answers to the check, so a refutation is
+  soon proved), then the defence that refuted the last attacking move at
+  that depth (a "killer"); against a mate in one the killer alone is first
+  asked whether it is legal, and the other replies generated only if it
+  loses;
+* positions already judged are remembered, those of the mating side to
+  move and those of the defender apart (the same position comes back when
+  two moves of the mating side are played in the other order), and a mate
+  within fewer moves is one within more, no mate within more none within
+  fewer.
+
+A :class:`Budget` bounds the work: a proof that would cost more raises
+:class:`BudgetExceeded` instead of running on, so a generator can skip a
+position rather than wait for it.
 """
 
 from __future__ import annotations
@@ -42,13 +57,30 @@ MAX_MATE: Final = 3
 _Key = tuple[tuple[int, ...], int, int, object]
 
 
+def _known(memory: dict[tuple[_Key, int], bool], key: _Key, moves: int) -> bool | None:
+    """What ``memory`` says of a mate within ``moves``: a mate within fewer is one within more, and no mate within
+    more is none within fewer."""
+    for depth in range(1, MAX_MATE + 1):
+        known = memory.get((key, depth))
+        if known is not None and (known if depth <= moves else not known):
+            return known
+    return None
+
+
 class BudgetExceeded(Exception):
     """The proof would have played more moves than its :class:`Budget` allows."""
 
 
 @dataclass
 class Budget:
-    """How many moves a proof may play (``None``: no bound); ``spent`` counts them."""
+    """How many moves a proof may play (``None``: no bound); ``spent`` counts them.
+
+    Each move and reply tried counts one, and each legal move of a position
+    searched for its moves counts one whether or not it is played (at the
+    last move only those that could give check are); the King's steps that
+    :meth:`Position.mating_tuples` need not generate are not counted, and a
+    position already judged costs nothing.
+    """
 
     limit: int | None = None
     spent: int = 0
@@ -64,29 +96,30 @@ class MateProver:
     """Proves and refutes forced mates from positions of one side to move.
 
     One prover may serve many questions about one game: what it has judged
-    is kept in ``memory`` (position and depth to the answer).
+    is kept in ``memory`` (position of the mating side to move and depth to
+    the answer) and, for the defender's positions, in ``_lost_memory``.
     """
 
     budget: Budget = field(default_factory=Budget)
     memory: dict[tuple[_Key, int], bool] = field(default_factory=dict)
     _killers: dict[int, MoveTuple] = field(default_factory=dict)
+    _lost_memory: dict[tuple[_Key, int], bool] = field(default_factory=dict)
 
     def _key(self, position: Position) -> _Key:
         return (tuple(position.raw_board), position.turn, position.rights, position.special)
 
-    def _is_mate(self, position: Position) -> bool:
-        """The side to move is checkmated (called after a move)."""
-        return position.is_check() and not position.has_legal_moves()
-
-    def _ordered(self, position: Position) -> list[MoveTuple]:
-        """The legal moves, checks first (the only moves that can mate now), then captures, then the rest."""
-        moves = position.legal_tuples()
-        self.budget.spend(len(moves))
-        checks = position.giving_check(moves)
+    def _ordered(self, position: Position, moves: int) -> list[MoveTuple]:
+        """The legal moves that may mate within ``moves``: checks first (the only moves that can mate at once, and
+        all there is for ``moves == 1``), then captures, then the rest.  The budget counts every legal move."""
+        legal = position.legal_tuples()
+        self.budget.spend(len(legal))
+        checks = position.giving_check(legal)
+        if moves == 1:
+            return checks
         checking = set(checks)
         board = position.raw_board
         captures, quiet = [], []
-        for move in moves:
+        for move in legal:
             if move in checking:
                 continue
             if move[2] != CASTLING and board[move[1]]:
@@ -98,21 +131,12 @@ class MateProver:
     def _mates(self, position: Position, *, first: bool) -> list[MoveTuple]:
         """The moves of the side to move that checkmate at once (only the first with ``first``).
 
-        Only the moves that give check are played twice; the budget counts
-        every move looked at, as many as when each was played.
+        Only the moves that could give check are played, and the King's
+        steps generated only when one could (:meth:`Position.mating_tuples`);
+        the budget counts the legal moves looked at, as if each were played.
         """
-        moves = position.legal_tuples()
-        found = []
-        for move in position.giving_check(moves):
-            position.push(move)
-            mate = not position.has_legal_moves()
-            position.pop()
-            if mate:
-                found.append(move)
-                if first:
-                    self.budget.spend(moves.index(move) + 1)
-                    return found
-        self.budget.spend(len(moves))
+        found, looked_at = position.mating_tuples(first=first)
+        self.budget.spend(looked_at)
         return found
 
     def mates_in_one(self, position: Position) -> list[MoveTuple]:
@@ -126,13 +150,14 @@ class MateProver:
         """Whether the side to move mates within ``moves`` of its moves against any defence."""
         if moves <= 0:
             return False
-        if moves == 1:
-            return self.has_mate_in_one(position)
-        key = (self._key(position), moves)
-        known = self.memory.get(key)
+        key = self._key(position)
+        known = _known(self.memory, key, moves)
         if known is None:
-            known = any(self.move_forces(position, move, moves) for move in self._ordered(position))
-            self.memory[key] = known
+            if moves == 1:
+                known = self.has_mate_in_one(position)
+            else:
+                known = any(self.move_forces(position, move, moves) for move in self._ordered(position, moves))
+            self.memory[key, moves] = known
         return known
 
     def move_forces(self, position: Position, move: MoveTuple | Move, moves: int) -> bool:
@@ -140,21 +165,54 @@ class MateProver:
         self.budget.spend()
         position.push(move)
         try:
-            replies = position.legal_tuples()
-            if not replies:
-                return position.is_check()  # mate; a stalemate is no mate
-            if moves == 1:
-                return False
-            return all(self._reply_loses(position, reply, moves - 1) for reply in self._defences(replies, moves))
+            return self._lost(position, moves - 1)
         finally:
             position.pop()
 
-    def _defences(self, replies: list[MoveTuple], moves: int) -> list[MoveTuple]:
-        """The replies with the last successful defence at this depth first."""
+    def _lost(self, position: Position, moves: int) -> bool:
+        """Whether the side to move is checkmated, or every reply it has leaves a mate within ``moves``.
+
+        Remembered apart from :attr:`memory` (the side to move here is the
+        defender): the same position comes back when the mating side's moves
+        come in another order (first move A, refuting reply R, second move B
+        is the position of B, R, then A, met again when B is refuted by R).
+        """
+        if moves == 0:
+            return position.is_check() and not position.has_legal_moves()  # a stalemate is no mate
+        key = self._key(position)
+        known = _known(self._lost_memory, key, moves)
+        if known is None:
+            known = self._every_reply_loses(position, moves)
+            self._lost_memory[key, moves] = known
+        return known
+
+    def _every_reply_loses(self, position: Position, moves: int) -> bool:
+        """:meth:`_lost` for a position not yet judged (``moves`` at least 1)."""
+        killer = self._killers.get(moves + 1)
+        if moves == 1 and killer is not None and killer in position.legal_moves(killer[0]):
+            # The last reply that escaped a mate in one (the "killer") most often escapes this one too: it is only
+            # asked whether it is legal, and the other replies are generated only when it loses.
+            if not self._reply_loses(position, killer, 1):
+                return False
+            return all(self._reply_loses(position, r, 1) for r in position.legal_tuples() if r != killer)
+        replies = position.legal_tuples()
+        if not replies:
+            return position.is_check()  # mate; a stalemate is no mate
+        defences = self._defences(position, replies, moves + 1)
+        return all(self._reply_loses(position, reply, moves) for reply in defences)
+
+    def _defences(self, position: Position, replies: list[MoveTuple], moves: int) -> list[MoveTuple]:
+        """The replies to a move that would mate within ``moves``, in the order most likely to refute it: when the
+        mating side would still need two moves or more, the checks first (it then has only its answers to the
+        check, so a refutation is soon proved), then the killer; else the killer first."""
         killer = self._killers.get(moves)
-        if killer is not None and killer in replies:
-            return [killer, *(r for r in replies if r != killer)]
-        return replies
+        first = position.giving_check(replies) if moves > 2 else []
+        if killer is not None and killer in replies and killer not in first:
+            first.append(killer)
+        if not first:
+            return replies
+        tried = set(first)
+        return first + [reply for reply in replies if reply not in tried]
 
     def _reply_loses(self, position: Position, reply: MoveTuple, moves: int) -> bool:
         self.budget.spend()
@@ -177,7 +235,7 @@ class MateProver:
     def first_moves(self, position: Position, moves: int, *, limit: int | None = None) -> list[Move]:
         """The moves that mate within ``moves`` against any defence (stopping after ``limit`` of them)."""
         found: list[Move] = []
-        for move in self._ordered(position):
+        for move in self._ordered(position, moves):
             if self.move_forces(position, move, moves):
                 found.append(Move._make(move))
                 if limit is not None and len(found) >= limit:
@@ -221,6 +279,23 @@ class MateProver:
             left -= 1
         return line
 
+    def proves_line(self, position: Position, line: Sequence[Move]) -> bool:
+        """Whether ``line`` (the mating side's moves and replies, mating move last) is a forced mate.
+
+        Each of the mating side's moves must mate in the moves it has left
+        against every defence; the replies must be legal.  The line's own
+        replies are only one defence among all those tried.
+        """
+        current = position.copy()
+        attacking = (len(line) + 1) // 2
+        for index, move in enumerate(line):
+            if not current.is_legal(move):
+                return False
+            if index % 2 == 0 and not self.move_forces(current, move, attacking - index // 2):
+                return False
+            current.push(move)
+        return bool(line) and len(line) % 2 == 1 and current.is_checkmate()
+
 
 def forces_mate(position: Position, moves: int, *, budget: Budget | None = None) -> bool:
     """Whether the side to move in ``position`` mates within ``moves`` against any defence."""
@@ -235,19 +310,6 @@ def mating_first_moves(
 
 
 def proves_line(position: Position, line: Sequence[Move], *, budget: Budget | None = None) -> bool:
-    """Whether ``line`` (the mating side's moves and replies, mating move last) is a forced mate.
-
-    Each of the mating side's moves must mate in the moves it has left
-    against every defence; the replies must be legal.  The line's own
-    replies are only one defence among all those tried.
-    """
-    prover = MateProver(budget or Budget())
-    current = position.copy()
-    attacking = [move for index, move in enumerate(line) if index % 2 == 0]
-    for index, move in enumerate(line):
-        if not current.is_legal(move):
-            return False
-        if index % 2 == 0 and not prover.move_forces(current, move, len(attacking) - index // 2):
-            return False
-        current.push(move)
-    return bool(line) and len(line) % 2 == 1 and current.is_checkmate()
+    """Whether ``line`` (the mating side's moves and replies, mating move last) is a forced mate: see
+    :meth:`MateProver.proves_line`."""
+    return MateProver(budget or Budget()).proves_line(position, line)

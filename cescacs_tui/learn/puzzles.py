@@ -45,7 +45,7 @@ from ..core.position import Position
 from ..core.safe_text import printable
 from ..data.storage import read_limited
 from ..i18n import _
-from .proof import Budget, BudgetExceeded, MateProver, proves_line
+from .proof import Budget, BudgetExceeded, MateProver
 from .themes import THEMES, solution_themes
 
 __all__ = [
@@ -233,11 +233,14 @@ def verify(puzzle: Puzzle, *, budget: Budget | None = None) -> list[str]:
 
 
 def _mate_problems(puzzle: Puzzle, start: Position, line: list[Move], budget: Budget) -> list[str]:
-    """A mate's proof: forced against every defence, no shorter mate, and no other first move as fast."""
-    if not proves_line(start, line, budget=budget):
+    """A mate's proof: forced against every defence, no shorter mate, and no other first move as fast.
+
+    One prover asks the three questions: what the first learned (every reply
+    to the solution's first move loses) the last need not find again."""
+    prover = MateProver(budget)
+    if not prover.proves_line(start, line):
         return [_("{id}: the solution does not force mate against every defence").format(id=puzzle.id)]
     moves = (len(line) + 1) // 2
-    prover = MateProver(budget)
     if moves > 1 and prover.forces(start.copy(), moves - 1):
         return [_("{id}: there is a mate in {n}").format(id=puzzle.id, n=moves - 1)]
     firsts = prover.first_moves(start.copy(), moves, limit=2)

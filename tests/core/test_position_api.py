@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cescacs_tui.core import BLACK, HEX_NAMES, WHITE, IllegalMoveError, Move, PieceType, Position, parse_hex
+from cescacs_tui.core.move import CASTLING
+from cescacs_tui.core.position import MoveTuple
 from tests.helpers.games import FOOLS_MATE
 from tests.helpers.reference import POSITIONS, RULE_VECTORS
 
@@ -90,6 +92,53 @@ def test_the_moves_giving_check_are_found_without_playing_those_that_cannot(cast
         position = Position.from_pdtl(row["pdtl"], castling=castling)
         legal = position.legal_tuples()
         assert position.giving_check(legal) == [m for m in legal if position.gives_check(Move._make(m))], row["pdtl"]
+
+
+def brute_force_mates(position: Position) -> list[MoveTuple]:
+    """The legal moves after which the other side is in check and has no legal move: each one played."""
+    mates = []
+    for move in position.legal_tuples():
+        position.push(move)
+        if position.is_check() and not position.legal_moves():
+            mates.append(move)
+        position.pop()
+    return mates
+
+
+def assert_mating_tuples_are_the_mates(position: Position, where: object) -> None:
+    """``mating_tuples`` (all, and the first only) against every legal move played, and the moves it says it
+    looked at: the whole list but the King's steps it may leave out, and up to the mate with ``first``."""
+    mates, looked_at = position.mating_tuples()
+    first, looked_at_first = position.mating_tuples(first=True)
+    legal = position.legal_tuples()
+    steps = sum(1 for m in legal if m[0] == position.king(position.turn) and m[2] != CASTLING)
+    expected = brute_force_mates(position)
+    assert sorted(mates) == sorted(expected), where
+    assert mates == [m for m in legal if m in set(mates)], where  # in the list's order
+    assert first == mates[:1], where
+    assert len(legal) - steps <= looked_at <= len(legal), where
+    assert looked_at_first <= looked_at and (looked_at_first == looked_at or first), where
+
+
+@pytest.mark.parametrize("castling", [True, False], ids=["castling", "no-castling"])
+def test_the_mating_moves_are_found_playing_only_checks(castling: bool) -> None:
+    """``mating_tuples`` (a mate search asks it of every position it ends in) plays only the moves that could give
+    check, and leaves out the King's steps when none could: in the rule vectors' positions and the reference
+    sample, exactly the mating moves (tests/learn sweeps the bundled puzzles, which have mates)."""
+    for row in SAMPLE:
+        assert_mating_tuples_are_the_mates(Position.from_pdtl(row["pdtl"], castling=castling), row["pdtl"])
+
+
+def test_a_kings_step_that_uncovers_a_check_can_mate() -> None:
+    """The King's steps are left out only when none could give check: here every mate is a step of the King that
+    uncovers the Bishop's check."""
+    from tests.helpers.builders import pdtl
+
+    position = Position.from_pdtl(pdtl("kF0 KH6 JZ21 pF2 pG1 pE1 pE3"))
+    mates, _ = position.mating_tuples()
+    assert "KH6-H8#" in [position.ctl_an(Move._make(m)) for m in mates]
+    assert all(m[0] == parse_hex("H6") for m in mates)
+    assert_mating_tuples_are_the_mates(position, "discovered")
 
 
 def test_a_side_has_legal_moves_exactly_when_the_list_is_not_empty() -> None:

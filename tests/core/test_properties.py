@@ -131,3 +131,19 @@ def test_the_moves_giving_check_are_those_after_which_the_king_is_in_check(data)
     for position in random_game(data, 60):
         legal = position.legal_tuples()
         assert position.giving_check(legal) == [m for m in legal if position.gives_check(Move._make(m))]
+
+
+@budget(15)
+@given(st.data())
+def test_the_mating_moves_are_those_after_which_the_king_is_checkmated(data):
+    for position in random_game(data, 60):
+        mates, looked_at = position.mating_tuples()
+        legal = position.legal_tuples()
+        played = []
+        for move in legal:
+            position.push(move)
+            if position.is_check() and not position.legal_moves():
+                played.append(move)
+            position.pop()
+        assert sorted(mates) == sorted(played)
+        assert looked_at <= len(legal)
