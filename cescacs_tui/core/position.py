@@ -1071,19 +1071,8 @@ class Position:
         right to leap after moving, its leap (the caller plays every move
         when the leap could check from where the King stands).
         """
-        board = self._board
-        orthogonal: set[int] = set()
-        for ray in ORTHOGONAL_RAYS[h]:
-            for x in ray:
-                orthogonal.add(x)
-                if board[x]:
-                    break
-        diagonal: set[int] = set()
-        for ray in DIAGONAL_RAYS[h]:
-            for x in ray:
-                diagonal.add(x)
-                if board[x]:
-                    break
+        orthogonal = self._lines_to_first_piece(ORTHOGONAL_RAYS[h])
+        diagonal = self._lines_to_first_piece(DIAGONAL_RAYS[h])
         opening = orthogonal | diagonal
         elephant = set(ELEPHANT_NEAR_ATTACKERS[by][h])
         far = ELEPHANT_FAR_ATTACKER[by][h]
@@ -1108,6 +1097,17 @@ class Position:
             tuple(arriving.get(code, frozenset()) for code in codes),
             tuple(certain.get(code, frozenset()) for code in codes),
         )
+
+    def _lines_to_first_piece(self, rays: tuple[tuple[int, ...], ...]) -> set[int]:
+        """The hexes of ``rays`` (from a hex outwards), each ray up to and including its first piece."""
+        board = self._board
+        hexes: set[int] = set()
+        for ray in rays:
+            for x in ray:
+                hexes.add(x)
+                if board[x]:
+                    break
+        return hexes
 
     @property
     def raw_board(self) -> list[int]:

@@ -6,8 +6,8 @@ import pytest
 
 from cescacs_tui.core import BLACK, HEX_NAMES, WHITE, IllegalMoveError, Move, PieceType, Position, parse_hex
 from cescacs_tui.core.move import CASTLING
-from cescacs_tui.core.position import MoveTuple
 from tests.helpers.games import FOOLS_MATE
+from tests.helpers.mates import mates_by_playing_every_move
 from tests.helpers.reference import POSITIONS, RULE_VECTORS
 
 SAMPLE = [*RULE_VECTORS, *POSITIONS[::4]]
@@ -94,17 +94,6 @@ def test_the_moves_giving_check_are_found_without_playing_those_that_cannot(cast
         assert position.giving_check(legal) == [m for m in legal if position.gives_check(Move._make(m))], row["pdtl"]
 
 
-def brute_force_mates(position: Position) -> list[MoveTuple]:
-    """The legal moves after which the other side is in check and has no legal move: each one played."""
-    mates = []
-    for move in position.legal_tuples():
-        position.push(move)
-        if position.is_check() and not position.legal_moves():
-            mates.append(move)
-        position.pop()
-    return mates
-
-
 def assert_mating_tuples_are_the_mates(position: Position, where: object) -> None:
     """``mating_tuples`` (all, and the first only) against every legal move played, and the moves it says it
     looked at: the whole list but the King's steps it may leave out, and up to the mate with ``first``."""
@@ -112,7 +101,7 @@ def assert_mating_tuples_are_the_mates(position: Position, where: object) -> Non
     first, looked_at_first = position.mating_tuples(first=True)
     legal = position.legal_tuples()
     steps = sum(1 for m in legal if m[0] == position.king(position.turn) and m[2] != CASTLING)
-    expected = brute_force_mates(position)
+    expected = mates_by_playing_every_move(position)
     assert sorted(mates) == sorted(expected), where
     assert mates == [m for m in legal if m in set(mates)], where  # in the list's order
     assert first == mates[:1], where

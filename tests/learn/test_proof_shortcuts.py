@@ -10,6 +10,7 @@ from cescacs_tui.core.position import MoveTuple
 from cescacs_tui.learn.proof import MateProver
 from cescacs_tui.learn.puzzles import bundled_puzzles
 from tests.helpers.builders import pdtl
+from tests.helpers.mates import mates_by_playing_every_move
 
 QUIET_MATE_IN_TWO = pdtl("kF0 pF2 pG1 pE1 pE3 KI9 JA9 RA7")
 """Black's King is walled in by its own pawns; the only mate in two is the Bishop's quiet JA9-G9."""
@@ -97,12 +98,6 @@ def test_the_mating_moves_of_bundled_positions_are_every_move_that_mates() -> No
     for puzzle in [p for p in bundled_puzzles() if p.mate_in == 1][::15]:
         position = puzzle.start()
         mates, _ = position.mating_tuples()
-        played = []
-        for move in position.legal_tuples():
-            position.push(move)
-            if position.is_check() and not position.legal_moves():
-                played.append(move)
-            position.pop()
-        assert sorted(mates) == sorted(played), puzzle.id
+        assert sorted(mates) == sorted(mates_by_playing_every_move(position)), puzzle.id
         mates_found += len(mates)
     assert mates_found

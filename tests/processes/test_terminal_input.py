@@ -82,35 +82,56 @@ def cursor_hex(terminal: Terminal) -> str | None:
     return found.group(1) if found else None
 
 
+TWO_MOVES = ["H6-H12", "I23-I19"]
+"""The moves the burst tests below play first (typed in the move box), opening the Bishop F6's diagonal."""
+
+
+def two_moves_played(env: dict[str, str], data: Path, *, resumed_with: str | None = None) -> Terminal:
+    """``cescacs`` in a terminal with :data:`TWO_MOVES` played; with ``resumed_with``, quit after them and started
+    again, the resume question answered with those keys in one write.  The caller closes the terminal."""
+    terminal = Terminal(env)
+    try:
+        terminal.wait_for("Move:")
+        terminal.type("/h6-h12\ri23-i19\r")
+        terminal.read_until(lambda: saved_moves(data) == TWO_MOVES, "the two moves in the autosave")
+        if resumed_with is not None:
+            assert terminal.quit() == 0
+            terminal.close()
+            terminal = Terminal(env)
+            terminal.wait_for("An unfinished game was found (2 half-moves")
+            terminal.settle(SEEN)
+            terminal.type(resumed_with)
+            terminal.wait_for(TWO_MOVES[-1])
+    except BaseException:
+        terminal.close()
+        raise
+    return terminal
+
+
+def take_both_back_then_redo_them_and_slash(terminal: Terminal, data: Path) -> None:
+    """From the move box: to the board, both moves taken back, then ``UU/`` in one write (both redone, then the
+    move box again)."""
+    terminal.type("\x1b")  # alone: Esc and a letter in one read are Alt and the letter
+    terminal.type("uu")
+    terminal.read_until(lambda: saved_moves(data) == [], "both moves taken back")
+    terminal.type("UU/")
+
+
 @pytest.mark.parametrize("before", ["two moves", "takeback and redo", "resume"])
 def test_enter_selecting_a_piece_and_the_arrows_among_its_targets_in_one_burst_play_the_move(env, tmp_path, before):
     """Enter on a piece asks the screen to select it; the arrows after it, in the same read, must jump among its
     targets, not walk the board as if nothing were selected (they did: tui/input_order.py) — in a game just
     played, after two takebacks and their redos, and in a resumed game."""
     data = tmp_path / "data"
-    terminal = Terminal(env)
+    terminal = two_moves_played(env, data, resumed_with="y/" if before == "resume" else None)  # "/": to the box
     try:
-        terminal.wait_for("Move:")
-        terminal.type("/h6-h12\ri23-i19\r")
-        terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the two moves in the autosave")
         if before == "takeback and redo":
-            terminal.type("\x1b")  # to the board (alone: Esc and a letter in one read are Alt and the letter)
-            terminal.type("uu")  # both moves taken back
-            terminal.read_until(lambda: saved_moves(data) == [], "both moves taken back")
-            terminal.type("UU/")  # both redone, then to the move box again
-            terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "both moves redone")
-        elif before == "resume":
-            assert terminal.quit() == 0
-            terminal.close()
-            terminal = Terminal(env)
-            terminal.wait_for("An unfinished game was found (2 half-moves")
-            terminal.settle(SEEN)
-            terminal.type("y/")  # resumed; to the move box
-            terminal.wait_for("I23-I19")
+            take_both_back_then_redo_them_and_slash(terminal, data)
+            terminal.read_until(lambda: saved_moves(data) == TWO_MOVES, "both moves redone")
         terminal.type("\x1b")  # from the move box to the board
         terminal.read_until(lambda: cursor_hex(terminal) is not None, "the cursor's hex beside the move box")
         position = Position.initial()
-        for text in ("H6-H12", "I23-I19"):
+        for text in TWO_MOVES:
             position.push(position.parse_move(text))
         bishop, target = parse_hex("F6"), parse_hex("C15")
         targets = [move.target for move in position.legal_moves() if move.origin == bishop]
@@ -130,29 +151,15 @@ def test_two_redos_and_a_slash_in_one_burst_redo_both_moves_then_the_move_box_ta
     in the same read must not focus the move box before that (the ``U`` were then judged from the box: 0, 1 or 2
     moves redone: tui/input_order.py) — in a game just played, and in a resumed game."""
     data = tmp_path / "data"
-    terminal = Terminal(env)
+    terminal = two_moves_played(env, data, resumed_with="y" if before == "resume" else None)
     try:
-        terminal.wait_for("Move:")
-        terminal.type("/h6-h12\ri23-i19\r")
-        terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the two moves in the autosave")
-        if before == "resume":
-            assert terminal.quit() == 0
-            terminal.close()
-            terminal = Terminal(env)
-            terminal.wait_for("An unfinished game was found (2 half-moves")
-            terminal.settle(SEEN)
-            terminal.type("y")
-            terminal.wait_for("I23-I19")
-        terminal.type("\x1b")  # to the board (alone: Esc and a letter in one read are Alt and the letter)
-        terminal.type("uu")
-        terminal.read_until(lambda: saved_moves(data) == [], "both moves taken back")
-        terminal.type("UU/")
+        take_both_back_then_redo_them_and_slash(terminal, data)
         terminal.type("e7-e13\r")  # White's move after both redos, in the move box
         refused = "e7-e13: "  # the move box says why it cannot play a move (Black's turn after one redo)
         terminal.read_until(
             lambda: "E7-E13" in saved_moves(data) or terminal.shows(refused), "the move played or refused"
         )
-        assert saved_moves(data) == ["H6-H12", "I23-I19", "E7-E13"]
+        assert saved_moves(data) == [*TWO_MOVES, "E7-E13"]
     finally:
         terminal.close()
 
