@@ -390,13 +390,13 @@ def write_pgn(game: Game, *, fan: bool = False) -> str:
     tags, comments, half-moves or tokens beyond the reader's limits (a name
     of 5,000 characters given through the API): what is written reads back.
     """
-    _check_limits(game)
+    comments = _checked_comments(game)
     lines = _tag_lines(game, fan)
     lines.append("")
     lines.extend(_comment_lines(game.intro_comments, 0))
     if not game.castling_enabled and not any("without castling" in c for c in game.intro_comments):
         lines.append("{ Played without castling. }")
-    writer = _LineWriter(fan, last=game.nodes[-1] if game.nodes else None)
+    writer = _LineWriter(fan, last=game.nodes[-1] if game.nodes else None, comments=comments)
     first = game.start.fullmove_number
     lines.extend(writer.line_of_play(game.start, game.nodes, 0, first or 1, unknown=first is None))
     lines.append(game.result)
@@ -406,10 +406,14 @@ def write_pgn(game: Game, *, fan: bool = False) -> str:
     return _LONE_SURROGATE.sub("\ufffd", "\n".join(lines) + "\n")
 
 
-def _check_limits(game: Game) -> None:
-    """Refuse a game whose record the reader would refuse: variations nested deeper than
+def _checked_comments(game: Game) -> dict[int, str]:
+    """Each half-move's comment as it will be written (its comments and clock merged), by ``id`` of its node.
+
+    Refuses a game whose record the reader would refuse: variations nested deeper than
     :data:`MAX_VARIATION_DEPTH`, more half-moves, longer comments or (counted generously) more tokens than a
-    record may hold (:mod:`.pgn_syntax`).  The tree is walked without recursion."""
+    record may hold (:mod:`.pgn_syntax`).  The tree is walked without recursion; the writer takes the comments
+    checked here rather than merging them again."""
+    merged: dict[int, str] = {}
     comments = [*game.intro_comments, *game.final_comments]
     half_moves = tokens = 0
     pending = [(game.nodes, 0)]
@@ -423,12 +427,14 @@ def _check_limits(game: Game) -> None:
             tokens += 5 + len(node.comments) + 2 * len(node.variations)  # number, move, marks, clock; parentheses
             if (comment := pgn_comments.merge(node.comments, node.clock, _who(node))) is not None:
                 comments.append(comment)  # as written: one comment a half-move
+                merged[id(node)] = comment
     if half_moves > MAX_HALF_MOVES:
         raise PGNError(f"the game has {half_moves} half-moves: a record holds at most {MAX_HALF_MOVES}")
     if tokens + len(comments) > MAX_RECORD_TOKENS:
         raise PGNError(f"the game has too many moves and comments for a record (at most {MAX_RECORD_TOKENS} tokens)")
     if any(len(comment) > MAX_COMMENT_CHARS or "}" in comment for comment in comments):
         raise PGNError(f"a comment holds '}}' or more than {MAX_COMMENT_CHARS} characters: a record cannot hold it")
+    return merged
 
 
 def _tag_lines(game: Game, fan: bool) -> list[str]:
@@ -489,9 +495,10 @@ def _about_white(comment: str) -> bool:
 class _LineWriter:
     """Writes numbered move lines with their comments and variations (NOTATION.md 7.4)."""
 
-    def __init__(self, fan: bool, last: Node | None) -> None:
+    def __init__(self, fan: bool, last: Node | None, comments: dict[int, str]) -> None:
         self.fan = fan
         self.last = last
+        self.comments = comments
 
     def half(self, position: Position, node: Node) -> str:
         text = notation.write_move(position, node.move, fan=True) if self.fan else node.san
@@ -548,7 +555,7 @@ class _LineWriter:
         """A half-move's clock, comments and variations, on the lines after its move line."""
         prefix = "." * depth
         out = []
-        if (comment := pgn_comments.merge(node.comments, node.clock, _who(node))) is not None:
+        if (comment := self.comments.get(id(node))) is not None:
             out.extend(_comment_lines([comment], depth))
         for variation in node.variations:
             inner = self.line_of_play(before, variation, depth + 1, number, unknown=False)
