@@ -176,16 +176,17 @@ SLOW_MODULES = frozenset(
 """Modules whose every test runs the command in a pseudo-terminal, a server, a browser or a long property sweep."""
 
 
-WORKERS_A_CORE_WHEN_TESTS_WAIT = 2
+WORKERS_A_CORE_WHEN_TESTS_WAIT = 3
 """The slow tier's tests wait a third of their time (a pilot for the app to settle, a test for a program it
-started, a server, a browser): with a worker a core the cores were two thirds busy (336 s idle on 2 cores), with
-two a core 277 s.  The quick tier never waits: there a second worker a core only adds its start (50 s of CPU
-against 40)."""
+started, a server, a browser): with a worker a core the cores were two thirds busy (336 s idle on 2 cores).  Two
+a core still left them idle a tenth of the time: 0.56-0.62 s of the run for each second of CPU the run took, three
+a core 0.53 (stop 39, paired runs; four a core no better, and each worker imports and collects the suite).  The
+quick tier never waits: there a second worker a core only adds its start (50 s of CPU against 40)."""
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto``: two workers a core (one for the quick tier, ``-m "not slow"``), or the count in
+    """``-n auto``: three workers a core (one for the quick tier, ``-m "not slow"``), or the count in
     ``PYTEST_XDIST_AUTO_NUM_WORKERS`` as pytest-xdist reads it; none for tests named one by one (``pytest -n auto
     tests/core/test_game.py::test_x``, as an alias or a habit might give), which then run in this process as
     without the plugin: no workers to start, and ``breakpoint()`` or ``-s`` work as usual."""

@@ -57,9 +57,9 @@ def test_the_readmes_test_command_runs_the_suite_in_parallel() -> None:
 
 @pytest.mark.parametrize(
     ("arguments", "markers", "workers_a_core"),
-    [((), "", 2), (("tests/tui",), "", 2), ((), "not slow", 1), (("tests/core/test_game.py::test_x",), "", 0)],
+    [((), "", 3), (("tests/tui",), "", 3), ((), "not slow", 1), (("tests/core/test_game.py::test_x",), "", 0)],
 )
-def test_the_suite_runs_two_workers_a_core_where_tests_wait(
+def test_the_suite_runs_three_workers_a_core_where_tests_wait(
     arguments: tuple[str, ...], markers: str, workers_a_core: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The slow tier waits on apps, programs and servers a third of its time; the quick tier never waits."""
