@@ -43,8 +43,14 @@ def _holds(data: Path, expected: list[str]) -> bool:
     return hosted_moves(data) == expected or bool(archived(data))
 
 
-def play(terminal: Terminal, move: str) -> None:
-    """Type ``move`` in the move box (Ctrl+U first clears a refused move left there), then Enter."""
+def play(terminal: Terminal, move: str, *, after: str | None = None) -> None:
+    """Type ``move`` in the move box (Ctrl+U first clears a refused move left there), then Enter.
+
+    With ``after``, first wait until this player's screen says the opponent played it: the coordinator holds a
+    move a moment before the other client hears of it, and a move typed in that moment is refused as out of turn.
+    """
+    if after is not None:
+        terminal.wait_for_screen(f"played {after}")
     terminal.type("\x15", settle=0.2)
     terminal.type(f"{move}\r", settle=0.1)
 
@@ -64,7 +70,7 @@ def test_a_whole_game_played_from_two_terminals_is_seen_by_a_watcher_and_archive
         watcher.wait_for("you are watching: only White and Black play")
         assert hosted_moves(data) == []  # nothing out of turn reached the game
         for number, move in enumerate(FOOLS_MATE):
-            play(white if number % 2 == 0 else black, move)
+            play(white if number % 2 == 0 else black, move, after=FOOLS_MATE[number - 1] if number else None)
             expected = FOOLS_MATE[: number + 1]
             (white if number % 2 else black).read_until(
                 partial(_holds, data, expected),
@@ -92,7 +98,7 @@ def test_a_player_whose_terminal_is_killed_rejoins_to_the_same_seat_and_the_game
     black = join(environment, host, "black", "Bo")
     try:
         play(white, "h6-h12")
-        play(black, "i23-i19")
+        play(black, "i23-i19", after="H6-H12")
         black.read_until(lambda: hosted_moves(data) == ["H6-H12", "I23-I19"], "two moves at the coordinator")
         white.process.kill()  # mid-game, at any moment: the coordinator has the game
         white.close()

@@ -240,8 +240,10 @@ async def test_a_screenshot_is_opened_in_the_browser_and_never_written_on_the_se
     await page.keyboard.type("Screenshot", delay=TYPING_MS)
     await page.keyboard.press("Enter")
     popup = await asyncio.wait_for(popups.get(), PATIENCE)
-    await popup.wait_for_load_state(timeout=PATIENCE * 1000)  # 30 s by default: not enough beside two CPU hogs
-    assert "/download/" in popup.url
+    # Waited for by what it shows, not by its "load" event: once, on an idle machine, the popup's load event never
+    # came (only "networkidle" did) and the wait ran out.  The locator waits across the popup's navigation.
+    await popup.wait_for_url(re.compile("/download/"), wait_until="commit", timeout=PATIENCE * 1000)
+    await popup.locator("svg").first.wait_for(state="attached", timeout=PATIENCE * 1000)
     svg = await popup.content()
     assert "<svg" in svg and "rich-terminal" in svg
     files_after = {path for path in server.state.rglob("*") if path.is_file()}
