@@ -413,8 +413,7 @@ def _checked_comments(game: Game) -> dict[int, str]:
     :data:`MAX_VARIATION_DEPTH`, more half-moves, longer comments or (counted generously) more tokens than a
     record may hold (:mod:`.pgn_syntax`).  The tree is walked without recursion; the writer takes the comments
     checked here rather than merging them again."""
-    merged: dict[int, str] = {}
-    comments = [*game.intro_comments, *game.final_comments]
+    merged: dict[int, str] = {}  # as written: one comment a half-move
     half_moves = tokens = 0
     pending = [(game.nodes, 0)]
     while pending:
@@ -426,8 +425,8 @@ def _checked_comments(game: Game) -> dict[int, str]:
             half_moves += 1
             tokens += 5 + len(node.comments) + 2 * len(node.variations)  # number, move, marks, clock; parentheses
             if (comment := pgn_comments.merge(node.comments, node.clock, _who(node))) is not None:
-                comments.append(comment)  # as written: one comment a half-move
                 merged[id(node)] = comment
+    comments = [*game.intro_comments, *game.final_comments, *merged.values()]
     if half_moves > MAX_HALF_MOVES:
         raise PGNError(f"the game has {half_moves} half-moves: a record holds at most {MAX_HALF_MOVES}")
     if tokens + len(comments) > MAX_RECORD_TOKENS:
