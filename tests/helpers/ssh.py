@@ -39,5 +39,5 @@ def visit(environment: dict[str, str], keys: Path, server: ServerProcess, who: s
     terminal = Terminal(environment, ["-tt", room], live=True, program=ssh_command(keys, server, who))
     terminal.wait_for("Move:")
     terminal.wait_for("You are watching" if who == "cy" else "(you)")
-    terminal.type("/", settle=1.0)  # the move box keeps the focus from now on
+    terminal.type("/")  # the move box keeps the focus from now on (the keys after "/" wait for the focus to move)
     return terminal

@@ -24,6 +24,7 @@ import pytest
 
 from cescacs_tui.cli.launch import CRASH_NOTE
 from cescacs_tui.data.autosave import read_autosave
+from cescacs_tui.tui.dialogs.questions import SETTLE_SECONDS
 from tests.helpers.waiting import PATIENCE
 
 _ESCAPES = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
@@ -31,6 +32,15 @@ _ESCAPES = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\
 
 
 ROOT = Path(__file__).parent.parent.parent
+
+KERNEL_MOMENT = 0.5
+"""Seconds the kernel takes at most to put what was written in the terminal's input queue: a worker thread of its
+own empties the terminal's flip buffer, a moment after the write (far less than this on a starved machine too).
+Once it has, whether the program has read the queue is a condition (:meth:`Terminal.wait_until_read`)."""
+
+READING_SECONDS = 2 * SETTLE_SECONDS
+"""How long a person takes to read a question before answering it: twice the quarter of a second in which a
+question takes no key (the time of its first frame is read a moment after the frame is handed to the terminal)."""
 
 ARROW_BYTES = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
 
@@ -74,21 +84,30 @@ class Terminal:
         self._shown = 0
         self.terminal_size(120, 40, terminal)
         self.process = subprocess.Popen([*program, *args], stdin=terminal, stdout=terminal, stderr=terminal, env=env)
+        self._terminal_name = os.ttyname(terminal)
         os.close(terminal)
+        self.closed = False
+        """Whether the program, and every process it started on this terminal, has closed it (all it wrote is read)."""
         self._reader: threading.Thread | None = None
         if live:
             self._reader = threading.Thread(target=self._read_all, daemon=True)
             self._reader.start()
 
     def _read_all(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.controller, 1 << 16)
-            except OSError:  # the process has closed the terminal
-                return
-            if not chunk:
-                return
-            self.output += chunk
+        while self._read_once():
+            pass
+
+    def _read_once(self) -> bool:
+        """Read what the program wrote (waiting for it); ``False`` once it has closed the terminal."""
+        try:
+            chunk = os.read(self.controller, 1 << 16)
+        except OSError:  # the program (and every process it started on this terminal) has closed it
+            chunk = b""
+        if not chunk:
+            self.closed = True
+            return False
+        self.output += chunk
+        return True
 
     def terminal_size(self, columns: int, rows: int, fd: int | None = None) -> None:
         """Resize the terminal (as a window resized); the program gets ``SIGWINCH``."""
@@ -108,13 +127,10 @@ class Terminal:
             if time.monotonic() > deadline:
                 lines = "\n".join(line.rstrip() for line in self.screen.display if line.strip())
                 raise AssertionError(f"waited {PATIENCE} s for {what}; the screen shows:\n{lines}")
-            if self._reader is not None:
+            if self._reader is not None or self.closed:
                 time.sleep(0.05)
             elif select.select([self.controller], [], [], 0.05)[0]:
-                try:
-                    self.output += os.read(self.controller, 1 << 16)
-                except OSError:  # the process has closed the terminal
-                    return
+                self._read_once()
 
     def text(self, since: int = 0) -> str:
         """What the program wrote (after the first ``since`` bytes), its escape sequences taken out.
@@ -163,26 +179,79 @@ class Terminal:
         start = len(self.output)
         self.read_until(lambda: text.encode() in self.output[start:], repr(text))
 
-    def settle(self, seconds: float = 0.3) -> None:
-        """Keep reading the screen for ``seconds`` while the app handles what it was sent."""
-        until = time.monotonic() + seconds
-        self.read_until(lambda: time.monotonic() > until, "the app to settle")
+    def type(self, keys: str | bytes) -> None:
+        """Write ``keys`` in one write: a burst, as a terminal delivers a fast typist's keys, or a paste.
 
-    def type(self, keys: str | bytes, settle: float = 0.3) -> None:
-        """Write ``keys`` in one write (a burst, as one read delivers it), then :meth:`settle`."""
+        Nothing is waited for here: a test waits for what the keys do by what the screen (or the data directory)
+        shows, and keys typed before the program is ready for them wait in order (tui/input_order.py).
+        """
         os.write(self.controller, keys.encode() if isinstance(keys, str) else keys)
-        self.settle(settle)
+
+    def pause(self, seconds: float) -> None:
+        """Let ``seconds`` pass, reading the screen meanwhile: a person's time (a pace, a reaction), never a guess
+        at how long the program takes, which is waited for by what it shows."""
+        until = time.monotonic() + seconds
+        self.read_until(lambda: time.monotonic() > until, f"{seconds} s to pass")
+
+    def wait_until_read(self) -> None:
+        """Wait until the program has read what was typed: what is typed next comes in a read of its own."""
+        self.pause(KERNEL_MOMENT)
+        self.read_until(self._input_read, "the program to read what was typed")
+
+    def _input_read(self) -> bool:
+        """Whether the program has read everything that the kernel has put in the terminal's input queue."""
+        import fcntl
+        import struct
+        import termios
+
+        try:
+            terminal = os.open(self._terminal_name, os.O_RDWR | os.O_NOCTTY)
+        except OSError:  # the terminal is gone with the program: nothing more will be read
+            return True
+        try:
+            waiting = fcntl.ioctl(terminal, termios.FIONREAD, struct.pack("i", 0))
+        finally:
+            os.close(terminal)
+        return struct.unpack("i", waiting)[0] == 0
+
+    def footer(self) -> str:
+        """The screen's last line: the footer, whose keys are those of the widget with the focus."""
+        return self.screen.display[-1]
+
+    def in_move_box(self) -> bool:
+        """Whether the move box has the focus: the footer offers no board key (the board's offers Flip)."""
+        return "Flip" not in self.footer()
+
+    def leave_move_box(self) -> None:
+        """Esc, alone, from the move box; back once the board has the focus (the footer offers its keys).
+
+        Esc and a key in one read are Alt and the key, as terminals send Alt; an Esc that ends a read is an Esc
+        (tui/driver.py).  So the key typed next waits for the Esc to be read and handled, however slowly the
+        program is scheduled.  (A caller that has just typed ``/`` first waits for the move box's footer.)
+        """
+        self.type("\x1b")
+        self.read_until(lambda: not self.in_move_box(), "the board to have the focus")
+
+    def answer(self, question: str, keys: str) -> None:
+        """Once ``question`` is on the screen and has been read, type ``keys``.
+
+        A question takes a key only if it arrived a quarter of a second after the question's first frame
+        (tui/dialogs/questions.py): a person's reaction time, which no speed of the machine shortens; a person
+        takes :data:`READING_SECONDS` from seeing it.
+        """
+        self.wait_for_screen(question)
+        self.pause(READING_SECONDS)
+        self.type(keys)
 
     def quit(self) -> int:
         """Ctrl+Q, and the exit status."""
-        self.type("\x11", settle=0)
+        self.type("\x11")
         return self.wait_for_exit()
 
     def wait_for_exit(self) -> int:
-        self.read_until(lambda: self.process.poll() is not None, "the app to exit")
-        code = self.process.wait(timeout=PATIENCE)  # it may close the terminal a moment before it exits
-        self.settle(0.2)  # what it wrote last
-        return code
+        """The exit status, once the program has exited and everything it wrote has been read."""
+        self.read_until(lambda: self.process.poll() is not None and self.closed, "the app to exit")
+        return self.process.wait(timeout=PATIENCE)
 
     def close(self) -> int | None:
         if self.process.poll() is None:
@@ -203,7 +272,7 @@ def crash_by_flipping(terminal: Terminal, ready: str) -> None:
     what happened and exit 1."""
     try:
         terminal.wait_for(ready)
-        terminal.type("f", settle=0)
+        terminal.type("f")
         code = terminal.wait_for_exit()
     finally:
         terminal.close()

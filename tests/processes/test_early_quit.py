@@ -80,7 +80,7 @@ def test_the_real_command_quit_as_it_starts_exits_0_without_a_traceback(tmp_path
     terminal = Terminal(terminal_environment(tmp_path), live=True)
     try:
         terminal.read_until(lambda: bool(terminal.output), "the first bytes of the app")
-        terminal.type("\x11", settle=0)
+        terminal.type("\x11")
         code = terminal.wait_for_exit()
     finally:
         terminal.close()

@@ -51,19 +51,20 @@ def test_n_typed_soon_after_resign_answers_or_asks_again_under_cpu_load(tmp_path
     terminal = Terminal(terminal_environment(tmp_path), live=True)
     try:
         terminal.wait_for("Move:")
-        terminal.settle(0.5)
+        terminal.read_until(lambda: not terminal.in_move_box(), "the footer with the board's keys: the whole screen")
         since = len(terminal.output)
         with busy_machine():
-            terminal.type("r", settle=delay)
-            terminal.type("n", settle=0)
+            terminal.type("r")
+            terminal.pause(delay)  # a person's pace: the question may not be on the screen yet
+            terminal.type("n")
             terminal.read_until(
                 lambda: ANSWERED in terminal.text(since) or ASKED_AGAIN in terminal.text(since), "an answer or a word"
             )
             if ANSWERED not in terminal.text(since):
                 # Pressed again, as asked, by a person who has read the note: it was drawn with the question or after
                 # it, and the question's guard runs from its first frame, so a key a reaction time later counts.
-                terminal.settle(SETTLE_SECONDS)
-                terminal.type("n", settle=0)
+                terminal.pause(SETTLE_SECONDS)
+                terminal.type("n")
                 terminal.wait_for_text(ANSWERED, since=since)
         assert terminal.quit() == 0
     finally:

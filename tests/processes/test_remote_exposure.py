@@ -87,8 +87,7 @@ def test_a_player_whose_client_stopped_answering_takes_the_seat_with_a_new_proce
         black = player(environment, quick_host, "black", "Bo")
         old.process.send_signal(signal.SIGSTOP)
         new = player(environment, quick_host, "white", "Ana")
-        new.type("/", settle=1.0)
-        new.type("h6-h12\r", settle=0.1)
+        new.type("/h6-h12\r")
         black.wait_for("White played H6-H12")
         quick_host.wait_for(b"Ana plays White")
     finally:
@@ -184,10 +183,10 @@ def test_an_ssh_visitors_save_open_screenshot_and_settings_leave_every_server_fi
         ana.wait_for("(you)")
         own = (data / "visitors", data / "rooms")
         before = server_files(tmp_path, own=own)
-        ana.type("/", settle=1.0)
-        ana.type("h6-h12\r", settle=0.5)
+        ana.type("/h6-h12\r")
         ana.wait_for_text("White played H6-H12")
-        ana.type("\x1b", settle=0.5)  # back to the board
+        ana.read_until(ana.in_move_box, "the move box's footer")
+        ana.leave_move_box()
         seen = len(ana.output)
         ana.type("\x13")  # Ctrl+S
         ana.wait_for_text("the server keeps no file for you", since=seen)
@@ -197,8 +196,10 @@ def test_an_ssh_visitors_save_open_screenshot_and_settings_leave_every_server_fi
         ana.type("\x0f")  # Ctrl+O: no file dialog (and no record goes into a game held by a room)
         ana.wait_for_text("a record cannot be opened into a game played from two places")
         seen = len(ana.output)
-        ana.type("\x10", settle=0.5)  # Ctrl+P: the command palette
-        ana.type("Screenshot", settle=0.5)
+        ana.type("\x10")  # Ctrl+P: the command palette
+        ana.wait_for_screen("Search for commands")
+        ana.type("Screenshot")
+        ana.read_until(lambda: any(line.strip() == "Screenshot" for line in ana.screen.display), "the command found")
         ana.type("\r")
         ana.wait_for_text("a screenshot would be a file on the server", since=seen)
         ana.type("T")  # another theme, kept for this visitor

@@ -47,8 +47,8 @@ def server(environment: dict[str, str], keys: Path) -> Iterator[ServerProcess]:
 
 
 def play(terminal: Terminal, move: str) -> None:
-    terminal.type("\x15", settle=0.2)
-    terminal.type(f"{move}\r", settle=0.1)
+    """Type ``move`` in the move box, Ctrl+U first clearing a refused move left there, then Enter."""
+    terminal.type(f"\x15{move}\r")
 
 
 def room_moves(data: Path, room: str) -> list[str]:

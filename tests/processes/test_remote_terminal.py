@@ -34,8 +34,13 @@ def join(environment: dict[str, str], host: HostProcess, seat: str, name: str) -
     terminal = Terminal(environment, [*host.join_args, "--as", seat, "--name", name], live=True)
     terminal.wait_for("Move:")  # the whole screen is up
     terminal.wait_for("You are watching" if seat == "watch" else "(you)")  # the seats line: seated, connected
-    terminal.type("/", settle=1.0)  # the move box keeps the focus from now on (keys right after "/" may reach
-    return terminal  # the board while the app is still busy starting up: the focus moves a frame later)
+    terminal.type("/")  # the move box keeps the focus from now on (the keys after "/" wait for the focus to move)
+    return terminal
+
+
+def link_up(terminal: Terminal) -> bool:
+    """Whether the seats line (the screen's first) ends with the link's state "connected" (not "disconnected")."""
+    return terminal.screen.display[0].rstrip().endswith(" connected")
 
 
 def _holds(data: Path, expected: list[str]) -> bool:
@@ -51,8 +56,7 @@ def play(terminal: Terminal, move: str, *, after: str | None = None) -> None:
     """
     if after is not None:
         terminal.wait_for_screen(f"played {after}")
-    terminal.type("\x15", settle=0.2)
-    terminal.type(f"{move}\r", settle=0.1)
+    terminal.type(f"\x15{move}\r")
 
 
 def test_a_whole_game_played_from_two_terminals_is_seen_by_a_watcher_and_archived_by_the_host(
@@ -128,10 +132,10 @@ def test_a_restarted_coordinator_resumes_the_game_and_the_players_reconnect_by_t
         first.process.send_signal(signal.SIGKILL)
         first.stop()
         white.wait_for("reconnecting…")
-        seen = len(black.output)
+        black.read_until(lambda: not link_up(black), "Bo's link to go down")
         again = HostProcess(environment, ["--port", str(first.port)])  # the last --port wins
         again.wait_for(b"resumed: 1 half-move, Black (Bo) to move.")
-        black.wait_for("connected", since=seen)
+        black.read_until(lambda: link_up(black), "Bo's link to come up again")
         play(black, "i23-i19")
         black.read_until(lambda: hosted_moves(data) == ["H6-H12", "I23-I19"], "a move after the restart")
         white.wait_for("I23-I19")
@@ -243,11 +247,9 @@ def test_the_host_plays_in_its_own_terminal_and_the_joiner_answers_a_draw_offer(
         guest.wait_for("Move:")
         guest.wait_for_text("White: Guest (you) ● here")
         host.wait_for_text("White: Guest ● here")
-        guest.type("/", settle=1.0)
+        guest.type("/")
         play(guest, "h6-h12 (=)")
-        host.wait_for("White offers a draw. Do you accept?")
-        host.settle(1.0)  # a question ignores the keys of the burst that brought it (and a moment after)
-        host.type("\r")  # Decline is the safe default
+        host.answer("White offers a draw. Do you accept?", "\r")  # Decline is the safe default
         guest.wait_for("Black declines the draw")
         assert hosted_moves(data) == ["H6-H12"]
         seen = len(guest.output)

@@ -181,10 +181,10 @@ def test_the_lobby_in_words_on_a_terminal_echoes_and_edits_what_the_visitor_type
     terminal = Terminal(environment, ["-tt", "plain"], live=True, program=ssh_command(keys, server, "ana"))
     try:
         terminal.wait_for("Welcome, ana")
-        terminal.type("seekx\x7f --days 2\r", settle=0)  # a typo rubbed out, in one burst
+        terminal.type("seekx\x7f --days 2\r")  # a typo rubbed out, in one burst
         terminal.wait_for("seekx\b \b --days 2\r\n")  # echoed, the x rubbed out on the visitor's screen
         terminal.wait_for("game 1: your seek (2 days per move) is open to anyone")
-        terminal.type("\x04", settle=0)
+        terminal.type("\x04")
         assert terminal.wait_for_exit() == 0
     finally:
         terminal.close()
@@ -201,15 +201,14 @@ def test_a_terminal_gets_the_lobby_app_which_plays_a_move_the_other_player_sees(
     try:
         terminal.wait_for_screen("you are ana")  # the lobby app's first paint
         terminal.wait_for_screen("your move, until")
-        terminal.type("o", settle=0)  # the game under the cursor: the first, where it is ana's move
+        terminal.type("o")  # the game under the cursor: the first, where it is ana's move
         terminal.wait_for_screen("Move:")
-        terminal.type("/", settle=1.0)
-        terminal.type("H6-H12\r", settle=0)
+        terminal.type("/H6-H12\r")
         wait_until(lambda: json.loads(said(keys, server, "bo", "games", "--json"))[0]["ply"] == 1, "ana's move")
         terminal.wait_for_screen("bo's move, until")
         said(keys, server, "bo", "play", "1", "I23-I19")
         terminal.wait_for_screen("I23-I19")  # told by the server, read again by the app
-        terminal.type("\x11", settle=0)  # Ctrl+Q
+        terminal.type("\x11")  # Ctrl+Q
         status = terminal.wait_for_exit()
         assert status == 0, (status, terminal.text()[-3000:])
     finally:

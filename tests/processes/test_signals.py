@@ -37,7 +37,7 @@ def test_a_stop_signal_or_quitting_saves_the_game_and_the_running_clock(
         terminal.read_until(lambda: (data / "autosave.json").exists(), "the move in the autosave")
         time.sleep(THINKING)
         if stop is None:
-            terminal.type("\x11", settle=0)  # Ctrl+Q
+            terminal.type("\x11")  # Ctrl+Q
         else:
             terminal.process.send_signal(stop)
         terminal.read_until(lambda: terminal.process.poll() is not None, "the app to end")

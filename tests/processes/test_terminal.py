@@ -39,12 +39,13 @@ def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_off
     terminal = Terminal(environment)
     try:
         terminal.wait_for("Move:")  # the move box: the whole screen is up
-        terminal.type("/")
-        terminal.type("h6-h12\r")
+        terminal.type("/h6-h12\r")
         terminal.read_until(lambda: saved_moves(data) == ["H6-H12"], "the first move in the autosave")
         terminal.type("i23-i19\r")
-        terminal.read_until(lambda: saved_moves(data) == ["H6-H12", "I23-I19"], "the second move in the autosave")
-        terminal.type("\x1b")  # Esc: from the move box back to the board, White's cursor on its last move (H12)
+        terminal.read_until(
+            lambda: saved_moves(data) == ["H6-H12", "I23-I19"] and terminal.in_move_box(), "the second move saved"
+        )
+        terminal.leave_move_box()  # White's cursor on its last move (H12)
         cursor, targets = parse_hex("H12"), tuple[int, ...]()
         for name in ("F6", "C15"):  # the Bishop's move by arrow keys and Enter (once selected, among its targets)
             arrows = key_path(cursor, parse_hex(name), False, targets, mode="full")  # 120x40: the full board
@@ -60,9 +61,7 @@ def test_typed_and_arrow_key_moves_are_saved_ctrl_q_quits_and_the_next_start_off
 
     again = Terminal(environment)
     try:
-        again.wait_for("An unfinished game was found (3 half-moves")
-        again.settle(1.0)  # a question is answered once it has been seen (tui/dialogs/questions.py)
-        again.type("y")
+        again.answer("An unfinished game was found (3 half-moves", "y")
         again.wait_for("JF6-C15")  # the move list shows the resumed game
     finally:
         again.close()

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual import constants
 
 from cescacs_tui.core import HEX_NAMES, WHITE, Position, parse_hex
 from cescacs_tui.core.pieces import KNIGHT
@@ -30,8 +31,7 @@ from tests.helpers.terminal import (
 
 pytestmark = POSIX_ONLY
 
-SEEN = 1.0
-"""Seconds to let a dialog be seen before answering it (it ignores answers given before: tui/dialogs/questions.py)."""
+TOO_SOON = "Too soon to be an answer"
 
 RUN_CESCACS = "from cescacs_tui.cli import main\nraise SystemExit(main())\n"
 """The cescacs command, after a test's own set-up code."""
@@ -93,14 +93,14 @@ def two_moves_played(env: dict[str, str], data: Path, *, resumed_with: str | Non
     try:
         terminal.wait_for("Move:")
         terminal.type("/h6-h12\ri23-i19\r")
-        terminal.read_until(lambda: saved_moves(data) == TWO_MOVES, "the two moves in the autosave")
+        terminal.read_until(
+            lambda: saved_moves(data) == TWO_MOVES and terminal.in_move_box(), "the two moves, the move box focused"
+        )
         if resumed_with is not None:
             assert terminal.quit() == 0
             terminal.close()
             terminal = Terminal(env)
-            terminal.wait_for("An unfinished game was found (2 half-moves")
-            terminal.settle(SEEN)
-            terminal.type(resumed_with)
+            terminal.answer("An unfinished game was found (2 half-moves", resumed_with)
             terminal.wait_for(TWO_MOVES[-1])
     except BaseException:
         terminal.close()
@@ -111,7 +111,7 @@ def two_moves_played(env: dict[str, str], data: Path, *, resumed_with: str | Non
 def take_both_back_then_redo_them_and_slash(terminal: Terminal, data: Path) -> None:
     """From the move box: to the board, both moves taken back, then ``UU/`` in one write (both redone, then the
     move box again)."""
-    terminal.type("\x1b")  # alone: Esc and a letter in one read are Alt and the letter
+    terminal.leave_move_box()
     terminal.type("uu")
     terminal.read_until(lambda: saved_moves(data) == [], "both moves taken back")
     terminal.type("UU/")
@@ -127,8 +127,8 @@ def test_enter_selecting_a_piece_and_the_arrows_among_its_targets_in_one_burst_p
     try:
         if before == "takeback and redo":
             take_both_back_then_redo_them_and_slash(terminal, data)
-            terminal.read_until(lambda: saved_moves(data) == TWO_MOVES, "both moves redone")
-        terminal.type("\x1b")  # from the move box to the board
+            terminal.read_until(lambda: saved_moves(data) == TWO_MOVES and terminal.in_move_box(), "both redone, /")
+        terminal.leave_move_box()
         terminal.read_until(lambda: cursor_hex(terminal) is not None, "the cursor's hex beside the move box")
         position = Position.initial()
         for text in TWO_MOVES:
@@ -165,7 +165,7 @@ def test_two_redos_and_a_slash_in_one_burst_redo_both_moves_then_the_move_box_ta
 
 
 def test_letters_of_board_commands_after_a_slash_go_to_the_move_box_and_never_resign(terminal):
-    terminal.type("/RC25-C23\r", settle=1.0)  # R picks a Rook on the board, C and digits are board keys
+    terminal.type("/RC25-C23\r")  # R picks a Rook on the board, C and digits are board keys
     terminal.wait_for("RC25-C23: there is a Black Rook on C25")  # the whole move reached the box
     assert b"resigns" not in terminal.output
 
@@ -196,12 +196,12 @@ def test_a_move_starting_with_a_command_letter_is_played_and_changes_no_setting(
 )
 def test_a_burst_that_asks_a_question_never_answers_it(terminal, tmp_path, burst, question, answered):
     data = tmp_path / "data"
-    terminal.type("/")  # a game in progress (typed slowly: this test is about the question)
-    terminal.type("e7-e13\r")
-    terminal.read_until(lambda: saved_moves(data) == ["E7-E13"], "the move in the autosave")
-    terminal.type("\x1b", settle=0.5)  # back to the board
-    terminal.type(burst, settle=SEEN)
+    terminal.type("/e7-e13\r")  # a game in progress
+    terminal.read_until(lambda: saved_moves(data) == ["E7-E13"] and terminal.in_move_box(), "the move, in the box")
+    terminal.leave_move_box()
+    terminal.type(burst)
     terminal.wait_for(question)
+    terminal.wait_for_screen(TOO_SOON)  # the burst's answer reached the question, which asks for it again
     after_burst = terminal.output.split(question.encode(), 1)[1]
     assert answered.encode() not in after_burst
     session = read_autosave(data / "autosave.json")
@@ -209,12 +209,12 @@ def test_a_burst_that_asks_a_question_never_answers_it(terminal, tmp_path, burst
 
 
 def test_a_question_takes_an_answer_once_seen_and_enter_gives_the_safe_default(terminal):
-    terminal.type("r", settle=SEEN)
-    terminal.wait_for("Sure?")
-    terminal.type("\r", settle=SEEN)  # Enter on the focused button: No
+    terminal.type("r")
+    terminal.answer("Sure?", "\r")  # Enter on the focused button: No
+    terminal.read_until(lambda: not terminal.shows("Sure?"), "the question to close")
     assert b"0-3: White resigns" not in terminal.output
-    terminal.type("r", settle=SEEN)
-    terminal.type("y")
+    terminal.type("r")
+    terminal.answer("Sure?", "y")
     terminal.wait_for("0-3: White resigns")
 
 
@@ -228,22 +228,24 @@ def test_esc_then_a_key_read_apart_are_two_keys_and_alt_sequences_stay_alt(env):
 
 def _esc_then_a_key(terminal: Terminal) -> None:
     terminal.wait_for("Move:")
-    terminal.type("/e7-e13", settle=0.5)  # in the move box
-    terminal.type("\x1b", settle=0.3)  # a read of its own, then the next key "quickly": well within ESCDELAY
-    terminal.type("f", settle=0.5)  # Esc took the focus to the board, where f flips it
-    terminal.wait_for("Black at the bottom")
-    terminal.type("\x1bf", settle=0.5)  # Alt+F in one write, as terminals send it (Textual: a word jump), not Esc, f
-    assert b"White at the bottom" not in terminal.output
+    terminal.type("/e7-e13")  # in the move box
+    terminal.read_until(terminal.in_move_box, "the move box to have the focus")
+    terminal.type("\x1b")
+    terminal.wait_until_read()  # the Esc read alone
+    terminal.type("f")  # the next key, read apart but well within ESCDELAY: Esc took the focus to the board,
+    terminal.wait_for("Black at the bottom")  # where f flips it
+    terminal.type("\x1bf")  # Alt+F in one write, as terminals send it (Textual: a word jump), not Esc, f
     arrows = key_path(parse_hex("G1"), parse_hex("G3"), flipped=True, mode="full")  # from the King, flipped
-    terminal.type("".join(ARROW_BYTES[key] for key in arrows), settle=0.5)  # arrow keys still arrive as arrows
-    terminal.wait_for("G3")  # the hex under the cursor is named
+    terminal.type("".join(ARROW_BYTES[key] for key in arrows))  # arrow keys still arrive as arrows
+    terminal.wait_for("G3")  # the hex under the cursor is named, after Alt+F was handled (keys keep their order)
+    assert b"White at the bottom" not in terminal.output
 
 
 @pytest.mark.parametrize("garbage", [b"\xff", b"\xe9a", b"/\xe9\xff\x1b"], ids=["0xFF", "Latin-1", "in the box"])
 def test_bytes_that_are_not_utf8_are_replaced_the_player_is_told_and_the_game_goes_on(terminal, tmp_path, garbage):
-    terminal.type(garbage, settle=1.0)
-    assert terminal.process.poll() is None
+    terminal.type(garbage)
     terminal.wait_for_screen("not UTF-8")
+    assert terminal.process.poll() is None
     terminal.type("/E7-E13\r")
     terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13"], "the move in the autosave")
     assert terminal.quit() == 0
@@ -256,7 +258,11 @@ BROKEN = {"CSI": b"\x1b[99;99", "Esc [": b"\x1b[", "long": b"\x1b[" + b"1;" * 30
 def test_a_broken_escape_sequence_leaves_nothing_in_the_move_box(terminal, tmp_path, broken):
     """Its characters were typed as keys and went before the next move typed there, which was refused (issue 22)."""
     terminal.type("/")
-    terminal.type(broken, settle=0.5)  # more than the Esc delay: the terminal will never finish it
+    terminal.type(broken)
+    terminal.wait_until_read()
+    # The terminal never finishes it: once its Esc delay has run out, the driver's next look drops it (its input
+    # thread waits for input no longer than that; the rest of the pause is for a thread that runs late).
+    terminal.pause(3 * constants.ESCAPE_DELAY)
     terminal.type("e7-e13\r")
     terminal.read_until(lambda: saved_moves(tmp_path / "data") == ["E7-E13"], "the move in the autosave")
     assert terminal.quit() == 0

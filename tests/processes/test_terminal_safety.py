@@ -19,12 +19,12 @@ def test_a_crafted_record_writes_none_of_its_escape_sequences_to_the_terminal(tm
     record.write_text(RECORD, encoding="utf-8")
     terminal = Terminal(terminal_environment(tmp_path), [str(record)])
     try:
-        terminal.wait_for("Move:")
-        terminal.settle(1.0)  # the clocks with the players' names, the last move's comments
-        terminal.type("v", settle=1.0)  # the whole record as text: every tag and comment
+        terminal.wait_for("Move:")  # the clocks with the players' names, the last move's comments
+        terminal.type("v")  # the whole record as text: every tag and comment
         terminal.wait_for("CTL-PGN")
-        terminal.type("\x1b", settle=0.5)
-        terminal.type("{", settle=1.0)  # the start: the record's introduction
+        terminal.type("\x1b")
+        terminal.read_until(lambda: not terminal.shows("CTL-PGN"), "the record's text closed")
+        terminal.type("{")  # the start: the record's introduction
         terminal.wait_for("intro")
         assert terminal.quit() == 0
     finally:

@@ -28,6 +28,7 @@ pytest.importorskip("textual_serve", reason="the web extra is part of the test e
 
 import aiohttp
 
+from tests.helpers.terminal import READING_SECONDS
 from tests.helpers.web import PATIENCE, Tab, WebServer, browser, server_environment
 
 
@@ -114,8 +115,7 @@ async def test_esc_and_a_key_typed_right_after_it_are_two_keys(server: WebServer
     """The page sends each key in a message of its own: Esc then "/" 30 ms later leave the box and come back."""
     async with browser(server) as visitor, visitor.tab() as tab:
         assert await tab.read_until("White to move")
-        await tab.type("/")
-        await asyncio.sleep(0.5)  # the focus moves to the box a moment later
+        await tab.type("/")  # the move box has the focus before the next key is handled
         await tab.burst("e7")
         await tab.type("\x1b/")  # Esc: back to the board; "/": the box again, its "e7" selected (typing replaces it)
         await tab.burst("f8-f12\r")
@@ -163,7 +163,7 @@ async def test_two_browsers_never_share_a_game_and_a_reload_resumes_its_own(serv
             await visitor.load()  # the reload: same cookie
             async with visitor.tab() as tab:
                 assert await tab.read_until("Resume it?"), tab.screen()[-2000:]
-                await asyncio.sleep(0.5)  # the question takes keys only once a person could have read it
+                await asyncio.sleep(READING_SECONDS)  # a question takes keys once a person could have read it
                 await tab.type("y")
                 assert await tab.read_until("resumed the game"), tab.screen()[-2000:]
                 assert await tab.read_until_shown(partial(in_move_list, move=move))
@@ -211,10 +211,7 @@ async def test_a_visitor_cannot_make_the_app_read_a_server_file(server: WebServe
         assert not await tab.read_until("SECRETWHITE", 3), "the server's file was opened"
         assert await tab.read_until("column"), tab.screen()[-2000:]  # what was typed is read as a PDTL, and refused
         assert "Openagame" in tab.screen()
-        await tab.type("\x1b")
-        await asyncio.sleep(0.5)  # the paste box closes
-        await tab.type("/")  # the move box (Textual moves the focus a moment later)
-        await asyncio.sleep(0.5)
+        await tab.type("\x1b/")  # the paste box closed, then the move box (the keys are handled in order)
         await tab.burst(f"{secret}\r")
         assert await tab.read_until("not a CTL-AN move"), tab.screen()[-2000:]
         await tab.type("\x13")  # Ctrl+S: a download, no path asked

@@ -50,8 +50,7 @@ def test_the_app_sets_the_autosave_aside_instead_of_dying_on_resume(environment,
     try:
         terminal.wait_for("Move:")
         terminal.wait_for_text("is damaged")  # said in a notification
-        terminal.type("\r", settle=0.5)  # Enter: it would have resumed the game, and died
-        terminal.type("/e7-e13\r", settle=0)
+        terminal.type("\r/e7-e13\r")  # Enter: it would have resumed the game, and died
         terminal.read_until(lambda: (data / "autosave.json").exists(), "the new game's first save")
         assert terminal.quit() == 0
     finally:
