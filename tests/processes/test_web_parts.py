@@ -13,6 +13,7 @@ from cescacs_tui.web.browsers import Browser, browser_from_cookie, new_browser_i
 from cescacs_tui.web.server import MAX_COLUMNS, MAX_ROWS, terminal_size
 from cescacs_tui.web.sessions import SERVER_STOPPING, TAKEN_OVER, SessionTable
 from cescacs_tui.web.site import Site, SiteError
+from tests.helpers.waiting import until
 
 LOCAL = Site.served("127.0.0.1", 8000)
 PUBLIC = Site.served("0.0.0.0", 8000, "https://chess.example.org")
@@ -172,7 +173,7 @@ async def test_a_second_tab_of_a_browser_waits_for_the_first_to_end() -> None:
     old = await table.admit("a", old_tab.end)
     assert old is not None
     newer = asyncio.create_task(table.admit("a", Tab().end))
-    await asyncio.sleep(0.01)
+    await until(lambda: old_tab.closed, "the old tab told")
     assert old_tab.closed == [TAKEN_OVER]
     assert not newer.done()  # the old process has not exited yet: no second process on one data directory
     old.release()
