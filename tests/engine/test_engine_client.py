@@ -184,7 +184,8 @@ async def test_an_engine_answering_an_illegal_move_or_garbage():
 
 async def test_an_engine_that_ignores_stop_is_given_up_after_the_timeout():
     stubborn = fake_engine(GREETS.format(on_go="pass"))
-    client = await EngineClient.start(stubborn, timeout=0.5)
+    client = await EngineClient.start(stubborn, timeout=PATIENCE)  # a process's start, however slow the machine
+    client.timeout = 0.5  # then the engine's answers: it never answers stop
     search = await client.go(Position.initial(), [], Limits(infinite=True))
     with pytest.raises(EngineError, match=r"did not answer stop within 0\.5 s"):
         await search.stop()
