@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from cescacs_tui.server.lobby import BEAT
 from tests.helpers.postgres import PrivatePostgres
 from tests.helpers.remote import ServerProcess
 from tests.helpers.ssh import make_keys, ssh_command
@@ -251,7 +252,7 @@ def test_a_command_it_cannot_read_is_refused_with_a_reason(keys: Path, server: S
     assert "register NAME" in said(keys, server, "ana", "help")
 
 
-def test_on_postgresql_a_move_through_one_server_process_is_told_on_the_other_within_a_second(
+def test_on_postgresql_a_move_through_one_server_process_is_told_on_the_other_before_its_heartbeat(
     environment: dict[str, str], keys: Path, postgres_server: PrivatePostgres
 ) -> None:
     db = postgres_server.new_database()
@@ -272,7 +273,9 @@ def test_on_postgresql_a_move_through_one_server_process_is_told_on_the_other_wi
         said(keys, other, "bo", "play", str(game["id"]), "I23-I19")  # through the second process
         started = time.monotonic()
         ana.wait_for("I23-I19", since=seen)
-        assert time.monotonic() - started < 1.0
+        # Told by the other process's NOTIFY (in well under a second on an idle machine), not by this process's
+        # next heartbeat, which would make the lobby read its games again anyway: that comes every BEAT (30 s).
+        assert time.monotonic() - started < BEAT.total_seconds() / 3
     finally:
         if ana is not None:
             ana.close()

@@ -45,7 +45,7 @@ async def test_asking_never_waits_and_a_full_queue_drops_with_a_log_line(
         with caplog.at_level(logging.WARNING, "cescacs_tui.server.notify"):
             for game in range(50):
                 notifier("alice", game)
-        assert time.monotonic() - started < 1.0  # fifty calls, none waiting for a run of 30 s
+        assert time.monotonic() - started < 10.0  # fifty calls, none waiting for a run of 30 s (at any load)
         assert sum("dropped" in record.message for record in caplog.records) >= 40
     finally:
         await notifier.close()
