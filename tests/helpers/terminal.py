@@ -187,6 +187,10 @@ class Terminal:
         """
         os.write(self.controller, keys.encode() if isinstance(keys, str) else keys)
 
+    def type_move(self, move: str) -> None:
+        """``move`` and Enter in the move box, Ctrl+U first clearing a refused move the box gave back."""
+        self.type(f"\x15{move}\r")
+
     def pause(self, seconds: float) -> None:
         """Let ``seconds`` pass, reading the screen meanwhile: a person's time (a pace, a reaction), never a guess
         at how long the program takes, which is waited for by what it shows."""

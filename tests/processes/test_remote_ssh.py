@@ -46,11 +46,6 @@ def server(environment: dict[str, str], keys: Path) -> Iterator[ServerProcess]:
         served.stop()
 
 
-def play(terminal: Terminal, move: str) -> None:
-    """Type ``move`` in the move box, Ctrl+U first clearing a refused move left there, then Enter."""
-    terminal.type(f"\x15{move}\r")
-
-
 def room_moves(data: Path, room: str) -> list[str]:
     saved = read_autosave(data / "rooms" / room / "autosave.json")
     return [] if saved is None else [node.san for node in saved.game.nodes]
@@ -65,9 +60,9 @@ def test_two_players_in_one_room_see_each_others_moves_and_the_room_keeps_the_ga
     try:
         ana.wait_for_text("Black: bo ● here")
         bo.wait_for_text("White: ana ● here")
-        play(ana, "h6-h12")
+        ana.type_move("h6-h12")
         bo.wait_for("White played H6-H12")
-        play(bo, "i23-i19")
+        bo.type_move("i23-i19")
         ana.wait_for("Black played I23-I19")
         ana.read_until(lambda: room_moves(data, "room1") == ["H6-H12", "I23-I19"], "the room's autosave")
         seen = len(ana.output)
@@ -93,17 +88,17 @@ def test_a_dropped_player_gets_the_seat_back_and_a_later_key_only_watches(
     bo = visit(environment, keys, server, "bo", "room2")
     cy: Terminal | None = None
     try:
-        play(ana, "h6-h12")
+        ana.type_move("h6-h12")
         bo.wait_for("White played H6-H12")
         ana.process.kill()  # the link drops
         ana.close()
         bo.wait_for("○ away")
         cy = visit(environment, keys, server, "cy", "room2")  # the seat is ana's key's: cy watches
-        play(cy, "i23-i19")
+        cy.type_move("i23-i19")
         cy.wait_for("you are watching: only White and Black play")
         ana = visit(environment, keys, server, "ana", "room2")
         ana.wait_for_text("White: ana (you) ● here")
-        play(bo, "i23-i19")
+        bo.type_move("i23-i19")
         ana.wait_for("Black played I23-I19")
         assert room_moves(data, "room2") == ["H6-H12", "I23-I19"]
     finally:

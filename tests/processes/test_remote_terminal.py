@@ -49,14 +49,14 @@ def _holds(data: Path, expected: list[str]) -> bool:
 
 
 def play(terminal: Terminal, move: str, *, after: str | None = None) -> None:
-    """Type ``move`` in the move box (Ctrl+U first clears a refused move left there), then Enter.
+    """Type ``move`` in the move box (:meth:`Terminal.type_move`).
 
     With ``after``, first wait until this player's screen says the opponent played it: the coordinator holds a
     move a moment before the other client hears of it, and a move typed in that moment is refused as out of turn.
     """
     if after is not None:
         terminal.wait_for_screen(f"played {after}")
-    terminal.type(f"\x15{move}\r")
+    terminal.type_move(move)
 
 
 def test_a_whole_game_played_from_two_terminals_is_seen_by_a_watcher_and_archived_by_the_host(
