@@ -107,6 +107,22 @@ async def test_the_first_paint_shows_the_board_and_it_keeps_its_place_when_the_r
         assert app.board.region == region
 
 
+async def test_the_footer_offers_the_boards_keys_in_a_game_resumed_behind_the_resume_question() -> None:
+    """The footer arrives after the first frame, when the resume question may already cover the board; its keys
+    came from what the screen published before it arrived and stayed blank, with no focus change to come."""
+    from cescacs_tui.data.autosave import SavedGame
+
+    app = CescacsApp(Game.new(), resume=SavedGame(game=Game.new(), saved_at="2026-01-01T00:00:00+00:00"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await answer(pilot, "y")
+
+        def footer_keys() -> str:
+            return " ".join(str(key.render()) for footer in app.game_screen.query(Footer) for key in footer.children)
+
+        await until(lambda: "Flip" in footer_keys(), "the board's keys in the footer")
+        assert app.focused is app.board
+
+
 async def test_a_move_and_a_cursor_key_redraw_the_panels_without_searching_the_screen_for_them() -> None:
     """A query walks the whole screen: the panels found once are held (GameScreen._mounted), and still updated."""
     app = CescacsApp()
