@@ -222,9 +222,15 @@ class Terminal:
         """The screen's last line: the footer, whose keys are those of the widget with the focus."""
         return self.screen.display[-1]
 
+    def on_board(self) -> bool:
+        """Whether the board has the focus: the footer offers its keys (Flip among them)."""
+        return "Flip" in self.footer()
+
     def in_move_box(self) -> bool:
-        """Whether the move box has the focus: the footer offers no board key (the board's offers Flip)."""
-        return "Flip" not in self.footer()
+        """Whether the move box has the focus: the footer is drawn and offers no board key.  (A blank footer, not
+        yet drawn after the first frame, says nothing of the focus.)"""
+        footer = self.footer()
+        return bool(footer.strip()) and "Flip" not in footer
 
     def leave_move_box(self) -> None:
         """Esc, alone, from the move box; back once the board has the focus (the footer offers its keys).
@@ -234,7 +240,7 @@ class Terminal:
         program is scheduled.  (A caller that has just typed ``/`` first waits for the move box's footer.)
         """
         self.type("\x1b")
-        self.read_until(lambda: not self.in_move_box(), "the board to have the focus")
+        self.read_until(self.on_board, "the board to have the focus")
 
     def answer(self, question: str, keys: str) -> None:
         """Once ``question`` is on the screen and has been read, type ``keys``.

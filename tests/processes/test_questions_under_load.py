@@ -51,7 +51,7 @@ def test_n_typed_soon_after_resign_answers_or_asks_again_under_cpu_load(tmp_path
     terminal = Terminal(terminal_environment(tmp_path), live=True)
     try:
         terminal.wait_for("Move:")
-        terminal.read_until(lambda: not terminal.in_move_box(), "the footer with the board's keys: the whole screen")
+        terminal.read_until(terminal.on_board, "the footer with the board's keys: the whole screen")
         since = len(terminal.output)
         with busy_machine():
             terminal.type("r")
