@@ -113,6 +113,7 @@ import pstats
 import random
 import re
 import select
+import shutil
 import signal
 import statistics
 import struct
@@ -823,6 +824,10 @@ to resume.
 def returning_player() -> Iterator[dict[str, str]]:
     """The environment of a new process: a returning player (a settings file, no game to resume).
 
+    An app that quits saves its game (even a new one, with no move), which the
+    next process would then read: a section whose app quits empties the data
+    directory before each run.
+
     The project is byte-compiled first and the children may use their
     bytecode, as after any ``pip install`` (a ``PYTHONDONTWRITEBYTECODE``
     environment would otherwise recompile every project module each time).
@@ -850,6 +855,7 @@ def fresh_process_paints(runs: int) -> tuple[list[Row], float]:
     with returning_player() as env:
 
         def once(kind: str) -> float:
+            shutil.rmtree(env["CESCACS_DATA_DIR"], ignore_errors=True)  # the last run's app saved its empty game
             done = subprocess.run(
                 [sys.executable, "-c", FRESH_PROCESS, kind], capture_output=True, text=True, env=env, check=True
             )
