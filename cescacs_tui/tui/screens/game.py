@@ -24,7 +24,6 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 
 from ...core import HEX_NAMES, Colour
 from ...core.pieces import PieceType
@@ -45,6 +44,7 @@ from ..widgets.annotations import AnnotationPanel
 from ..widgets.board import HexBoard
 from ..widgets.clock_panel import ClockPanel
 from ..widgets.engine_panels import AnalysisPanel, ThinkingLine
+from ..widgets.late_footer import LateFooter
 from ..widgets.lazy_line import LazyLine, MountLater
 from ..widgets.message_line import MessageLine
 from ..widgets.move_entry import MoveEntry, focus_move_box
@@ -191,7 +191,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
                 yield MaterialPanel(id="material")
         yield LazyLine(MoveEntry(id="entry"))
         yield self.message
-        yield LazyLine(Footer(compact=True))
+        yield LazyLine(LateFooter(compact=True))
 
     def on_mount(self) -> None:
         game = self.session.game

@@ -12,11 +12,6 @@ class MountLater(Lazy):
     If the app is quitting by then (Ctrl+Q, SIGTERM or a lost terminal in the
     first moments), nothing is mounted: Textual's ``Lazy`` raised
     ``MountError`` into a quitting app, which then died with a traceback.
-
-    Once mounted, the screen's bindings are published again: a widget that
-    listens for them (the ``Footer``) may arrive after the screen told them
-    last, with no key or focus change to come (a resumed game's board), and
-    would stay blank.
     """
 
     async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
@@ -28,7 +23,6 @@ class MountLater(Lazy):
             if parent.is_attached:  # False once the app is quitting
                 await parent.mount(self._replace_widget, after=self)
                 await self.remove()
-                parent.screen.refresh_bindings()
 
         self.call_after_refresh(mount)
 
