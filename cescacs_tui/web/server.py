@@ -30,6 +30,7 @@ from typing import Any, Final
 
 import aiohttp_jinja2
 import jinja2
+import textual_serve.download_manager
 from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
@@ -91,6 +92,17 @@ FORGET_EVERY_SECONDS: Final = 3600.0
 
 STATIC_PREFIXES: Final = ("/static/", "/cescacs/", "/favicon.ico")
 """The script, styles, font and icon may be cached; pages and downloads are not."""
+
+CHUNK_PATIENCE_SECONDS: Final = 60
+"""How long a download (a screenshot, a record) waits for each piece of its file from the app that makes it.
+
+textual-serve waits 4 s (``DOWNLOAD_TIMEOUT``, the setting it reads at each wait), then ends the response: the
+player's new tab stayed empty for good whenever the app, on a busy machine, answered later than that (the
+browser test of the screenshot failed so in a full run on an idle 2-core machine; an app stopped for 5 s as the
+download is asked for does it every time).  A longer wait costs nothing: an app that ends has its downloads
+ended with it (textual-serve's ``AppService.stop``, which every session's end calls).
+"""
+textual_serve.download_manager.DOWNLOAD_TIMEOUT = CHUNK_PATIENCE_SECONDS
 
 
 def terminal_size(width: object, height: object) -> tuple[int, int] | None:

@@ -17,6 +17,7 @@ import asyncio
 import os
 import re
 import shutil
+import signal
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -249,6 +250,44 @@ async def test_a_screenshot_is_opened_in_the_browser_and_never_written_on_the_se
     files_after = {path for path in server.state.rglob("*") if path.is_file()}
     assert {path for path in files_after - files_before if path.suffix == ".svg"} == set()
     assert screen.problems == []
+
+
+APP_STALL_SECONDS = 5.0
+"""Longer than textual-serve's own wait for a piece of a download (4 s), which left the tab empty for good."""
+
+
+async def test_a_screenshot_asked_of_an_app_that_stalls_still_opens_when_the_app_answers(
+    chromium: Browser, server: WebServer
+) -> None:
+    """The app stopped (SIGSTOP, as a starved process on a busy machine) at the moment the browser asks for the
+    screenshot, for longer than textual-serve waits: the tab gets the picture once the app goes on."""
+    page, screen = await open_game(chromium, server, viewport={"width": 1280, "height": 800})
+    apps = server.app_processes()
+    stalled: list[int] = []
+
+    async def stall(route: Any) -> None:  # before the request leaves the browser, so before the server asks the app
+        for pid in apps if not stalled else ():
+            os.kill(pid, signal.SIGSTOP)
+            stalled.append(pid)
+        await route.continue_()
+
+    popups: asyncio.Queue[Any] = asyncio.Queue()
+    await page.context.route(re.compile("/download/"), stall)
+    page.context.on("page", popups.put_nowait)
+    await page.keyboard.press("Control+p")
+    await screen.shows("Search for commands")
+    await page.keyboard.type("Screenshot", delay=TYPING_MS)
+    await page.keyboard.press("Enter")
+    try:
+        popup = await asyncio.wait_for(popups.get(), PATIENCE)
+        await popup.wait_for_url(re.compile("/download/"), wait_until="commit", timeout=PATIENCE * 1000)
+        assert stalled, "the app was not stopped: the download was never asked for"
+        await asyncio.sleep(APP_STALL_SECONDS)  # the stall itself is what is tested: a time, not a wait
+    finally:
+        for pid in stalled:
+            os.kill(pid, signal.SIGCONT)
+    await popup.locator("svg").first.wait_for(state="attached", timeout=PATIENCE * 1000)
+    assert "rich-terminal" in await popup.content()
 
 
 async def test_a_game_left_idle_is_closed_and_the_page_says_it_is_saved(chromium: Browser, tmp_path: Path) -> None:
