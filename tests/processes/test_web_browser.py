@@ -229,21 +229,27 @@ async def test_when_the_browser_would_refuse_the_chooser_the_page_asks_for_a_cli
     assert not await button.is_visible()
 
 
-async def test_a_screenshot_is_opened_in_the_browser_and_never_written_on_the_server(
-    chromium: Browser, server: WebServer
-) -> None:
-    page, screen = await open_game(chromium, server, viewport={"width": 1280, "height": 800})
-    popups: asyncio.Queue[Any] = asyncio.Queue()
+async def take_screenshot(page: Page, screen: Screen) -> Page:
+    """The command palette's Screenshot; the tab it opens, once that tab has begun loading the download."""
+    popups: asyncio.Queue[Page] = asyncio.Queue()
     page.context.on("page", popups.put_nowait)
-    files_before = {path for path in server.state.rglob("*") if path.is_file()}
     await page.keyboard.press("Control+p")
     await screen.shows("Search for commands")
     await page.keyboard.type("Screenshot", delay=TYPING_MS)
     await page.keyboard.press("Enter")
     popup = await asyncio.wait_for(popups.get(), PATIENCE)
+    await popup.wait_for_url(re.compile("/download/"), wait_until="commit", timeout=PATIENCE * 1000)
+    return popup
+
+
+async def test_a_screenshot_is_opened_in_the_browser_and_never_written_on_the_server(
+    chromium: Browser, server: WebServer
+) -> None:
+    page, screen = await open_game(chromium, server, viewport={"width": 1280, "height": 800})
+    files_before = {path for path in server.state.rglob("*") if path.is_file()}
+    popup = await take_screenshot(page, screen)
     # Waited for by what it shows, not by its "load" event: once, on an idle machine, the popup's load event never
     # came (only "networkidle" did) and the wait ran out.  The locator waits across the popup's navigation.
-    await popup.wait_for_url(re.compile("/download/"), wait_until="commit", timeout=PATIENCE * 1000)
     await popup.locator("svg").first.wait_for(state="attached", timeout=PATIENCE * 1000)
     svg = await popup.content()
     assert "<svg" in svg and "rich-terminal" in svg
@@ -266,21 +272,15 @@ async def test_a_screenshot_asked_of_an_app_that_stalls_still_opens_when_the_app
     stalled: list[int] = []
 
     async def stall(route: Any) -> None:  # before the request leaves the browser, so before the server asks the app
-        for pid in apps if not stalled else ():
-            os.kill(pid, signal.SIGSTOP)
-            stalled.append(pid)
+        if not stalled:
+            for pid in apps:
+                os.kill(pid, signal.SIGSTOP)
+                stalled.append(pid)
         await route.continue_()
 
-    popups: asyncio.Queue[Any] = asyncio.Queue()
     await page.context.route(re.compile("/download/"), stall)
-    page.context.on("page", popups.put_nowait)
-    await page.keyboard.press("Control+p")
-    await screen.shows("Search for commands")
-    await page.keyboard.type("Screenshot", delay=TYPING_MS)
-    await page.keyboard.press("Enter")
     try:
-        popup = await asyncio.wait_for(popups.get(), PATIENCE)
-        await popup.wait_for_url(re.compile("/download/"), wait_until="commit", timeout=PATIENCE * 1000)
+        popup = await take_screenshot(page, screen)
         assert stalled, "the app was not stopped: the download was never asked for"
         await asyncio.sleep(APP_STALL_SECONDS)  # the stall itself is what is tested: a time, not a wait
     finally:
