@@ -40,9 +40,10 @@ import codecs
 import errno
 import os
 import selectors
+import threading
 import time
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from textual import constants
@@ -271,13 +272,23 @@ def driver_class(default: type[Driver]) -> type[Driver]:
 
 @cache
 def web_driver_class() -> type[Driver]:
-    """Textual's web driver with the input loop of :class:`TerminalInput`, each stdin packet taken as one read.
+    """Textual's web driver with the input loop of :class:`TerminalInput`, each stdin packet taken as one read,
+    and every packet to the server written whole, one at a time.
 
     The page's terminal sends each key (an escape sequence whole) in a message
     of its own, which textual-serve forwards as one stdin packet: Esc and a key
     typed right after it are two packets, so they stay two keys, as with
     :class:`CescacsDriver` (Textual's web driver made them Alt+key within the
     Esc delay: Esc then ``/`` lost the ``/``).
+
+    Textual's web driver writes each packet (a frame, a message, a piece of a
+    download) with one ``os.write`` and never looks at how much it wrote.  Into
+    a full pipe (a server slow to read, on a busy machine) a write that a signal
+    interrupts (a process stopped and continued, a frozen container thawed) writes
+    only part; and the input thread writes a download's pieces while the app's
+    thread writes frames, so two large packets could interleave.  Either way the
+    server read the rest as garbage and ended the session (textual-serve's
+    ``DecodeError``).
     """
     from textual.drivers._byte_stream import ByteStream
     from textual.drivers.web_driver import WebDriver, _ExitInput
@@ -288,6 +299,16 @@ def web_driver_class() -> type[Driver]:
         ) -> None:
             super().__init__(app, debug=debug, mouse=mouse, size=size)
             self._app_loop = asyncio.get_running_loop()
+            self._output_lock = threading.Lock()
+            self._write = partial(self._write_whole)  # where Textual's driver keeps its partial of os.write
+
+        def _write_whole(self, packet: bytes) -> int:
+            """Write all of ``packet`` to the server before any other packet (Textual's ``_write``, made whole)."""
+            with self._output_lock:
+                unwritten = memoryview(packet)
+                while unwritten:
+                    unwritten = unwritten[os.write(self.fileno, unwritten) :]
+            return len(packet)
 
         def run_input_thread(self) -> None:
             """As Textual's web driver: stdin packets are keys, the others the server's meta messages.

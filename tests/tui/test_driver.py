@@ -7,7 +7,9 @@ These tests also pin what the driver takes from Textual's private parser
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 import time
 from typing import Any
 
@@ -15,6 +17,7 @@ import pytest
 from textual import constants, events
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
+from textual_serve._binary_encode import load as binary_load
 
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.driver import CescacsDriver, InvalidTerminalInput, TerminalInput, driver_class
@@ -107,6 +110,43 @@ def test_under_textual_serve_the_web_driver_gets_the_same_input_loop(monkeypatch
     assert web is not WebDriver and issubclass(web, WebDriver) and driver_class(WebDriver) is web
     monkeypatch.setattr(constants, "DRIVER", "textual.drivers.web_driver:WebDriver")  # textual-serve's TEXTUAL_DRIVER
     assert CescacsApp().driver_class is web
+
+
+async def test_under_textual_serve_each_packet_is_written_whole_and_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame and a download's piece written at once from two threads, into a pipe that takes a little at a time
+    (as ``os.write`` does when a signal interrupts it on a full pipe): the server reads two whole packets."""
+    from textual.drivers.web_driver import WebDriver
+
+    written: list[bytes] = []
+
+    def write_a_little(fd: int, data: bytes) -> int:
+        written.append(bytes(data[:1000]))
+        time.sleep(0)  # the other thread's turn, as a blocked write gives it
+        return min(len(data), 1000)
+
+    server_side, app_side = os.pipe()
+    with open(server_side, "rb") as stdin, open(app_side, "wb"):
+        monkeypatch.setattr(sys, "__stdin__", stdin)  # what the driver's input reader watches: textual-serve's pipe
+        monkeypatch.setattr(os, "write", write_a_little)
+        driver = driver_class(WebDriver)(CescacsApp())
+    frame, piece = "x" * 30_000, b"y" * 30_000
+    threads = [
+        threading.Thread(target=driver.write, args=(frame,)),
+        threading.Thread(target=lambda: driver.write_binary_encoded(("deliver_chunk", "key", piece))),  # type: ignore[attr-defined]
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    stream = b"".join(written)
+    packets: dict[bytes, bytes] = {}
+    while stream:  # as textual-serve reads them: a type, a length, the payload
+        size = int.from_bytes(stream[1:5], "big")
+        packets[stream[:1]] = stream[5 : 5 + size]
+        stream = stream[5 + size :]
+    assert packets.keys() == {b"D", b"P"}
+    assert packets[b"D"] == frame.encode()
+    assert binary_load(packets[b"P"]) == ("deliver_chunk", "key", piece)
 
 
 def test_the_first_bytes_that_are_not_utf8_tell_the_app_once():
