@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -55,6 +56,26 @@ class WebServer:
                 ready += os.read(self.process.stdout.fileno(), 4096)
         assert f"http://127.0.0.1:{self.port}".encode() in ready, ready  # in the server's language
         self.origin = f"http://127.0.0.1:{self.port}"
+        self.said = bytearray(ready)
+        """Everything the server has written (its output and its log), complete once it has stopped."""
+        self._relay = threading.Thread(target=self._relay_output, daemon=True)
+        self._relay.start()
+
+    def _relay_output(self) -> None:
+        """Keep what the server writes and copy it to this process's stderr as it comes.
+
+        pytest shows it with a failing test's captured output, and the server
+        never waits on a pipe that nobody reads (its log grows with every session).
+        """
+        streams = [stream for stream in (self.process.stdout, self.process.stderr) if stream is not None]
+        while streams:
+            for stream in select.select(streams, [], [])[0]:
+                data = os.read(stream.fileno(), 1 << 16)
+                if not data:
+                    streams.remove(stream)
+                    continue
+                self.said += data
+                os.write(2, data)  # stderr: pytest captures it for the test that is running
 
     def app_processes(self) -> list[int]:
         """The ``cescacs`` processes it runs (its children)."""
@@ -74,6 +95,8 @@ class WebServer:
         except subprocess.TimeoutExpired:
             self.process.kill()
             raise
+        finally:
+            self._relay.join(PATIENCE)
 
 
 def visible_text(chunks: list[bytes]) -> str:

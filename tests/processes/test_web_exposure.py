@@ -105,7 +105,7 @@ async def test_a_game_left_without_a_key_is_ended_saved_and_resumed_on_return(tm
                 assert await again.read_until("Resume it?"), again.screen()[-2000:]
     finally:
         server.stop()
-    assert server.process.stderr is not None and b"Traceback" not in server.process.stderr.read()
+    assert b"Traceback" not in server.said
 
 
 def aged(folder: Path, days: float) -> Path:
