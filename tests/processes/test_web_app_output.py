@@ -30,7 +30,10 @@ from tests.helpers.terminal import POSIX_ONLY
 from tests.helpers.waiting import wait_until
 from tests.helpers.web import visible_text
 
-pytestmark = POSIX_ONLY
+pytestmark = [
+    POSIX_ONLY,
+    pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="needs Linux's /proc wait channels"),
+]
 
 PIPE_SIZE = 4096
 """The app's stdout pipe, made as small as Linux allows: a frame fills it many times over, and a write that has
