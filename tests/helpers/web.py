@@ -75,7 +75,8 @@ class WebServer:
                     streams.remove(stream)
                     continue
                 self.said += data
-                os.write(2, data)  # stderr: pytest captures it for the test that is running
+                while data:  # to stderr, which pytest captures for the test that is running
+                    data = data[os.write(2, data) :]
 
     def app_processes(self) -> list[int]:
         """The ``cescacs`` processes it runs (its children)."""
