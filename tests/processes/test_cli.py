@@ -231,6 +231,28 @@ def test_cescacs_starts_the_app_with_the_garbage_collector_off_and_turns_it_on_a
         gc.enable()
 
 
+def test_the_command_loads_its_modules_with_the_collector_off_and_then_keeps_them_out_of_collections():
+    """The console script's entry (``cescacs_tui.__main__.main``), in a fresh interpreter: no collection while
+    the command line and the rules load; afterwards the collector is on and what loaded is frozen."""
+    probe = """
+import gc, sys
+while_loading = []
+gc.callbacks.append(
+    lambda phase, info: phase == "start"
+    and while_loading.append("cescacs_tui.cli" in sys.modules and not hasattr(sys.modules["cescacs_tui.cli"], "main"))
+)
+sys.argv = ["cescacs", "--version"]
+from cescacs_tui.__main__ import main
+try:
+    main()
+except SystemExit:
+    pass
+print(sum(while_loading), gc.isenabled(), gc.get_freeze_count() > 10_000)
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split()[-3:] == ["0", "True", "True"]
+
+
 def test_cescacs_with_a_record_opens_it_at_its_last_move(started, tmp_path):
     record = tmp_path / "game.ctl-pgn"
     record.write_text('[Variant "C\'escacs"]\n\n1. H6-H12 I23-I19 2. JF6-C15 *\n', encoding="utf-8")
