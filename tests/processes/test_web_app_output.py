@@ -27,7 +27,7 @@ from textual_serve.download_manager import DownloadManager
 
 from cescacs_tui.web.command import app_command
 from tests.helpers.terminal import POSIX_ONLY
-from tests.helpers.waiting import wait_until
+from tests.helpers.waiting import PATIENCE, wait_until
 from tests.helpers.web import visible_text
 
 pytestmark = [
@@ -88,18 +88,20 @@ def packets(stream: bytes) -> list[tuple[bytes, bytes]]:
 
 
 def test_the_app_stopped_and_continued_while_writing_a_frame_still_writes_whole_packets(
-    environment: dict[str, str],
+    environment: dict[str, str], tmp_path: Path
 ) -> None:
     server_end, app_end = os.pipe()
     fcntl.fcntl(app_end, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
-    app = subprocess.Popen(
-        app_command(),
-        shell=True,
-        stdin=subprocess.PIPE,
-        stdout=app_end,
-        stderr=subprocess.DEVNULL,
-        env=serve_environment(environment, (200, 60)),
-    )
+    errors = tmp_path / "stderr"
+    with errors.open("wb") as stderr:
+        app = subprocess.Popen(
+            app_command(),
+            shell=True,
+            stdin=subprocess.PIPE,
+            stdout=app_end,
+            stderr=stderr,
+            env=serve_environment(environment, (200, 60)),
+        )
     os.close(app_end)
     output = b""
     try:
@@ -114,7 +116,7 @@ def test_the_app_stopped_and_continued_while_writing_a_frame_still_writes_whole_
         send_meta(app, {"type": "quit"})
         while chunk := os.read(server_end, 1 << 16):
             output += chunk
-        assert app.wait(timeout=60) == 0
+        assert app.wait(timeout=PATIENCE) == 0, errors.read_text(errors="replace")
     finally:
         if app.poll() is None:
             app.kill()
