@@ -189,6 +189,15 @@ class BrowserAppService(AppService):
         except TimeoutError:
             return False
 
+    async def run(self) -> None:
+        """textual-serve's relay of the app's output, then the end of the page: once the app has gone, its tab is
+        closed at once (textual-serve closes it only when the app says it exits; a process that was killed, or
+        died, left the page frozen until the visitor's next key)."""
+        try:
+            await super().run()
+        finally:
+            await self.remote_close()
+
     async def stop(self) -> None:
         """Ask the app to quit; kill it if it has not within :data:`STOP_SECONDS`; wait until it has exited.
 

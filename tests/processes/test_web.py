@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -29,6 +31,7 @@ pytest.importorskip("textual_serve", reason="the web extra is part of the test e
 import aiohttp
 
 from tests.helpers.terminal import READING_SECONDS
+from tests.helpers.waiting import until
 from tests.helpers.web import PATIENCE, Tab, WebServer, browser, server_environment
 
 
@@ -335,6 +338,25 @@ async def test_stopping_the_server_ends_its_games(tmp_path: Path) -> None:
         assert server.process.returncode == 0
         assert await tab.wait_closed() is not None
     assert not Path(f"/proc/{app}").exists()
+
+
+async def test_an_app_that_is_killed_ends_its_tab_at_once_and_the_browser_plays_on(tmp_path: Path) -> None:
+    """The app killed (the kernel out of memory, an operator's kill -9): the page says the game ended without
+    waiting for a key, and a reload starts a game again."""
+    server = WebServer(tmp_path)
+    try:
+        async with browser(server) as visitor:
+            async with visitor.tab() as tab:
+                assert await tab.read_until("White to move")
+                (app,) = server.app_processes()
+                os.kill(app, signal.SIGKILL)
+                assert await tab.wait_closed() is not None
+            await until(lambda: not server.app_processes(), "the killed app to be reaped and its place freed")
+            async with visitor.tab() as again:
+                assert await again.read_until("White to move"), again.screen()[-2000:]
+    finally:
+        server.stop()
+    assert b"Traceback" not in server.said
 
 
 # --- a password ----------------------------------------------------------------------------
