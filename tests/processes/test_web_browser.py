@@ -303,3 +303,22 @@ async def test_a_game_left_idle_is_closed_and_the_page_says_it_is_saved(chromium
         await screen.shows("Resume it?")  # the game was saved as the app quit
     finally:
         idle_server.stop()
+
+
+async def test_a_game_whose_app_is_killed_says_so_at_once_and_plays_again(chromium: Browser, tmp_path: Path) -> None:
+    """The app killed mid-game (the kernel out of memory): the page says the session ended without waiting for a
+    key, and its reload button resumes the game, saved at the last move."""
+    server = WebServer(tmp_path)
+    try:
+        page, screen = await open_game(chromium, server, viewport={"width": 1280, "height": 800})
+        await page.keyboard.type("/e7-e13\r", delay=TYPING_MS)
+        await screen.shows("White played E7-E13")
+        (app,) = server.app_processes()
+        os.kill(app, signal.SIGKILL)
+        message = page.locator("#closed-message")
+        await message.wait_for(state="visible", timeout=PATIENCE * 1000)
+        assert await message.inner_text() == "Session ended."
+        await page.locator("button.cescacs-reload").last.click()
+        await screen.shows("Resume it?")
+    finally:
+        server.stop()
