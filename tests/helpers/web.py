@@ -100,6 +100,19 @@ class WebServer:
             self._relay.join(PATIENCE)
 
 
+def app_packets(stream: bytes) -> list[tuple[bytes, bytes]]:
+    """An app's output to textual-serve, read as textual-serve reads it: packets of a type (``D`` data, ``M``
+    meta, ``P`` packed), a 4-byte length and the payload; fails at the first that is not one."""
+    found: list[tuple[bytes, bytes]] = []
+    while stream:
+        kind, size = stream[:1], int.from_bytes(stream[1:5], "big")
+        assert kind in (b"D", b"M", b"P"), f"packet {len(found)}: type {kind!r}"
+        assert len(stream) >= 5 + size, f"packet {len(found)}: {size} bytes said, {len(stream) - 5} left"
+        found.append((kind, stream[5 : 5 + size]))
+        stream = stream[5 + size :]
+    return found
+
+
 def visible_text(chunks: list[bytes]) -> str:
     """The characters the terminal output draws, without escape sequences or spaces."""
     text = b"".join(chunks).decode("utf-8", "replace")

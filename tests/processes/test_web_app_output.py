@@ -28,7 +28,7 @@ from textual_serve.download_manager import DownloadManager
 from cescacs_tui.web.command import app_command
 from tests.helpers.terminal import POSIX_ONLY
 from tests.helpers.waiting import PATIENCE, wait_until
-from tests.helpers.web import visible_text
+from tests.helpers.web import app_packets, visible_text
 
 pytestmark = [
     POSIX_ONLY,
@@ -73,20 +73,6 @@ def state(pid: int) -> str:
     return stat[stat.rindex(")") + 2]
 
 
-def packets(stream: bytes) -> list[tuple[bytes, bytes]]:
-    """The packets of the app's output, read as textual-serve reads them; fails at the first that is not one."""
-    assert stream.startswith(PRELUDE)
-    stream = stream[len(PRELUDE) :]
-    found: list[tuple[bytes, bytes]] = []
-    while stream:
-        kind, size = stream[:1], int.from_bytes(stream[1:5], "big")
-        assert kind in (b"D", b"M", b"P"), f"packet {len(found)}: type {kind!r}"
-        assert len(stream) >= 5 + size, f"packet {len(found)}: {size} bytes said, {len(stream) - 5} left"
-        found.append((kind, stream[5 : 5 + size]))
-        stream = stream[5 + size :]
-    return found
-
-
 def test_the_app_stopped_and_continued_while_writing_a_frame_still_writes_whole_packets(
     environment: dict[str, str], tmp_path: Path
 ) -> None:
@@ -122,7 +108,8 @@ def test_the_app_stopped_and_continued_while_writing_a_frame_still_writes_whole_
             app.kill()
             app.wait()
         os.close(server_end)
-    received = packets(output)
+    assert output.startswith(PRELUDE)
+    received = app_packets(output[len(PRELUDE) :])
     frames = "".join(payload.decode() for kind, payload in received if kind == b"D")
     assert "PTABCDEFGHIKLXZ" in visible_text([frames.encode()])  # the board was drawn: its columns' letters
     for kind, payload in received:

@@ -21,6 +21,7 @@ from textual_serve._binary_encode import load as binary_load
 
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.driver import CescacsDriver, InvalidTerminalInput, TerminalInput, driver_class
+from tests.helpers.web import app_packets
 
 
 def keys(messages) -> list[tuple[str, str | None]]:
@@ -138,12 +139,7 @@ async def test_under_textual_serve_each_packet_is_written_whole_and_alone(monkey
         thread.start()
     for thread in threads:
         thread.join()
-    stream = b"".join(written)
-    packets: dict[bytes, bytes] = {}
-    while stream:  # as textual-serve reads them: a type, a length, the payload
-        size = int.from_bytes(stream[1:5], "big")
-        packets[stream[:1]] = stream[5 : 5 + size]
-        stream = stream[5 + size :]
+    packets = dict(app_packets(b"".join(written)))
     assert packets.keys() == {b"D", b"P"}
     assert packets[b"D"] == frame.encode()
     assert binary_load(packets[b"P"]) == ("deliver_chunk", "key", piece)
