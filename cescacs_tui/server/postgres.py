@@ -195,6 +195,7 @@ class PostgresStorage:
         self.url = url
         self._pool = pool
         self._fanout = PostgresFanout(url)
+        self._giving_back: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStorage:
@@ -225,10 +226,41 @@ class PostgresStorage:
         return cls(url, pool)
 
     @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Connection]:
+        """A connection of the pool, given back when the block ends (what ``pool.connection()`` does, but
+        cancellable).
+
+        The pool waits for a free connection with ``asyncio.wait_for``, which on Python 3.11 loses a
+        cancellation that arrives as the connection is handed over (CPython gh-86296, fixed in 3.12 only;
+        psycopg leaves it to its callers: psycopg#1345, psycopg#1413).  The call then went on as if never
+        cancelled, and whoever waited for it to end (a visitor's session closing, a process stopping) could
+        wait forever.  So the wait is shielded: the caller is cancelled at once, and a connection handed over
+        after that goes straight back to the pool."""
+        taking = asyncio.ensure_future(self._pool.getconn())
+        try:
+            connection = await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            taking.add_done_callback(self._give_back)
+            raise
+        try:
+            async with connection:
+                yield connection
+        finally:
+            await self._pool.putconn(connection)
+
+    def _give_back(self, taking: asyncio.Future[Connection]) -> None:
+        """Return to the pool the connection it handed to a caller cancelled meanwhile (none if it failed)."""
+        if taking.cancelled() or taking.exception() is not None:
+            return
+        giving = asyncio.ensure_future(self._pool.putconn(taking.result()))
+        self._giving_back.add(giving)
+        giving.add_done_callback(self._giving_back.discard)
+
+    @contextlib.asynccontextmanager
     async def _transaction(self, *, snapshot: bool = False) -> AsyncIterator[Connection]:
         """A pooled connection in one transaction, committed when the block ends (rolled back on an error);
         ``snapshot``: a read-only one whose every statement sees the same snapshot."""
-        async with self._pool.connection() as connection, connection.transaction():
+        async with self._connection() as connection, connection.transaction():
             if snapshot:
                 await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield connection
@@ -255,7 +287,7 @@ class PostgresStorage:
 
     async def migrate(self) -> int:
         latest = MIGRATIONS[-1].version
-        async with self._pool.connection() as connection:
+        async with self._connection() as connection:
             async with connection.transaction():
                 await connection.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
                 await connection.execute(POSTGRESQL.schema_table())
@@ -281,6 +313,7 @@ class PostgresStorage:
     async def close(self) -> None:
         try:
             await self._fanout.close()
+            await asyncio.gather(*self._giving_back)
         finally:
             await self._pool.close()
 

@@ -11,6 +11,7 @@ backend.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -99,14 +100,14 @@ def url(postgres_server: PrivatePostgres) -> str:
 
 @pytest.fixture
 def nodes(url: str) -> Iterator[tuple[Node, Node]]:
-    one, two = Node(url), Node(url)
-    try:
+    with contextlib.ExitStack() as ending:  # each ended, even when the other would not end
+        one = Node(url)
+        ending.callback(one.end)
+        two = Node(url)
+        ending.callback(two.end)
         one.take("READY")
         two.take("READY")
         yield one, two
-    finally:
-        one.end()
-        two.end()
 
 
 async def game_between_two(url: str) -> tuple[int, Account, Account]:

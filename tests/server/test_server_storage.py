@@ -40,10 +40,11 @@ from cescacs_tui.server.model import (
     Update,
 )
 from cescacs_tui.server.names import parse_name
+from cescacs_tui.server.postgres import PostgresStorage
 from cescacs_tui.server.storage import RATING_PERIOD, Storage, is_postgresql, open_storage, ratings_after
 from tests.helpers.postgres import PrivatePostgres
 from tests.helpers.server import START, first, new_key, sqlite_path
-from tests.helpers.waiting import PATIENCE
+from tests.helpers.waiting import PATIENCE, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -427,6 +428,43 @@ async def test_a_listening_connection_that_breaks_is_made_again_and_its_listener
             assert (await asyncio.wait_for(anext(changes), PATIENCE)).kind is ChangeKind.RESYNC
             made = await account(storage, "alice")
             assert await asyncio.wait_for(anext(changes), PATIENCE) == Change(ChangeKind.ACCOUNT, made.id)
+    finally:
+        await storage.close()
+
+
+async def test_a_call_cancelled_as_the_pool_hands_it_a_connection_is_cancelled_and_gives_it_back(
+    postgres_server: PrivatePostgres,
+) -> None:
+    """Python 3.11's ``asyncio.wait_for``, through which the pool waits for a free connection, lost a
+    cancellation that came as the connection was handed over: the call went on as if never cancelled, and a
+    server process stopping its listener waited for it forever (a CI run's node never ended)."""
+    storage = await PostgresStorage.open(postgres_server.new_database(), pool_size=1)
+    try:
+        await storage.migrate()
+        async with storage._transaction():  # the pool's only connection, held
+            waiting = asyncio.ensure_future(storage.seeks())
+            await until(lambda: storage._pool.get_stats().get("requests_waiting"), "the call to wait for it")
+        waiting.cancel()  # in the very step that handed the connection to the waiting call
+        await asyncio.wait([waiting])
+        assert waiting.cancelled()
+        assert await storage.seeks() == []  # the connection it was handed is back in the pool (of one)
+    finally:
+        await storage.close()
+
+
+async def test_a_call_cancelled_while_it_waits_for_a_connection_gives_back_the_one_it_is_handed_later(
+    postgres_server: PrivatePostgres,
+) -> None:
+    storage = await PostgresStorage.open(postgres_server.new_database(), pool_size=1)
+    try:
+        await storage.migrate()
+        async with storage._transaction():
+            waiting = asyncio.ensure_future(storage.seeks())
+            await until(lambda: storage._pool.get_stats().get("requests_waiting"), "the call to wait for it")
+            waiting.cancel()
+            await asyncio.wait([waiting])
+            assert waiting.cancelled()  # at once, while the pool still had nothing to hand
+        assert await storage.seeks() == []  # handed to the cancelled call, then given back
     finally:
         await storage.close()
 
