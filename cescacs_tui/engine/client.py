@@ -201,7 +201,8 @@ class Search:
         if timeout is None:
             return await asyncio.shield(self.answer)
         try:
-            return await asyncio.wait_for(asyncio.shield(self.answer), timeout)
+            async with asyncio.timeout(timeout):
+                return await asyncio.shield(self.answer)
         except TimeoutError:
             raise EngineError(f"the engine did not answer within {timeout:g} s") from None
 
@@ -287,7 +288,8 @@ class EngineClient:
             if stdin is not None:
                 stdin.close()  # the end of input ends an engine that ignores quit
             try:
-                await asyncio.wait_for(process.wait(), self.timeout)
+                async with asyncio.timeout(self.timeout):
+                    await process.wait()
             except TimeoutError:
                 process.kill()
                 await process.wait()
@@ -408,7 +410,8 @@ class EngineClient:
 
     async def _wait(self, awaitable: Awaitable[T], what: str) -> T:
         try:
-            return await asyncio.wait_for(awaitable, self.timeout)
+            async with asyncio.timeout(self.timeout):
+                return await awaitable
         except TimeoutError:
             self._fail(EngineError(f"the engine did not answer {what} within {self.timeout:g} s"))
             with contextlib.suppress(ProcessLookupError):
@@ -497,10 +500,12 @@ class EngineClient:
     async def _exited(self) -> None:
         """The engine's output ended: record why, for every call waiting and to come."""
         process = self._process
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(process.wait(), 1.0)
-        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-            await asyncio.wait_for(asyncio.shield(self._stderr_reader), 1.0)  # its last words explain the exit
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1.0):
+                await process.wait()
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            async with asyncio.timeout(1.0):
+                await asyncio.shield(self._stderr_reader)  # its last words explain the exit
         if self._failure is None:
             said = "; ".join(self._stderr)
             detail = f": {said}" if said else ""

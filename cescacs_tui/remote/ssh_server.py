@@ -409,11 +409,13 @@ async def run_visitor_app(
     finally:
         if not visitor_left:  # the app is on its way out (it closes its screen a moment before it exits)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(child.wait(), 5.0)
+                async with asyncio.timeout(5.0):
+                    await child.wait()
         with contextlib.suppress(ProcessLookupError):
             child.send_signal(signal.SIGHUP)  # the visitor left: the app ends (the room or the server has the game)
         try:
-            await asyncio.wait_for(child.wait(), 5.0)
+            async with asyncio.timeout(5.0):
+                await child.wait()
         except TimeoutError:
             child.kill()
             await child.wait()

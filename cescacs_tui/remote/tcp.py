@@ -202,7 +202,8 @@ async def handle_connection(
             coordinator.leave(connection.member)
         peer.close()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(pump, 5.0)
+            async with asyncio.timeout(5.0):
+                await pump
 
 
 class _Connection:

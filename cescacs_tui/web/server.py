@@ -185,7 +185,8 @@ class BrowserAppService(AppService):
         """Pass keys on; ``False`` if the app has not taken them within :data:`STOP_SECONDS` (its input is dead)."""
         self.last_input = time.monotonic()
         try:
-            return await asyncio.wait_for(super().send_bytes(data), STOP_SECONDS)
+            async with asyncio.timeout(STOP_SECONDS):
+                return await super().send_bytes(data)
         except TimeoutError:
             return False
 
@@ -205,13 +206,15 @@ class BrowserAppService(AppService):
         the data directory with a dying one.
         """
         try:
-            await asyncio.wait_for(super().stop(), STOP_SECONDS)
+            async with asyncio.timeout(STOP_SECONDS):
+                await super().stop()
         except TimeoutError:
             log.warning("an app process did not quit in %s s: killed", STOP_SECONDS)
         process = self._process
         if process is not None and process.returncode is None:
             try:
-                await asyncio.wait_for(process.wait(), STOP_SECONDS)
+                async with asyncio.timeout(STOP_SECONDS):
+                    await process.wait()
             except TimeoutError:
                 process.kill()
                 await process.wait()

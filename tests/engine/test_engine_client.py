@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import textwrap
+from typing import cast
 
 import pytest
 
@@ -17,9 +18,11 @@ from cescacs_tui.core import Position
 from cescacs_tui.core.build_info import build
 from cescacs_tui.engine.client import (
     DEFAULT_COMMAND,
+    BestMove,
     EngineClient,
     EngineError,
     EngineInfo,
+    Search,
     go_command,
     parse_info,
     position_command,
@@ -191,6 +194,19 @@ async def test_an_engine_that_ignores_stop_is_given_up_after_the_timeout():
         await search.stop()
     await client.close()
     assert not client.alive
+
+
+async def test_a_wait_for_the_answer_cancelled_as_the_answer_comes_is_cancelled():
+    """Python 3.11's ``asyncio.wait_for`` returned what it waited for and dropped a cancellation that came in
+    the same step (CPython gh-86296): a caller stopped as the engine answered went on with the answer."""
+    answer: asyncio.Future[BestMove] = asyncio.get_running_loop().create_future()
+    search = Search(cast(EngineClient, None), Position.initial(), None, answer)
+    waiting = asyncio.ensure_future(search.result(timeout=PATIENCE))
+    await asyncio.sleep(0)  # it waits for the answer
+    answer.set_result(BestMove(None, "bestmove (none)", None))
+    waiting.cancel()
+    await asyncio.wait([waiting])
+    assert waiting.cancelled()
 
 
 def test_parse_info_reads_what_engines_say():
