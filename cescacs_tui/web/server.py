@@ -18,6 +18,7 @@ directory of the server's files is ever listed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import logging
@@ -200,22 +201,33 @@ class BrowserAppService(AppService):
             await self.remote_close()
 
     async def stop(self) -> None:
-        """Ask the app to quit; kill it if it has not within :data:`STOP_SECONDS`; wait until it has exited.
+        """Ask the app to quit; kill it if it has not within twice :data:`STOP_SECONDS`; wait until it has exited.
 
         Only then is the browser's place free, so a new process never shares
-        the data directory with a dying one.
+        the data directory with a dying one.  A cancellation of the caller (the
+        server stopping) waits for that too, and is raised after it: cancelled,
+        textual-serve's relay of the app's output returns as if it had ended,
+        which swallowed the cancellation, and a cancellation while the app was
+        asked to quit left without waiting for it.
         """
+        ending = asyncio.ensure_future(self._end_process())
         try:
+            await asyncio.shield(ending)
+        except asyncio.CancelledError:
+            await asyncio.wait([ending])
+            raise
+
+    async def _end_process(self) -> None:
+        with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(STOP_SECONDS):
-                await super().stop()
-        except TimeoutError:
-            log.warning("an app process did not quit in %s s: killed", STOP_SECONDS)
+                await super().stop()  # asks the app to quit, then waits for the relay of its output to end
         process = self._process
         if process is not None and process.returncode is None:
             try:
                 async with asyncio.timeout(STOP_SECONDS):
                     await process.wait()
             except TimeoutError:
+                log.warning("an app process did not quit when asked: killed")
                 process.kill()
                 await process.wait()
 

@@ -362,6 +362,48 @@ async def test_an_app_that_is_killed_ends_its_tab_at_once_and_the_browser_plays_
 # --- a password ----------------------------------------------------------------------------
 
 
+async def test_a_stop_cancelled_midway_still_ends_the_app_then_is_cancelled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server stopping cancels a tab's handler while it stops its app (aiohttp, after its shutdown time): the
+    place must not be freed while the process lives, and the cancellation must not be lost.  textual-serve's relay
+    of the app's output returns normally when cancelled, so the stop swallowed it; cancelled while it asked the app
+    to quit, the stop left without waiting for the process."""
+    from textual_serve.download_manager import DownloadManager
+
+    from cescacs_tui.session.policy import LaunchKind, Policy
+    from cescacs_tui.web import server as web_server
+    from cescacs_tui.web.browsers import Browser, new_browser_id
+
+    monkeypatch.setattr(web_server, "STOP_SECONDS", 0.5)
+
+    async def ignore(*_: object) -> None:
+        return None
+
+    deaf = "import time; print('__GANGLION__', flush=True); time.sleep(600)"  # a Textual app that ignores "quit"
+    service = web_server.BrowserAppService(
+        f"exec {sys.executable} -c {deaf!r}",
+        browser=Browser(new_browser_id(), tmp_path),
+        policy=Policy(LaunchKind.WEB),
+        write_bytes=ignore,
+        write_str=ignore,
+        close=ignore,
+        download_manager=DownloadManager(),
+    )
+    await service.start(80, 24)
+    for cancelled_after in (1, 2, 3, 4):  # steps into the stop: asking the app to quit, then waiting for it
+        stopping = asyncio.ensure_future(service.stop())
+        for _ in range(cancelled_after):
+            await asyncio.sleep(0)
+        stopping.cancel()
+        await asyncio.wait([stopping])
+        assert stopping.cancelled()
+        process = service._process
+        assert process is not None and process.returncode is not None, cancelled_after  # killed first
+        await service.start(80, 24)  # the next round's app
+    await service.stop()
+
+
 async def test_with_a_password_nothing_plays_before_it_is_given(tmp_path: Path) -> None:
     server = WebServer(tmp_path, "--password", "open sesame")
     try:
