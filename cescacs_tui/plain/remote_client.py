@@ -36,6 +36,7 @@ from ..remote.port import RemoteGame
 from ..remote.protocol import Seat
 from ..session import Feedback, GameSession, Question, Tone
 from ..session.terms import side_label
+from ..tasks import stop_tasks
 from .front_end import PlainGame
 from .output import LineWriter
 
@@ -321,9 +322,7 @@ async def _play(request: JoinRequest, input_fd: int, target: TextIO) -> int:
             client.leave(why)
     finally:
         link.stop()
-        link_task.cancel()  # it may be pausing before it tries to reconnect
-        with contextlib.suppress(asyncio.CancelledError):
-            await link_task
+        await stop_tasks(link_task)  # it may be pausing before it tries to reconnect
     return EXIT_CLOSED if client.closed_for_good else 0
 
 

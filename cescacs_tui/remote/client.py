@@ -26,6 +26,7 @@ from typing import Any, Final
 from ..arguments import host_name, quoted
 from ..core.errors import CescacsError
 from ..i18n import N_, _
+from ..tasks import stop_tasks
 from .protocol import (
     MAX_UPDATE_BYTES,
     PROTOCOL_VERSION,
@@ -269,9 +270,7 @@ class Link:
         except (OSError, TimeoutError):
             return refusal
         finally:
-            pinger.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pinger
+            await stop_tasks(pinger)
 
     @staticmethod
     def _checked(line: bytes | None) -> Mapping[str, Any]:

@@ -47,6 +47,7 @@ from ..server.commands import MAX_WORD, MAX_WORDS, run_command
 from ..server.fanout import decode, encode
 from ..server.lobby import Caller, Lobby
 from ..server.model import Account, Change, ChangeKind
+from ..tasks import stop_tasks
 
 __all__ = [
     "LINK_VARIABLE",
@@ -278,9 +279,7 @@ class LobbyLink:
 
     async def close(self) -> None:
         if self._reading is not None:
-            self._reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reading
+            await stop_tasks(self._reading)
         if self._writer is not None:
             self._writer.close()
             with contextlib.suppress(Exception):

@@ -34,6 +34,7 @@ from ..server.lobby import BEAT, Caller, Lobby, LobbyOptions, Refusal, Registrat
 from ..server.model import Account, Change, ChangeKind, StorageError
 from ..server.notify import Notifier
 from ..server.storage import Storage, open_storage
+from ..tasks import stop_tasks
 from .lobby_link import link_pair, serve_link
 
 __all__ = ["PLAIN_WORDS", "LobbyDoor", "caller_of", "lobby_options", "new_invitation", "open_door"]
@@ -124,9 +125,7 @@ class LobbyDoor:
             yield app_end
         finally:
             app_end.close()
-            serving.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await serving
+            await stop_tasks(serving)
 
     async def visit(self, process: asyncssh.SSHServerProcess[bytes], key: asyncssh.SSHKey, language: str) -> int:
         """Answer one SSH session of the visitor who logged in with ``key``; its exit status."""
@@ -186,9 +185,7 @@ async def open_door(db: str, options: LobbyOptions, notify: Sequence[str] = ()) 
         try:
             yield door
         finally:
-            beating.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await beating
+            await stop_tasks(beating)
     finally:
         if notifier is not None:
             await notifier.close()
@@ -224,9 +221,7 @@ class _LobbyInWords:
             try:
                 await self.read()
             finally:
-                news.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await news
+                await stop_tasks(news)
                 if self.account is not None:
                     await self.lobby.leave(self.account)
         return 0

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..core.safe_text import printable
+from ..tasks import stop_tasks
 
 __all__ = ["Notifier"]
 
@@ -121,9 +122,5 @@ class Notifier:
 
     async def close(self) -> None:
         """Stop the workers; a hook still running is killed, with its children."""
-        for worker in self._workers:
-            worker.cancel()
-        for worker in self._workers:
-            with contextlib.suppress(asyncio.CancelledError):
-                await worker
+        await stop_tasks(*self._workers)
         self._workers = []

@@ -45,6 +45,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from ..core.outcome import UNFINISHED
 from ..data.ratings import Rating
+from ..tasks import stop_tasks
 from . import rows
 from .fanout import CHANNEL, LocalFanout, decode, encode
 from .keys import PublicKey
@@ -183,9 +184,7 @@ class PostgresFanout:
 
     async def close(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop_tasks(self._task)
 
 
 class PostgresStorage:

@@ -8,8 +8,8 @@ The layers point one way (a layer may import any below it, not only the next)::
     server ──► data ──► core      (the C'escacs server's foundation: accounts, games, ratings, storage; no UI)
     tui, plain, cli ──► learn ──► data, engine, core   (review, puzzles, lessons, the drill; no UI)
 
-(``i18n`` and ``arguments`` are small modules the layers above ``core`` may
-use, as the table says.)  Each package is checked twice, after harlequin's import-hygiene
+(``i18n``, ``arguments`` and ``tasks`` are small modules the layers above
+``core`` may use, as the table says.)  Each package is checked twice, after harlequin's import-hygiene
 tests: on its source (every import, relative ones resolved, those inside
 functions too) and in a fresh interpreter that imports every module of it
 (what really loads, the import-time half of the contract).  A package, or
@@ -52,12 +52,16 @@ CONTRACT: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "core": (frozenset(), frozenset()),
     "i18n": (frozenset(), frozenset()),
     "arguments": (frozenset({"core", "i18n"}), frozenset()),
+    "tasks": (frozenset(), frozenset()),
     "data": (frozenset({"core", "i18n"}), frozenset({"platformdirs", "tomli_w"})),
     "engine": (frozenset({"core"}), frozenset()),
     "session": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
     "learn": (frozenset({"core", "data", "engine", "i18n"}), frozenset()),
-    "remote": (frozenset({"core", "data", "session", "server", "i18n", "arguments"}), frozenset({"asyncssh"})),
-    "plain": (frozenset({"core", "data", "engine", "session", "remote", "i18n", "learn"}), frozenset()),
+    "remote": (
+        frozenset({"core", "data", "session", "server", "i18n", "arguments", "tasks"}),
+        frozenset({"asyncssh"}),
+    ),
+    "plain": (frozenset({"core", "data", "engine", "session", "remote", "i18n", "learn", "tasks"}), frozenset()),
     "tui": (frozenset({"core", "data", "engine", "session", "remote", "i18n", "learn"}), UI | {"pyperclip"}),
     "web": (
         frozenset({"core", "data", "session", "remote", "i18n", "arguments"}),
@@ -67,7 +71,7 @@ CONTRACT: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
         frozenset({"core", "data", "engine", "session", "remote", "plain", "tui", "i18n", "arguments", "learn"}),
         frozenset(),
     ),
-    "server": (frozenset({"core", "data", "i18n"}), frozenset({"psycopg", "psycopg_pool"})),
+    "server": (frozenset({"core", "data", "i18n", "tasks"}), frozenset({"psycopg", "psycopg_pool"})),
     "__main__": (frozenset({"cli"}), frozenset()),
 }
 """Every package and top-level module of ``cescacs_tui``, and what it may import besides itself."""
