@@ -21,8 +21,9 @@ async def stop_tasks(*tasks: asyncio.Future[Any]) -> None:
     """Cancel ``tasks`` and return once they have all ended.
 
     What one of them raised, other than its cancellation, is raised here; so is a cancellation of the caller that
-    came while it waited.  One that was under way before (a ``finally`` block run because the caller is being
-    cancelled) is left to go on propagating after the block: the clean-up after this call still runs.
+    came while it waited (so a clean-up that must run after this call belongs in a ``finally``).  One that was
+    under way before (a ``finally`` block run because the caller is being cancelled) is left to go on propagating
+    after the block: the clean-up after this call still runs.
     """
     caller = asyncio.current_task()
     told = caller.cancelling() if caller is not None else 0

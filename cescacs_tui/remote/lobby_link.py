@@ -278,12 +278,14 @@ class LobbyLink:
         return list(await asyncio.gather(*(self.ask(*argv) for argv in commands)))
 
     async def close(self) -> None:
-        if self._reading is not None:
-            await stop_tasks(self._reading)
-        if self._writer is not None:
-            self._writer.close()
-            with contextlib.suppress(Exception):
-                await self._writer.wait_closed()
-        else:
-            self._socket.close()
-        self._gone()
+        try:
+            if self._reading is not None:
+                await stop_tasks(self._reading)
+        finally:  # closed even when this close is cancelled
+            if self._writer is not None:
+                self._writer.close()
+                with contextlib.suppress(Exception):
+                    await self._writer.wait_closed()
+            else:
+                self._socket.close()
+            self._gone()

@@ -221,9 +221,11 @@ class _LobbyInWords:
             try:
                 await self.read()
             finally:
-                await stop_tasks(news)
-                if self.account is not None:
-                    await self.lobby.leave(self.account)
+                try:
+                    await stop_tasks(news)
+                finally:  # offline even when the session is cancelled meanwhile
+                    if self.account is not None:
+                        await self.lobby.leave(self.account)
         return 0
 
     async def read(self) -> None:
