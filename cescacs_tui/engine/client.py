@@ -503,9 +503,9 @@ class EngineClient:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(1.0):
                 await process.wait()
-        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+        with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(1.0):
-                await asyncio.shield(self._stderr_reader)  # its last words explain the exit
+                await asyncio.wait([self._stderr_reader])  # its last words explain the exit
         if self._failure is None:
             said = "; ".join(self._stderr)
             detail = f": {said}" if said else ""

@@ -92,8 +92,11 @@ async def test_a_clean_up_run_because_the_caller_is_cancelled_goes_on_after_the_
             await stop_tasks(task)
             after.append("the rest of the clean-up")
 
-    task = asyncio.ensure_future(asyncio.Event().wait())
-    caller = asyncio.ensure_future(caller_body(task))  # type: ignore[arg-type]
+    async def forever() -> None:
+        await asyncio.Event().wait()
+
+    task = asyncio.ensure_future(forever())
+    caller = asyncio.ensure_future(caller_body(task))
     await asyncio.sleep(0)
     caller.cancel()
     await asyncio.wait([caller])
