@@ -40,6 +40,7 @@ import codecs
 import errno
 import os
 import selectors
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -63,6 +64,9 @@ SEQUENCE_INTRODUCERS = ("[", "O")
 
 READ_SIZE = 4096
 POLL_SECONDS = 0.1
+OUTPUT_SWITCH_SECONDS = 0.001
+"""The interpreter's thread switch interval while the driver runs (Python's default is 5 ms): see
+:meth:`CescacsDriver.start_application_mode`."""
 """How long the input thread waits for input before it looks at the exit flag again (as Textual's)."""
 
 _UTF8_REPLACEMENT = "\ufffd".encode()
@@ -206,6 +210,29 @@ class CescacsDriver(LinuxDriver):
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._debug_input = debug
         self._app_loop = asyncio.get_running_loop()
+        self._switch_interval = sys.getswitchinterval()
+
+    def start_application_mode(self) -> None:
+        """Take the terminal, as Textual's driver does, with a switch interval that lets each frame out at once.
+
+        Textual hands each frame to a writer thread, which writes it while the
+        app's thread goes on with its work; a busy app's thread gives the
+        interpreter's lock up only every switch interval, and the writer needs
+        it to start and again after each write.  At Python's 5 ms a 30 kB frame
+        written so reached a pseudo-terminal 5-9 ms late while the app's thread
+        computed (1.5-2 ms at 1 ms), and the board's first frame 10 ms later
+        when the side panel's mount began right after it (``benchmarks/ui.py``,
+        section 3c).  The interval is put back when the terminal is given back.
+        """
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._switch_interval, OUTPUT_SWITCH_SECONDS))
+        super().start_application_mode()  # type: ignore[no-untyped-call]  # Textual leaves it unannotated
+
+    def stop_application_mode(self) -> None:
+        try:
+            super().stop_application_mode()
+        finally:
+            sys.setswitchinterval(self._switch_interval)
 
     def run_input_thread(self) -> None:
         """Read the terminal until the app stops reading it.

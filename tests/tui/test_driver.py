@@ -94,6 +94,25 @@ def test_a_bracketed_paste_with_an_escape_in_it_is_one_paste():
     assert [m.text for m in messages if isinstance(m, events.Paste)] == ["E7"]
 
 
+async def test_the_output_thread_gets_the_interpreter_within_a_millisecond_while_the_driver_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Textual's writer thread waited a whole switch interval (5 ms) for the interpreter whenever the app's thread
+    was busy, and a frame reached the terminal that much later.  The interval is put back when the terminal is given
+    back, each time (a suspended app takes it again when resumed)."""
+    monkeypatch.setattr(LinuxDriver, "start_application_mode", lambda driver: None)  # no terminal here
+    monkeypatch.setattr(LinuxDriver, "stop_application_mode", lambda driver: None)
+    before = sys.getswitchinterval()
+    driver = CescacsDriver(CescacsApp())
+    for _ in range(2):
+        driver.start_application_mode()
+        try:
+            assert sys.getswitchinterval() <= 0.001 < before
+        finally:
+            driver.stop_application_mode()
+        assert sys.getswitchinterval() == before
+
+
 def test_the_app_uses_the_safe_driver_where_textual_would_use_its_linux_driver():
     class Other(Driver):  # Windows' driver
         pass
