@@ -1,0 +1,106 @@
+"""Widgets mounted after the first paint (``MountLater``): at the screen's next layout refresh, without waiting for
+the screen to have nothing left to draw, once, and never into an app that is quitting."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.message_pump import MessagePump
+from textual.signal import Signal
+from textual.widgets import Label, Static
+
+from cescacs_tui.tui.widgets.lazy_line import LazyLine, MountLater
+from tests.helpers.waiting import until
+
+
+class Later(Label):
+    """The widget that arrives late; counts its mounts."""
+
+    mounts = 0
+
+    def on_mount(self) -> None:
+        Later.mounts += 1
+
+
+class LateApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("the board")
+        yield LazyLine(Later("later", id="later"))
+        with MountLater(Static(id="panel")):
+            yield Label("in the panel", id="inner")
+
+
+@pytest.fixture(autouse=True)
+def no_mounts_yet() -> None:
+    Later.mounts = 0
+
+
+def never(*_: Any, **__: Any) -> bool:
+    """A ``call_after_refresh`` whose callback never runs: a screen that always has something more to draw."""
+    return False
+
+
+def unheard_by_mount_later(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No signal reaches a ``MountLater`` (every other subscriber still hears its signals)."""
+    subscribe = Signal.subscribe
+
+    def subscribe_others(
+        signal: Signal[Any], node: Any, callback: Callable[..., object], immediate: bool = False
+    ) -> None:
+        if not isinstance(node, MountLater):
+            subscribe(signal, node, callback, immediate)
+
+    monkeypatch.setattr(Signal, "subscribe", subscribe_others)
+
+
+async def test_the_widget_is_mounted_once_and_takes_its_place() -> None:
+    app = LateApp()
+    async with app.run_test() as pilot:
+        await until(lambda: app.query("#inner") and not app.query(MountLater), "the widgets in their places")
+        assert [type(child).__name__ for child in app.screen.children] == ["Static", "Later", "Static"]
+        assert app.query_one("#panel").query_one("#inner")
+        await pilot.pause()
+        assert Later.mounts == 1  # both ways of starting the mount came; only the first mounted it
+
+
+async def test_the_next_layout_refresh_mounts_it_when_the_screen_is_never_done_drawing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Lazy``'s ``call_after_refresh`` waits until the screen has nothing left to draw: at the app's start that was
+    two more frames, each a tick of Textual's update timer, before the side panel began to mount."""
+    monkeypatch.setattr(MountLater, "call_after_refresh", never)
+    app = LateApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.resize_terminal(100, 30)  # a layout refresh (the first of the app's posts Ready instead)
+        await until(lambda: app.query("#later") and app.query("#inner"), "the late widgets")
+        assert Later.mounts == 1
+
+
+async def test_after_the_next_refresh_it_is_mounted_when_no_layout_refresh_comes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    unheard_by_mount_later(monkeypatch)
+    app = LateApp()
+    async with app.run_test():
+        await until(lambda: app.query("#later") and app.query("#inner"), "the late widgets")
+        assert Later.mounts == 1
+
+
+async def test_nothing_is_mounted_into_an_app_that_is_quitting(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[Callable[[], Awaitable[None]]] = []
+
+    def hold(pump: MessagePump, callback: Callable[[], Awaitable[None]], *_: Any) -> bool:
+        started.append(callback)
+        return True
+
+    monkeypatch.setattr(MountLater, "call_after_refresh", hold)
+    unheard_by_mount_later(monkeypatch)
+    app = LateApp()
+    async with app.run_test():
+        await until(lambda: len(started) == 2, "both mounts to be held")
+    for mount in started:
+        await mount()  # the held mount, once the app has quit: nothing, and no MountError
+    assert Later.mounts == 0 and not app.query("#inner")
