@@ -64,10 +64,10 @@ SEQUENCE_INTRODUCERS = ("[", "O")
 
 READ_SIZE = 4096
 POLL_SECONDS = 0.1
+"""How long the input thread waits for input before it looks at the exit flag again (as Textual's)."""
 OUTPUT_SWITCH_SECONDS = 0.001
 """The interpreter's thread switch interval while the driver runs (Python's default is 5 ms): see
 :meth:`CescacsDriver.start_application_mode`."""
-"""How long the input thread waits for input before it looks at the exit flag again (as Textual's)."""
 
 _UTF8_REPLACEMENT = "\ufffd".encode()
 
@@ -210,7 +210,8 @@ class CescacsDriver(LinuxDriver):
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._debug_input = debug
         self._app_loop = asyncio.get_running_loop()
-        self._switch_interval = sys.getswitchinterval()
+        self._switch_interval_before: float | None = None
+        """The switch interval to put back when the terminal is given back; ``None`` while it is not lowered."""
 
     def start_application_mode(self) -> None:
         """Take the terminal, as Textual's driver does, with a switch interval that lets each frame out at once.
@@ -222,17 +223,29 @@ class CescacsDriver(LinuxDriver):
         written so reached a pseudo-terminal 5-9 ms late while the app's thread
         computed (1.5-2 ms at 1 ms), and the board's first frame 10 ms later
         when the side panel's mount began right after it (``benchmarks/ui.py``,
-        section 3c).  The interval is put back when the terminal is given back.
+        section 3c).  The interval is put back when the terminal is given back
+        (or taking it failed); a second start without a stop (Textual's own on
+        SIGCONT, after ``kill -STOP`` or Ctrl+Z and ``bg``) keeps the first's.
         """
-        self._switch_interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(self._switch_interval, OUTPUT_SWITCH_SECONDS))
-        super().start_application_mode()  # type: ignore[no-untyped-call]  # Textual leaves it unannotated
+        if self._switch_interval_before is None:
+            self._switch_interval_before = sys.getswitchinterval()
+            sys.setswitchinterval(min(self._switch_interval_before, OUTPUT_SWITCH_SECONDS))
+        try:
+            super().start_application_mode()  # type: ignore[no-untyped-call]  # Textual leaves it unannotated
+        except BaseException:
+            self._restore_switch_interval()
+            raise
 
     def stop_application_mode(self) -> None:
         try:
             super().stop_application_mode()
         finally:
-            sys.setswitchinterval(self._switch_interval)
+            self._restore_switch_interval()
+
+    def _restore_switch_interval(self) -> None:
+        if self._switch_interval_before is not None:
+            sys.setswitchinterval(self._switch_interval_before)
+            self._switch_interval_before = None
 
     def run_input_thread(self) -> None:
         """Read the terminal until the app stops reading it.

@@ -11,6 +11,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -94,23 +95,61 @@ def test_a_bracketed_paste_with_an_escape_in_it_is_one_paste():
     assert [m.text for m in messages if isinstance(m, events.Paste)] == ["E7"]
 
 
-async def test_the_output_thread_gets_the_interpreter_within_a_millisecond_while_the_driver_runs(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.fixture
+def python_default_switch_interval() -> Iterator[float]:
+    """The interpreter's default switch interval (5 ms) for the test, whatever ran before it; put back after."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)
+    yield 0.005
+    sys.setswitchinterval(before)
+
+
+@pytest.fixture
+def no_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's own taking and giving back of the terminal made no-ops: there is no terminal in a test."""
+    monkeypatch.setattr(LinuxDriver, "start_application_mode", lambda driver: None)
+    monkeypatch.setattr(LinuxDriver, "stop_application_mode", lambda driver: None)
+
+
+@pytest.mark.usefixtures("no_terminal")
+async def test_the_switch_interval_is_a_millisecond_while_the_driver_runs_and_put_back_after(
+    python_default_switch_interval: float,
 ) -> None:
     """Textual's writer thread waited a whole switch interval (5 ms) for the interpreter whenever the app's thread
     was busy, and a frame reached the terminal that much later.  The interval is put back when the terminal is given
     back, each time (a suspended app takes it again when resumed)."""
-    monkeypatch.setattr(LinuxDriver, "start_application_mode", lambda driver: None)  # no terminal here
-    monkeypatch.setattr(LinuxDriver, "stop_application_mode", lambda driver: None)
-    before = sys.getswitchinterval()
     driver = CescacsDriver(CescacsApp())
     for _ in range(2):
         driver.start_application_mode()
         try:
-            assert sys.getswitchinterval() <= 0.001 < before
+            assert sys.getswitchinterval() == 0.001
         finally:
             driver.stop_application_mode()
-        assert sys.getswitchinterval() == before
+        assert sys.getswitchinterval() == python_default_switch_interval
+
+
+@pytest.mark.usefixtures("no_terminal")
+async def test_a_second_start_without_a_stop_still_puts_back_the_interval_from_before_the_first(
+    python_default_switch_interval: float,
+) -> None:
+    """Textual starts the driver again on SIGCONT (after ``kill -STOP``, or Ctrl+Z then ``bg``) without stopping it."""
+    driver = CescacsDriver(CescacsApp())
+    driver.start_application_mode()
+    driver.start_application_mode()
+    driver.stop_application_mode()
+    assert sys.getswitchinterval() == python_default_switch_interval
+
+
+async def test_a_start_that_fails_puts_the_interval_back(
+    monkeypatch: pytest.MonkeyPatch, python_default_switch_interval: float
+) -> None:
+    def fail(driver: LinuxDriver) -> None:
+        raise OSError("no terminal")
+
+    monkeypatch.setattr(LinuxDriver, "start_application_mode", fail)
+    with pytest.raises(OSError, match="no terminal"):
+        CescacsDriver(CescacsApp()).start_application_mode()
+    assert sys.getswitchinterval() == python_default_switch_interval
 
 
 def test_the_app_uses_the_safe_driver_where_textual_would_use_its_linux_driver():
