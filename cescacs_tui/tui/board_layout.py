@@ -178,15 +178,26 @@ def _line_labels(cells: tuple[Rect, ...], piece_row: int, width: int, flipped: b
 
 
 @functools.cache
-def layout_for(mode: LayoutMode, flipped: bool = False) -> BoardLayout:
-    """The layout of one mode and orientation (four variants, each computed once)."""
+def board_size(mode: LayoutMode) -> tuple[int, int]:
+    """The width and height of the board drawn in ``mode``, either way up, without building its layout.
+
+    Choosing a mode asks it of each mode that might fit, and a widget's size
+    of the one chosen, before anything is drawn.
+    """
     if mode not in _CELL_SIZE:
         raise ValueError(f"unknown layout mode {mode!r}")
     cell_width, _ = _CELL_SIZE[mode]
+    bottom = max(rect.y + rect.height for rect in (_cell_rect(h, mode, False) for h in HEXES))
+    return 2 * LABEL_WIDTH + len(COLUMNS) * cell_width, bottom + 1  # column letters in the rows above and below
+
+
+@functools.cache
+def layout_for(mode: LayoutMode, flipped: bool = False) -> BoardLayout:
+    """The layout of one mode and orientation (six variants, each computed once, when first drawn)."""
+    width, height = board_size(mode)
+    cell_width, _ = _CELL_SIZE[mode]
     piece_row = _PIECE_ROW[mode]
     cells = tuple(_cell_rect(h, mode, flipped) for h in HEXES)
-    width = 2 * LABEL_WIDTH + len(COLUMNS) * cell_width
-    height = max(rect.y + rect.height for rect in cells) + 1
     labels = _line_labels(cells, piece_row, width, flipped)
     for column, letter in enumerate(COLUMNS):
         x = LABEL_WIDTH + _to_view(column, 0, flipped)[0] * cell_width + cell_width // 2
@@ -211,8 +222,8 @@ def layout_for(mode: LayoutMode, flipped: bool = False) -> BoardLayout:
 
 def fits(mode: LayoutMode, width: int, height: int) -> bool:
     """Whether ``width`` x ``height`` cells hold the whole board in ``mode``."""
-    layout = layout_for(mode)
-    return width >= layout.width and height >= layout.height
+    board_width, board_height = board_size(mode)
+    return width >= board_width and height >= board_height
 
 
 def choose_mode(choice: LayoutChoice, width: int, height: int) -> LayoutMode:
@@ -239,9 +250,9 @@ def fallback_note(choice: LayoutChoice, width: int, height: int) -> str | None:
     shown = choose_mode(choice, width, height)
     if shown == choice:
         return None
-    needed = layout_for(choice)
+    needed_width, needed_height = board_size(choice)
     return _("the {choice} board needs {needed} cells and has {size}: showing the {shown} board").format(
-        choice=choice, needed=f"{needed.width}x{needed.height}", size=f"{max(0, width)}x{max(0, height)}", shown=shown
+        choice=choice, needed=f"{needed_width}x{needed_height}", size=f"{max(0, width)}x{max(0, height)}", shown=shown
     )
 
 

@@ -19,6 +19,7 @@ from cescacs_tui.core import HEX_NAMES, Position, parse_hex
 from cescacs_tui.core.game import Game
 from cescacs_tui.tui.app import CescacsApp
 from cescacs_tui.tui.dialogs.questions import ChoiceDialog, ConfirmDialog, TextDialog
+from cescacs_tui.tui.screens.game import GameScreen
 from cescacs_tui.tui.widgets.annotations import AnnotationPanel
 from cescacs_tui.tui.widgets.board import HexBoard
 from cescacs_tui.tui.widgets.clock_panel import ClockPanel
@@ -105,6 +106,30 @@ async def test_the_first_paint_shows_the_board_and_it_keeps_its_place_when_the_r
         assert "Lazy" not in text  # the held lines are blank
         assert (len(app.query(MoveEntry)), len(app.query(Footer))) == (1, 1)
         assert app.board.region == region
+
+
+async def test_the_first_resume_keeps_the_styles_of_the_mount_and_a_later_one_restyles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Textual restyles a screen each time it is shown; the first time, its widgets were styled as they mounted a
+    moment before, so the game screen keeps those styles (some 3 ms of the first frame): nothing is left stale."""
+    restyled: list[Screen[object]] = []
+    restyle = GameScreen.update_node_styles
+
+    def counting(screen: GameScreen, animate: bool = True) -> None:
+        restyled.append(screen)
+        restyle(screen, animate)
+
+    monkeypatch.setattr(GameScreen, "update_node_styles", counting)
+    app = CescacsApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert restyled == []
+        shown = app.export_screenshot()
+        app.game_screen.post_message(events.ScreenResume())
+        await until(lambda: restyled == [app.game_screen], "the later resume's restyle")
+        await pilot.pause()
+        assert app.export_screenshot() == shown
 
 
 async def test_the_footer_offers_the_boards_keys_in_a_game_resumed_behind_the_resume_question() -> None:

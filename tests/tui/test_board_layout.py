@@ -18,6 +18,7 @@ from cescacs_tui.tui.board_layout import (
     CursorMove,
     LayoutMode,
     Mark,
+    board_size,
     cell_blank_text,
     cell_lower_text,
     cell_name_text,
@@ -511,3 +512,18 @@ def test_arrow_keys_reach_every_hex_on_the_full_and_large_boards(mode):
                 seen.add(n)
                 queue.append(n)
     assert len(seen) == 169
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_board_size_of_a_mode_is_its_layouts_either_way_up(mode: LayoutMode) -> None:
+    for flipped in (False, True):
+        layout = layout_for(mode, flipped)
+        assert board_size(mode) == (layout.width, layout.height)
+
+
+def test_choosing_a_mode_builds_no_layout() -> None:
+    """The start asks which mode fits before it draws: the layouts it does not draw are not built (~0.5 ms each)."""
+    layout_for.cache_clear()
+    assert choose_mode("auto", 120, 40) == "full"
+    assert fallback_note("large", 120, 40) is not None
+    assert layout_for.cache_info().currsize == 0

@@ -167,9 +167,11 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._turn_shown: Colour | None = None
         self._ply_shown: int | None = None
         self._layout_said: tuple[str, str | None] | None = None
+        """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
         self._held: dict[type[Widget], tuple[Widget, ...]] = {}
         """The widgets :meth:`_mounted` found, by kind."""
-        """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
+        self._resumed = False
+        """Whether the screen has been shown once (:meth:`_keep_the_mounted_styles`)."""
         self.board = HexBoard(id="board", piece_set=self.options.piece_set, layout=self.options.layout)
         """The board, made here and held: it answers before it is mounted and after the app has begun to quit."""
         self.message = MessageLine(id="message")
@@ -207,6 +209,21 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self.apply(self.start)
         else:
             self.follow_engine()
+
+    @on(events.ScreenResume)
+    def _keep_the_mounted_styles(self, event: events.ScreenResume) -> None:
+        """Skip Textual's restyle of the whole screen when it is first shown: its widgets were styled as they mounted.
+
+        Textual restyles a screen each time it resumes, in case the styles
+        changed while it was hidden; the first time, right after the mount,
+        that styles every widget again (the board's component classes too),
+        some 3 ms before the first frame (benchmarks/README.md).  A class,
+        focus or theme change still restyles what it affects, and every later
+        resume restyles as Textual decides.
+        """
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     @on(events.Unmount)
     async def _close_own_engine(self) -> None:

@@ -43,6 +43,7 @@ from cescacs_tui.tui.board_layout import (
     LayoutMode,
     Mark,
     PieceSet,
+    board_size,
     cell_blank_text,
     cell_lower_text,
     cell_name_text,
@@ -478,11 +479,11 @@ class HexBoard(TranslatedBindings, Widget, can_focus=True):
         gutter = self.styles.gutter
         self._space = Size(max(0, container.width - gutter.width), max(0, container.height - gutter.height))
         self.call_later(self._note_layout)
-        return layout_for(choose_mode(self.layout_mode, *self._space)).width
+        return board_size(choose_mode(self.layout_mode, *self._space))[0]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         height = max(0, container.height - self.styles.gutter.height)
-        return layout_for(choose_mode(self.layout_mode, width, height)).height
+        return board_size(choose_mode(self.layout_mode, width, height))[1]
 
     # --- Painting -----------------------------------------------------------
 
