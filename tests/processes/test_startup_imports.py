@@ -62,6 +62,15 @@ NOT_BEFORE_THE_FIRST_FRAME = (
     "cescacs_tui.learn.puzzles",
     "cescacs_tui.tui.screens.review",
     "cescacs_tui.tui.dialogs.archive",
+    "cescacs_tui.tui.dialogs.help",  # the help (it reads the move list's keys)
+    "cescacs_tui.tui.widgets.side_panel",  # what the game screen mounts after its first frame (widgets/lazy_line.py)
+    "cescacs_tui.tui.widgets.clock_panel",
+    "cescacs_tui.tui.widgets.panels",
+    "cescacs_tui.tui.widgets.move_list",
+    "cescacs_tui.tui.widgets.engine_panels",
+    "cescacs_tui.tui.widgets.annotations",
+    "cescacs_tui.tui.widgets.move_entry",
+    "cescacs_tui.tui.widgets.late_footer",
 )
 """What the ``cescacs`` command does not load before it paints its first frame: each is start-up time a player
 would wait for (benchmarks/ui.py, section 3c), and the lazy paths to them are run by their own tests (the CLI's

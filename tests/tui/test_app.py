@@ -113,7 +113,7 @@ async def test_the_first_resume_keeps_the_styles_of_the_mount_and_a_later_one_re
 ) -> None:
     """Textual restyles a screen each time it is shown; the first time, its widgets were styled as they mounted a
     moment before, so the game screen keeps those styles (some 3 ms of the first frame): nothing is left stale."""
-    restyled: list[Screen[object]] = []
+    restyled: list[GameScreen] = []
     restyle = GameScreen.update_node_styles
 
     def counting(screen: GameScreen, animate: bool = True) -> None:

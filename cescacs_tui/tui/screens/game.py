@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events, on
@@ -35,30 +35,25 @@ from ...session.opponent import Analysis, Asked, Opponent
 from ...session.policy import Need, Policy, Route
 from ...session.terms import piece_words, say
 from ..board_layout import LAYOUT_CHOICES, PIECE_SETS, LayoutChoice, PieceSet, reading_order
-from ..dialogs.help import help_text
 from ..dialogs.questions import ChoiceDialog, ConfirmDialog, TextDialog, question_above
 from ..keymap import keymap
 from ..translated import TranslatedBindings, retranslate
 from ..view import board_view
-from ..widgets.annotations import AnnotationPanel
 from ..widgets.board import HexBoard
-from ..widgets.clock_panel import ClockPanel
-from ..widgets.engine_panels import AnalysisPanel, ThinkingLine
-from ..widgets.late_footer import LateFooter
 from ..widgets.lazy_line import LazyLine, MountLater
 from ..widgets.message_line import MessageLine
-from ..widgets.move_entry import MoveEntry, focus_move_box
-from ..widgets.panels import MaterialPanel, MoveList, StatusPanel
-from ..widgets.side_panel import SidePanel
 from .narrow_layout import BREAKPOINTS, NARROW_CSS, start_at_the_apps_width
 
 if TYPE_CHECKING:
     from ...core.game import Game
     from ...data.records import OpenedRecord  # the records module (and the PGN code) load when a record is opened
     from ...learn.review import Review
+    from ..widgets.clock_panel import ClockPanel
+    from ..widgets.move_entry import MoveEntry
+    from ..widgets.move_list import MoveList
+    from ..widgets.side_panel import SidePanel
     from .review import ReviewJob
 
-_P = TypeVar("_P", bound=Widget)
 _R = TypeVar("_R")
 
 CLOCK_SAVE_SECONDS = 10.0
@@ -168,8 +163,10 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._ply_shown: int | None = None
         self._layout_said: tuple[str, str | None] | None = None
         """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
-        self._held: dict[type[Widget], tuple[Widget, ...]] = {}
-        """The widgets :meth:`_mounted` found, by kind."""
+        self._side: SidePanel | None = None
+        """The side column, once mounted (:meth:`_side_panel`)."""
+        self._entry: MoveEntry | None = None
+        """The move row, once mounted (:meth:`_move_entry`)."""
         self._resumed = False
         """Whether the screen has been shown once (:meth:`_keep_the_mounted_styles`)."""
         self.board = HexBoard(id="board", piece_set=self.options.piece_set, layout=self.options.layout)
@@ -183,17 +180,10 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield self.board
-            with MountLater(SidePanel(id="side")):
-                yield ClockPanel(id="clocks")
-                yield ThinkingLine(id="thinking")
-                yield StatusPanel(id="status")
-                yield AnalysisPanel(id="analysis")
-                yield MoveList(id="moves")
-                yield AnnotationPanel(id="notes")
-                yield MaterialPanel(id="material")
-        yield LazyLine(MoveEntry(id="entry"))
+            yield MountLater(_make_side_panel)
+        yield LazyLine(_make_move_entry)
         yield self.message
-        yield LazyLine(LateFooter(compact=True))
+        yield LazyLine(_make_footer)
 
     def on_mount(self) -> None:
         game = self.session.game
@@ -234,8 +224,9 @@ class GameScreen(TranslatedBindings, Screen[None]):
         if self.session.waiting and (feedback := self.session.try_take_over()) is not None:
             self.apply(feedback)
 
-    @on(SidePanel.Ready)
-    def side_panel_ready(self) -> None:
+    def on_side_panel_ready(self, event: SidePanel.Ready) -> None:
+        self._side = event.panel
+        event.panel.show_analysis_panel(self.analysis_on)
         self.refresh_game()
         self._show_thinking()
 
@@ -259,12 +250,13 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._show_thinking()
         if not self.analysis_on:
             return
+        side = self._side_panel()
         if self._thinking_for is not None:  # its own search replaces the analysis until it has moved
-            self._panel(
-                AnalysisPanel, lambda panel: panel.show_waiting(_("the analysis resumes after the computer's move"))
-            )
+            if side is not None:
+                side.show_analysis_waiting(_("the analysis resumes after the computer's move"))
         elif self.opponent.analysis_stale():
-            self._panel(AnalysisPanel, lambda panel: panel.show_waiting())
+            if side is not None:
+                side.show_analysis_waiting()
             self.run_worker(self._analyse(), group="analysis", exclusive=True)
 
     async def _computer_turn(self, asked: Asked) -> None:
@@ -279,31 +271,27 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.apply(await self.opponent.analyse(self._show_analysis))
 
     def _show_analysis(self, analysis: Analysis) -> None:
-        if self.analysis_on:
-            self._panel(AnalysisPanel, lambda panel: panel.show_analysis(analysis))
+        if self.analysis_on and (side := self._side_panel()) is not None:
+            side.show_analysis(analysis)
 
     def _show_thinking(self) -> None:
-        thinking = self._thinking_for is not None
-        self._panel(ThinkingLine, lambda line: line.show_thinking(thinking))
+        if (side := self._side_panel()) is not None:
+            side.show_thinking(self._thinking_for is not None)
 
-    def _panel(self, kind: type[_P], show: Callable[[_P], None]) -> None:
-        """Show something in a panel of the side column, once it is mounted (it is mounted after the first paint)."""
-        for panel in self._mounted(kind):
-            show(panel)
+    def _side_panel(self) -> SidePanel | None:
+        """The side column, from when it says it is mounted (after the first paint) while it is there.
 
-    def _mounted(self, kind: type[_P]) -> tuple[_P, ...]:
-        """The widgets of ``kind`` on this screen now, looked for only until found and then held while attached.
-
-        A query walks the whole screen and matches every widget: a move redraws seven panels, and seven walks
-        cost some 5 ms of the frame's 16.  Nothing found is not held (the panels are mounted after the first
-        paint), nor are widgets that have gone (unmounted, or the app quitting).
+        It is held, not looked for: a query walks the whole screen, and a move
+        redraws seven panels.  It goes when the app quits, maybe between a
+        message and its handling: then there is nothing to show in.
         """
-        held = self._held.get(kind)
-        if held and all(widget.is_attached for widget in held):
-            return cast(tuple[_P, ...], held)
-        found = tuple(self.query(kind).results(kind))
-        self._held[kind] = found
-        return found
+        side = self._side
+        return side if side is not None and side.is_attached else None
+
+    def _move_entry(self) -> MoveEntry | None:
+        """The move row, from when it says it is mounted (after the first paint) while it is there."""
+        entry = self._entry
+        return entry if entry is not None and entry.is_attached else None
 
     def action_hint(self) -> None:
         """``h``: the engine's best move in the position shown, marked on the board (not played), with its score."""
@@ -316,7 +304,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def action_analysis(self) -> None:
         """``A``: show the live analysis of the position shown (it follows the review), or hide and stop it."""
         self.analysis_on = not self.analysis_on
-        self._panel(AnalysisPanel, lambda panel: setattr(panel, "display", self.analysis_on))
+        if (side := self._side_panel()) is not None:
+            side.show_analysis_panel(self.analysis_on)
         if self.analysis_on:
             self.apply(Feedback(_("analysis on: {key} hides it").format(key=self.session.how("analysis"))))
         else:
@@ -324,8 +313,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self.run_worker(self.opponent.stop(), group="analysis")
             self.apply(Feedback(_("analysis off")))
 
-    @on(MoveEntry.Ready)
-    def move_entry_ready(self, event: MoveEntry.Ready) -> None:
+    def on_move_entry_ready(self, event: MoveEntry.Ready) -> None:
+        self._entry = event.entry
         self._show_cursor_hex(self.board.cursor)
 
     # --- showing the session ---------------------------------------------------------------
@@ -397,20 +386,17 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._show_cursor_hex(self.board.cursor)  # the piece under it may have gone (a capture, a takeback, a review)
         if board_only:
             return
-        # The side panel is mounted after the first paint (it shows the game when it arrives, SidePanel.Ready)
-        # and unmounted when the app quits, maybe between a message and its handling: a panel not there is
-        # skipped, never looked for.
-        game = session.game
-        names = (game.tags.get("White", "?"), game.tags.get("Black", "?"))
-        flipped = self.board.flipped
-        self._panel(ClockPanel, lambda panel: panel.show_clock(game.clock, names=names, flipped=flipped))
-        variation = None if session.variations.top is None else session.variations.top.describe()
-        problem = session.save_problem
-        warning = None if problem is None else self.policy.hide_paths(problem)
-        self._panel(StatusPanel, lambda panel: panel.show_game(shown, variation=variation, warning=warning))
-        self._panel(MaterialPanel, lambda panel: panel.show_game(shown))
-        self._panel(MoveList, lambda panel: panel.show_game(shown))
-        self._panel(AnnotationPanel, lambda panel: panel.show_game(shown))
+        if (side := self._side_panel()) is not None:  # it shows the game when it arrives (SidePanel.Ready)
+            game = session.game
+            problem = session.save_problem
+            side.show_game(
+                shown,
+                clock=game.clock,
+                names=(game.tags.get("White", "?"), game.tags.get("Black", "?")),
+                flipped=self.board.flipped,
+                variation=None if session.variations.top is None else session.variations.top.describe(),
+                warning=None if problem is None else self.policy.hide_paths(problem),
+            )
         self._refresh_footer()
 
     def _follow_turn(self) -> None:
@@ -504,10 +490,14 @@ class GameScreen(TranslatedBindings, Screen[None]):
     # --- actions: the screen's own ---------------------------------------------------------
 
     def action_help(self) -> None:
+        from ..dialogs.help import help_text  # it reads the side panel's modules: loaded when asked, not at start
+
         self.app.push_screen(TextDialog(_("C'escacs — keys and move notation"), help_text(self.keys)))
 
     async def action_focus_input(self) -> None:
         """``/`` or ``:``: the move box has the focus before the next key is routed (:mod:`..widgets.move_entry`)."""
+        from ..widgets.move_entry import focus_move_box  # loaded with the move row, after the first frame
+
         await focus_move_box(self)
 
     def pick_piece(self, kind: PieceType) -> None:
@@ -851,6 +841,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.apply(self.session.follow_variation(index))
 
     # --- what the widgets report -------------------------------------------------------------
+    # The side panel's and the move row's messages are handled by their names (``on_move_entry_submitted``):
+    # their classes are imported only when those widgets are made, after the first frame.
 
     @on(HexBoard.HexSelected)
     def pick_hex(self, event: HexBoard.HexSelected) -> None:
@@ -863,24 +855,21 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def _show_cursor_hex(self, h: int) -> None:
         """Name the hex under the cursor (once the move entry row is mounted): the compact board cannot print it."""
         piece = self.session.shown.reviewed_position().piece_at(h)
-        for entry in self._mounted(MoveEntry):
+        if (entry := self._move_entry()) is not None:
             entry.show_hex(HEX_NAMES[h] + (f" {piece_words(piece)}" if piece is not None else ""))
 
     @on(HexBoard.Cancelled)
     def cancel_selection(self) -> None:
         self.apply(self.session.cancel())
 
-    @on(MoveList.PlyChosen)
-    def review_ply(self, event: MoveList.PlyChosen) -> None:
+    def on_move_list_ply_chosen(self, event: MoveList.PlyChosen) -> None:
         if event.ply != self.session.shown.cursor:
             self.apply(self.session.review_to(event.ply))
 
-    @on(MoveEntry.Changed)
-    def preview_typed_move(self, event: MoveEntry.Changed) -> None:
+    def on_move_entry_changed(self, event: MoveEntry.Changed) -> None:
         self.apply(self.session.preview_text(event.text))
 
-    @on(MoveEntry.Submitted)
-    def play_typed_move(self, event: MoveEntry.Submitted) -> None:
+    def on_move_entry_submitted(self, event: MoveEntry.Submitted) -> None:
         if not event.text.strip():
             self.set_focus(self.board)
             return
@@ -888,8 +877,8 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self._play_numbered_target(event.number)
             return
         feedback = self.session.play_text(event.text)
-        if not feedback.done:  # the box emptied itself on Enter: the keys after it start the next move
-            self._panel(MoveEntry, lambda entry: entry.give_back(event.text))
+        if not feedback.done and (entry := self._move_entry()) is not None:
+            entry.give_back(event.text)  # the box emptied itself on Enter: the keys after it start the next move
         self.apply(feedback)
 
     def _play_numbered_target(self, number: int) -> None:
@@ -909,7 +898,28 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self.apply(Feedback(event.note))
         self._layout_said = None
 
-    @on(ClockPanel.FlagFell)
-    def flag_fell(self, event: ClockPanel.FlagFell) -> None:
+    def on_clock_panel_flag_fell(self, event: ClockPanel.FlagFell) -> None:
         if event.clock is self.session.game.clock:  # not a message about a game no longer shown
             self.apply(self.session.check_time())
+
+
+# The widgets mounted after the first frame, each made by a function that imports its module only then: the first
+# frame needs none of them (benchmarks/README.md; tests/processes/test_startup_imports.py pins it).
+
+
+def _make_side_panel() -> Widget:
+    from ..widgets.side_panel import SidePanel
+
+    return SidePanel(id="side")
+
+
+def _make_move_entry() -> Widget:
+    from ..widgets.move_entry import MoveEntry
+
+    return MoveEntry(id="entry")
+
+
+def _make_footer() -> Widget:
+    from ..widgets.late_footer import LateFooter
+
+    return LateFooter(compact=True)

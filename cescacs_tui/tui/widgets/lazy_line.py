@@ -1,15 +1,21 @@
-"""Widgets mounted after the first paint: Textual's :class:`~textual.lazy.Lazy`, sooner, and safe when the app quits
-first."""
+"""Widgets made and mounted after the first paint: like Textual's :class:`~textual.lazy.Lazy`, sooner, with their
+modules imported then, and safe when the app quits first."""
 
 from __future__ import annotations
 
-from textual.lazy import Lazy
+from collections.abc import Callable
+
 from textual.screen import Screen
 from textual.widget import Widget
 
 
-class MountLater(Lazy):
-    """Like Textual's :class:`~textual.lazy.Lazy`: its widget is mounted once its screen has drawn a frame without it.
+class MountLater(Widget):
+    """Stands in for the widget ``make`` returns, made and mounted once the screen has drawn a frame without it.
+
+    Like Textual's :class:`~textual.lazy.Lazy`, but ``make`` is called only
+    then: a function that imports the widget's module as it makes it keeps
+    that module out of the start (the side panel's eight modules, the move
+    box's, the footer's: benchmarks/README.md).
 
     The mount starts at the screen's next layout refresh (Textual publishes
     ``screen_layout_refresh_signal`` once the frame is drawn) or after its next
@@ -21,9 +27,17 @@ class MountLater(Lazy):
     board instead of at once (``benchmarks/ui.py``, section 3c).
 
     If the app is quitting by then (Ctrl+Q, SIGTERM or a lost terminal in the
-    first moments), nothing is mounted: Textual's ``Lazy`` raised
+    first moments), nothing is made or mounted: Textual's ``Lazy`` raised
     ``MountError`` into a quitting app, which then died with a traceback.
     """
+
+    DEFAULT_CSS = """
+    MountLater { display: none; }
+    """
+
+    def __init__(self, make: Callable[[], Widget]) -> None:
+        super().__init__()
+        self._make = make
 
     async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
         parent = self.parent
@@ -32,24 +46,30 @@ class MountLater(Lazy):
         screen = self.screen
         started = False
 
-        async def mount(_: Screen[object] | None = None) -> None:
+        def start(_: Screen[object] | None = None) -> None:
             nonlocal started
             if started:  # the other of the two calls
                 return
             started = True
             screen.screen_layout_refresh_signal.unsubscribe(self)
             if parent.is_attached:  # False once the app is quitting
-                await parent.mount(self._replace_widget, after=self)
-                await self.remove()
+                self.call_next(self._take_place, parent, self._make())
 
-        screen.screen_layout_refresh_signal.subscribe(self, mount)
-        self.call_after_refresh(mount)
+        # At once as the signal is published: each placeholder of the screen makes its widget (and imports its
+        # modules) before any mount begins, and the mounts, which Textual interleaves, end in one frame.
+        screen.screen_layout_refresh_signal.subscribe(self, start, immediate=True)
+        self.call_after_refresh(start)
+
+    async def _take_place(self, parent: Widget, widget: Widget) -> None:
+        if parent.is_attached:
+            await parent.mount(widget, after=self)
+            await self.remove()
 
 
 class LazyLine(MountLater):
     """A :class:`MountLater` that holds its widget's line until the widget arrives.
 
-    A plain ``Lazy`` takes no room, so the rows under the board would appear a
+    A plain ``MountLater`` takes no room, so the rows under the board would appear a
     frame after the board and push it up: the board would jump just as the
     player looks at it.
     """
