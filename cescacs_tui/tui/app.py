@@ -41,7 +41,7 @@ from .dialogs.questions import DeliberateDialog
 from .driver import InvalidTerminalInput, driver_class
 from .keymap import keymap_problems
 from .screens.game import BoardOptions, GameScreen
-from .themes import BoardHostApp, known_themes, register_themes
+from .themes import BoardHostApp, known_themes
 from .widgets.board import HexBoard
 
 if TYPE_CHECKING:
@@ -91,14 +91,13 @@ class CescacsApp(BoardHostApp[None]):
         policy: Policy | None = None,
         reviewer: Callable[[], ReviewJob] | None = None,
     ) -> None:
-        super().__init__()
-        register_themes(self)
+        settings = settings or Settings()
+        super().__init__(theme=settings.theme)
         self._reviewer = reviewer
         self.policy = policy or Policy()
         """What the person at the keyboard may do with this machine, decided at launch (the owner by default)."""
-        self.settings = settings or Settings()
+        self.settings = settings
         self.settings_path = settings_path
-        self.theme = self.settings.theme
         self.session = GameSession(game or self.settings_game(players), store=store, port=port)
         self.session.players = players
         self.opponent = self.make_opponent()

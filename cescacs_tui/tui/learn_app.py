@@ -9,7 +9,7 @@ from ..learn.lessons import LESSONS, Lesson, find_lesson
 from ..session.policy import Policy
 from .keymap import keymap
 from .screens.lessons import LessonScreen
-from .themes import BoardHostApp, known_themes, register_themes
+from .themes import BoardHostApp, known_themes
 
 __all__ = ["LearnApp", "run_learn_app"]
 
@@ -20,10 +20,9 @@ class LearnApp(BoardHostApp[None]):
     TITLE = "C'escacs"
 
     def __init__(self, store: ProgressStore, lesson: Lesson | None = None, *, settings: Settings | None = None) -> None:
-        super().__init__()
-        register_themes(self)
-        self.settings = settings or Settings()
-        self.theme = self.settings.theme
+        settings = settings or Settings()
+        super().__init__(theme=settings.theme)
+        self.settings = settings
         self.store = store
         done = store.progress.lessons
         self.first = lesson or next((each for each in LESSONS if each.key not in done), LESSONS[0])

@@ -12,7 +12,7 @@ from ..data.settings import Settings
 from ..learn.trainer import Trainer
 from .keymap import keymap
 from .screens.puzzles import PuzzleScreen
-from .themes import BoardHostApp, known_themes, register_themes
+from .themes import BoardHostApp, known_themes
 
 __all__ = ["PuzzleApp", "run_puzzles"]
 
@@ -23,10 +23,9 @@ class PuzzleApp(BoardHostApp[None]):
     TITLE = "C'escacs"
 
     def __init__(self, trainer: Trainer, *, settings: Settings | None = None) -> None:
-        super().__init__()
-        register_themes(self)
-        self.settings = settings or Settings()
-        self.theme = self.settings.theme
+        settings = settings or Settings()
+        super().__init__(theme=settings.theme)
+        self.settings = settings
         self.trainer = trainer
 
     def on_mount(self) -> None:

@@ -49,8 +49,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal, TypeVar
 
 from rich._palettes import STANDARD_PALETTE
-from textual.app import App
+from textual import constants
+from textual.app import App, InvalidThemeError
 from textual.color import Color
+from textual.reactive import Initialize, Reactive
 from textual.theme import BUILTIN_THEMES, Theme
 
 from ..data.choices import DEFAULT_THEME
@@ -362,6 +364,16 @@ def colour_depth(color_system: str | None) -> ColourDepth:
     return "256" if color_system == "256" else "16"
 
 
+def _theme_at_start(app: BoardHostApp[Any]) -> str:
+    """The theme ``app`` starts in: its ``theme`` argument, with the app's themes registered, or Textual's default."""
+    if app.start_theme is None:
+        return constants.DEFAULT_THEME
+    register_themes(app)
+    if app.start_theme not in app.available_themes:
+        raise InvalidThemeError(f"no theme {app.start_theme!r}: the app's themes and Textual's are {known_themes()}")
+    return app.start_theme
+
+
 class BoardHostApp(InputInOrderApp[ReturnType]):
     """Base class of an app that shows a :class:`~cescacs_tui.tui.widgets.board.HexBoard`.
 
@@ -376,6 +388,17 @@ class BoardHostApp(InputInOrderApp[ReturnType]):
     (:data:`ANSI_BOARD`): blended true colours would fall onto two or three
     of the same ANSI colours there.
     """
+
+    theme: Reactive[str] = Reactive(Initialize(_theme_at_start))
+    """The theme in use.  The first is the ``theme`` argument, the value Textual builds the app's stylesheet with:
+    setting it after the app is made, as Textual's guide does, queues a second parse of all the app's CSS before
+    the first frame (some 2 ms of every start: benchmarks/README.md).  A theme set later restyles as usual."""
+
+    def __init__(self, *, theme: str | None = None) -> None:
+        self.start_theme = theme
+        """The theme to start in (``None``: Textual's default, without the app's themes).  Set before Textual's
+        ``App.__init__``, which asks for the theme (:func:`_theme_at_start`) as it builds the stylesheet."""
+        super().__init__()
 
     @property
     def colour_depth(self) -> ColourDepth:

@@ -13,7 +13,7 @@ from rich.color import ColorSystem, ColorType
 from rich.style import Style
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 from textual._ansi_theme import ALABASTER
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult, InvalidThemeError
 from textual.color import Color
 from textual.theme import BUILTIN_THEMES, Theme
 from textual.widgets import Footer, Input
@@ -35,7 +35,6 @@ from cescacs_tui.tui.themes import (
     colour_depth,
     contrast_ratio,
     parse_colour,
-    register_themes,
     relative_luminance,
 )
 from cescacs_tui.tui.widgets.board import BoardView, HexBoard
@@ -52,9 +51,7 @@ class ThemedBoardApp(BoardHostApp[None]):
     """A board under the app's themes (``theme``), as the real app will run it."""
 
     def __init__(self, view: BoardView | None = None, theme: str = DEFAULT_THEME) -> None:
-        super().__init__()
-        register_themes(self)
-        self.theme = theme
+        super().__init__(theme=theme)
         self.view = view or BoardView(INITIAL)
 
     def compose(self) -> ComposeResult:
@@ -178,6 +175,35 @@ async def test_any_textual_theme_gets_fitting_board_colours(theme, board):
     app = ThemedBoardApp(theme=theme)
     async with app.run_test(size=SIZE):
         assert tile_backgrounds(app.board) == tuple(parse_colour(board[f"board-tile-{t}"]).rich_color for t in TILES)
+
+
+@pytest.mark.parametrize("name", [*THEMES, "textual-light", "nord"])
+async def test_an_app_starts_in_its_theme_with_its_css_parsed_once(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``theme=`` is the theme Textual builds the stylesheet with: no theme switch before the first frame (which
+    parses all the CSS again), and the board, the classes and the colours are the theme's from the start."""
+    refreshes: list[App[Any]] = []
+    refresh_css = App.refresh_css
+
+    def counting(app: App[Any], animate: bool = True) -> None:
+        refreshes.append(app)
+        refresh_css(app, animate)
+
+    monkeypatch.setattr(App, "refresh_css", counting)
+    app = ThemedBoardApp(theme=name)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        theme = app.current_theme
+        assert theme.name == name
+        board = board_variables(theme)
+        assert tile_backgrounds(app.board) == tuple(parse_colour(board[f"board-tile-{t}"]).rich_color for t in TILES)
+        assert ("-light-mode" in app.classes) == (not theme.dark)
+        assert ("-dark-mode" in app.classes) == theme.dark
+    assert refreshes == []
+
+
+def test_an_unknown_starting_theme_is_refused() -> None:
+    with pytest.raises(InvalidThemeError, match="no-such-theme"):
+        ThemedBoardApp(theme="no-such-theme")
 
 
 async def test_the_board_works_in_an_app_without_the_themes():
