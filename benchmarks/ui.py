@@ -8,8 +8,10 @@ python benchmarks/ui.py --first-paint  # only the first-paint sections (3, 3b, 3
 It checks the project's goals: the board renders well under 5 ms; every input
 costs at most one 60 Hz frame of CPU until the frame that shows it (median: a
 typed move or a click 16 ms, a cursor key 4 ms); the ``cescacs`` command in a
-terminal paints its board, and its side panel, within 1.3x the time a bare
-Textual app takes to paint (medians of 7 alternate runs).  Every figure is
+terminal paints its first frame (the board) within 1.3x the time a bare
+Textual app takes to paint its own (medians of 7 alternate runs).  The rest
+of the screen, which the app mounts after that first paint, is a figure
+printed beside it, with no goal.  Every figure is
 wall-clock time (``time.perf_counter``) in milliseconds, as median, p90
 (nearest rank) and worst of ``n`` repetitions, unless it says CPU
 (``time.process_time``); the goals are printed last, with the machine's load.
@@ -956,13 +958,19 @@ def terminal_paints(runs: int) -> tuple[list[Row], float, float] | None:
 
 PAINT_RUNS = 7
 """Runs of each app in the first-paint sections: the goal's method is the median of 7 alternate runs."""
+
+Goal = tuple[str, float, float | None, str]
+"""A figure the goals table prints: its name, its value, its target (``None``: a figure printed with no goal), its
+unit."""
+
 PAINT_GOAL = 1.3
-"""The goal for the first paint of ``cescacs`` in a terminal, board and side panel, as a multiple of a bare app's."""
+"""The goal for the first paint of ``cescacs`` in a terminal (its first frame, the board), as a multiple of a bare
+app's (issue 23: "profile imports and the first frame; import lazily what the first frame does not need")."""
 CPU_GOALS = {"cursor key": 4.0, "typed move": 16.0, "select click": 16.0, "move click": 16.0}
 """The goal for the CPU an input costs until the frame that shows it (ms, median): within one 60 Hz frame."""
 
 
-async def first_paint_sections(runs: int) -> list[tuple[str, float, float, str]]:
+async def first_paint_sections(runs: int) -> list[Goal]:
     """Sections 3, 3b and 3c; the goals' figures (3c's ratios, in a pseudo-terminal)."""
     first, medians = await first_paints(runs)
     print_rows(first)
@@ -982,13 +990,16 @@ async def first_paint_sections(runs: int) -> list[tuple[str, float, float, str]]
     print(f"  cescacs / bare app (medians): board {board_ratio:.2f}x, side panel {panel_ratio:.2f}x")
     return [
         ("first paint in a pseudo-terminal, board / bare app (medians)", board_ratio, PAINT_GOAL, "x"),
-        ("first paint in a pseudo-terminal, side panel / bare app (medians)", panel_ratio, PAINT_GOAL, "x"),
+        ("the rest of the screen after it: side panel / bare app (medians)", panel_ratio, None, "x"),
     ]
 
 
-def print_goals(goals: list[tuple[str, float, float, str]]) -> None:
+def print_goals(goals: list[Goal]) -> None:
     print(f"\n{'Goals':<66} {'value':>9} {'target':>9}")
     for goal, value, target, unit in goals:
+        if target is None:
+            print(f"  {goal:<64} {value:>7.2f}{unit:<2} {'-':>9}  (no goal)")
+            continue
         verdict = "met" if value <= target else "MISSED"
         print(f"  {goal:<64} {value:>7.2f}{unit:<2} {'<= ' + format(target, 'g') + unit:>9}  {verdict}")
     print(f"  (load average at the end: {' '.join(Path('/proc/loadavg').read_text().split()[:3])})")
@@ -1038,7 +1049,7 @@ async def run(args: argparse.Namespace) -> None:
         print_rows([Row("Python's automatic full garbage collections"), Row("gen-2 pause", gc_watch.pauses)])
 
     cold_p90 = max(row.stat("p90") for size in SIZES for row in render[size] if row.label.endswith("cold"))
-    goals = [("board render, cold cache, p90 (worse layout)", cold_p90 * 1000, 5.0, "ms")]
+    goals: list[Goal] = [("board render, cold cache, p90 (worse layout)", cold_p90 * 1000, 5.0, "ms")]
     for label, timings in keys.items():
         cpu = max(statistics.median(timing.cpu) for timing in timings)
         goals.append((f"CPU from input to its frame, median, {label} (worse size)", cpu * 1000, CPU_GOALS[label], "ms"))

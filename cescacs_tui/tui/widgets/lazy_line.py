@@ -14,8 +14,8 @@ class MountLater(Widget):
 
     Like Textual's :class:`~textual.lazy.Lazy`, but ``make`` is called only
     then: a function that imports the widget's module as it makes it keeps
-    that module out of the start (the side panel's eight modules, the move
-    box's, the footer's: benchmarks/README.md).
+    that module out of the start (the side panel's six modules, the move
+    row's, the footer's: benchmarks/README.md).
 
     The mount starts at the screen's next layout refresh (Textual publishes
     ``screen_layout_refresh_signal`` once the frame is drawn) or after its next

@@ -82,6 +82,7 @@ class SidePanel(Vertical):
         self.analysis.display = shown
 
     def show_analysis(self, analysis: Analysis) -> None:
+        """Show the engine's latest word on the position (the live analysis, ``A``)."""
         self.analysis.show_analysis(analysis)
 
     def show_analysis_waiting(self, why: str | None = None) -> None:
