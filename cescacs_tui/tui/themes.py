@@ -399,6 +399,8 @@ class BoardHostApp(InputInOrderApp[ReturnType]):
         """The theme to start in (``None``: Textual's default, without the app's themes).  Set before Textual's
         ``App.__init__``, which asks for the theme (:func:`_theme_at_start`) as it builds the stylesheet."""
         super().__init__()
+        if theme is not None:  # the class a theme switch gives the app, for CSS that tells the themes apart
+            self.set_class(True, f"-theme-{theme}", update=False)
 
     @property
     def colour_depth(self) -> ColourDepth:

@@ -149,7 +149,8 @@ async def test_the_footer_offers_the_boards_keys_in_a_game_resumed_behind_the_re
 
 
 async def test_a_move_and_a_cursor_key_redraw_the_panels_without_searching_the_screen_for_them() -> None:
-    """A query walks the whole screen: the panels found once are held (GameScreen._mounted), and still updated."""
+    """A query walks the whole screen: the side panel and the move row are held as they arrive (their Ready messages),
+    and the panels still updated."""
     app = CescacsApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

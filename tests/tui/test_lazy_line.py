@@ -157,3 +157,27 @@ async def test_every_placeholder_makes_its_widget_before_any_mount_begins() -> N
     async with app.run_test():
         await until(lambda: app.query("#side") and app.query("#row"), "the late widgets")
     assert attached_at_make == {"side": [], "row": []}
+
+
+async def test_a_widget_that_cannot_be_made_stops_the_app_with_its_error() -> None:
+    """As a failing compose would: Textual's signal, which makes the widget, only logs what its callbacks raise."""
+
+    def broken() -> Widget:
+        raise ImportError("a late module failed to import")
+
+    class BrokenApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("the board")
+            yield MountLater(broken)
+
+    app = BrokenApp()
+    with pytest.raises(ImportError, match="a late module"):
+        async with app.run_test() as pilot:
+            await until(lambda: not app.is_running, "the app to stop")
+            await pilot.pause()
+    assert app.return_code == 1
+
+
+def test_it_takes_a_function_not_children() -> None:
+    with pytest.raises(TypeError, match="function"):
+        MountLater(lambda: Static()).compose_add_child(Static())

@@ -198,6 +198,7 @@ async def test_an_app_starts_in_its_theme_with_its_css_parsed_once(name: str, mo
         assert tile_backgrounds(app.board) == tuple(parse_colour(board[f"board-tile-{t}"]).rich_color for t in TILES)
         assert ("-light-mode" in app.classes) == (not theme.dark)
         assert ("-dark-mode" in app.classes) == theme.dark
+        assert f"-theme-{name}" in app.classes  # as after a theme switch
     assert refreshes == []
 
 

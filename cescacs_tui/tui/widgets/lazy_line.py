@@ -39,6 +39,9 @@ class MountLater(Widget):
         super().__init__()
         self._make = make
 
+    def compose_add_child(self, widget: Widget) -> None:
+        raise TypeError("MountLater takes a function that makes its widget (with its children), not children")
+
     async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
         parent = self.parent
         if not isinstance(parent, Widget):
@@ -52,8 +55,14 @@ class MountLater(Widget):
                 return
             started = True
             screen.screen_layout_refresh_signal.unsubscribe(self)
-            if parent.is_attached:  # False once the app is quitting
-                self.call_next(self._take_place, parent, self._make())
+            if not parent.is_attached:  # the app has quit (Ctrl+Q, SIGTERM, a lost terminal in the first moments)
+                return
+            try:
+                widget = self._make()
+            except Exception as error:  # Textual's signal would only log it: the app stops, as a failing compose does
+                self.call_next(_raise, error)
+                return
+            self.call_next(self._take_place, parent, widget)
 
         # At once as the signal is published: each placeholder of the screen makes its widget (and imports its
         # modules) before any mount begins, and the mounts, which Textual interleaves, end in one frame.
@@ -64,6 +73,10 @@ class MountLater(Widget):
         if parent.is_attached:
             await parent.mount(widget, after=self)
             await self.remove()
+
+
+def _raise(error: Exception) -> None:
+    raise error
 
 
 class LazyLine(MountLater):
