@@ -246,7 +246,8 @@ def run_lessons(
     """``cescacs learn --plain``: the lessons on standard input and output, the progress kept in ``path`` (``None``:
     not kept); ``lesson`` (a number or a name) starts at once."""
     from .output import LineWriter
-    from .run import lines, robust
+    from .run import robust
+    from .typed_lines import lines
 
     source, target = stdin or sys.stdin, stdout or sys.stdout
     robust(source)

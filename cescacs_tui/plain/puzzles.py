@@ -27,6 +27,7 @@ from .commands import COMMAND_CONTEXT
 from .front_end import Write
 from .output import LineWriter
 from .questions import pieces
+from .typed_lines import lines
 
 __all__ = ["PUZZLE_WORDS", "PlainPuzzles", "run_plain_puzzles"]
 
@@ -193,7 +194,7 @@ def run_plain_puzzles(trainer: Trainer, stdin: TextIO | None = None, stdout: Tex
     plain = PlainPuzzles(trainer, LineWriter(target))
     plain.start()
     try:
-        plain.run(iter(source.readline, ""))
+        plain.run(lines(source))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

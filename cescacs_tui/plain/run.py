@@ -31,6 +31,7 @@ from .computer import PlainComputer
 from .flag_watch import FlagWatch
 from .front_end import PlainGame, new_game
 from .output import LineWriter
+from .typed_lines import lines
 
 __all__ = ["run_plain"]
 
@@ -56,12 +57,6 @@ def _stopping_signals() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-
-
-def lines(stream: TextIO) -> Iterator[str]:
-    """The lines of ``stream`` as they arrive (``readline``, so a terminal or a pipe is answered line by line)."""
-    while line := stream.readline():
-        yield line
 
 
 def robust(stream: TextIO) -> None:
