@@ -46,19 +46,23 @@ def lines(stream: TextIO) -> Iterator[str]:
         return
     encoding = getattr(stream, "encoding", None) or locale.getpreferredencoding(False)
     decoder = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder(encoding)(errors="replace"), translate=True)
+    unfinished: list[str] = []  # the line being typed, in pieces: joined once, however many reads it took
     with _wake_up_pipe() as (woken, wake):
-        pending = ""
         while True:
-            while "\n" in pending:
-                line, pending = pending.split("\n", 1)
-                yield line + "\n"
             chunk = _read(fd, woken, wake)
             if chunk is None:  # a signal: its handler runs now, between two bytecodes (it may end the session)
                 continue
-            pending += decoder.decode(chunk, final=not chunk)
+            *finished, rest = decoder.decode(chunk, final=not chunk).split("\n")
+            if finished:
+                finished[0] = "".join((*unfinished, finished[0]))
+                unfinished.clear()
+                for line in finished:
+                    yield line + "\n"
+            if rest:
+                unfinished.append(rest)
             if not chunk:
-                if pending:
-                    yield pending
+                if unfinished:
+                    yield "".join(unfinished)
                 return
 
 

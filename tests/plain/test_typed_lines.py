@@ -110,3 +110,12 @@ def test_a_signal_taken_by_another_thread_ends_the_wait_at_once(pipe: tuple[io.T
         signal.signal(signal.SIGUSR1, previous)
     assert not unblocked_by_a_line.is_set()
     assert signal.set_wakeup_fd(-1) == -1  # Python's wake-up descriptor as it was: none
+
+
+@POSIX_ONLY
+def test_a_long_paste_and_a_line_over_many_reads_come_whole(pipe: tuple[io.TextIOWrapper, int]) -> None:
+    stream, writer = pipe
+    pasted = "".join(f"m e{n % 29}\n" for n in range(10_000)) + "x" * 200_000 + "\n"
+    threading.Thread(target=os.write, args=(writer, pasted.encode()), daemon=True).start()
+    typed = lines(stream)
+    assert [next(typed) for _ in range(10_001)] == pasted.splitlines(keepends=True)
