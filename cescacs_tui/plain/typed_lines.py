@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import io
+import errno
 import locale
 import os
 import select
@@ -34,18 +34,21 @@ CHUNK: Final = 1 << 16
 
 
 def lines(stream: TextIO) -> Iterator[str]:
-    """The lines of ``stream`` as they arrive, each with its ``\\n`` (the last may have none), newlines translated.
+    """The lines of ``stream`` as they arrive, as its ``readline`` gives them, until it gives ``""``.
 
-    A terminal or a pipe is answered line by line, and a signal's handler
-    runs as soon as the signal comes, even while this waits.  ``stream`` must
-    not have been read from before (what it buffered would be skipped).
+    As POSIX's standard input gives them: a line ends at ``\\n`` and keeps it
+    (and a ``\\r`` before it); an end of input in the middle of a line (Ctrl+D
+    after some text, in a terminal) ends that line, and reading goes on.  A
+    terminal or a pipe is answered line by line, and a signal's handler runs
+    as soon as the signal comes, even while this waits.  ``stream`` must not
+    have been read from before (what it buffered would be skipped).
     """
     fd = _descriptor(stream)
     if fd is None or threading.current_thread() is not threading.main_thread():
         yield from iter(stream.readline, "")  # nothing to wait on with the signals (or no signal comes here)
         return
     encoding = getattr(stream, "encoding", None) or locale.getpreferredencoding(False)
-    decoder = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder(encoding)(errors="replace"), translate=True)
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     unfinished: list[str] = []  # the line being typed, in pieces: joined once, however many reads it took
     with _wake_up_pipe() as (woken, wake):
         while True:
@@ -60,10 +63,11 @@ def lines(stream: TextIO) -> Iterator[str]:
                     yield line + "\n"
             if rest:
                 unfinished.append(rest)
-            if not chunk:
-                if unfinished:
-                    yield "".join(unfinished)
-                return
+            if not chunk:  # the end of input: for good in a pipe; a terminal may give more after Ctrl+D
+                if not unfinished:
+                    return
+                yield "".join(unfinished)
+                unfinished.clear()
 
 
 def _descriptor(stream: TextIO) -> int | None:
@@ -77,15 +81,16 @@ def _descriptor(stream: TextIO) -> int | None:
 
 
 def _read(fd: int, woken: int, wake: int) -> bytes | None:
-    """The next bytes of ``fd`` (``b""``: its end), or ``None`` if a signal came first.
+    """The next bytes of ``fd`` (``b""``: its end), or ``None``: nothing yet (a signal came first, or another reader).
 
     Signals wake the wait through ``wake`` only during it: between two lines
     the session may run an event loop of its own (the computer's), which sets
     its own wake-up descriptor.  A signal from before is handled as
     :func:`_wait` is entered (a Python call checks for pending handlers).
     """
-    previous = signal.set_wakeup_fd(wake, warn_on_full_buffer=False)
+    previous = -1
     try:
+        previous = signal.set_wakeup_fd(wake, warn_on_full_buffer=False)
         return _wait(fd, woken)
     finally:
         signal.set_wakeup_fd(previous)
@@ -102,8 +107,12 @@ def _wait(fd: int, woken: int) -> bytes | None:
             return None
     try:
         return os.read(fd, CHUNK)
-    except OSError:  # the terminal hung up: the end of its input
-        return b""
+    except BlockingIOError:  # another reader of a shared, non-blocking input took what there was
+        return None
+    except OSError as error:
+        if error.errno == errno.EIO:  # the terminal hung up: the end of its input
+            return b""
+        raise
 
 
 @contextlib.contextmanager
@@ -115,5 +124,9 @@ def _wake_up_pipe() -> Iterator[tuple[int, int]]:
         os.set_blocking(writer, False)
         yield reader, writer
     finally:
+        # A handler that raised as _read set the wake-up descriptor (before it could note the one before) left
+        # it pointing here: never at a closed pipe, whose number the next file opened would take.
+        if (current := signal.set_wakeup_fd(-1)) != writer:
+            signal.set_wakeup_fd(current)
         os.close(reader)
         os.close(writer)

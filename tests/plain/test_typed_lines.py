@@ -36,23 +36,49 @@ def test_a_stream_without_a_descriptor_is_read_line_by_line() -> None:
 
 
 @POSIX_ONLY
-def test_a_pipe_gives_its_lines_as_a_text_stream_would(pipe: tuple[io.TextIOWrapper, int]) -> None:
+def test_a_pipe_gives_its_lines_as_the_standard_input_would(pipe: tuple[io.TextIOWrapper, int]) -> None:
+    """As Python's standard input on POSIX (``newline="\\n"``): nothing translated, invalid bytes replaced."""
     stream, writer = pipe
-    os.write(writer, "e7-e13\r\nx f14\rm e21\nÉ".encode() + b"\xff\n" + b"last")
+    typed_in = "e7-e13\r\nx f14\rm e21\nÉ".encode() + b"\xff\n" + b"last"
+    standard = io.TextIOWrapper(io.BytesIO(typed_in + b" word\n"), encoding="utf-8", errors="replace", newline="\n")
+    os.write(writer, typed_in)
     typed = lines(stream)
-    assert [next(typed) for _ in range(4)] == ["e7-e13\n", "x f14\n", "m e21\n", "É\ufffd\n"]
+    assert [next(typed) for _ in range(3)] == ["e7-e13\r\n", "x f14\rm e21\n", "É\ufffd\n"]
     os.write(writer, b" word\n")  # the rest of the line comes later
     assert next(typed) == "last word\n"
+    os.close(os.dup(writer))
+    assert list(iter(standard.readline, "")) == ["e7-e13\r\n", "x f14\rm e21\n", "É\ufffd\n", "last word\n"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads a thread's state in /proc (Linux)")
+def test_a_character_split_between_two_reads_is_whole(pipe: tuple[io.TextIOWrapper, int]) -> None:
+    stream, writer = pipe
+    main = threading.current_thread()
+    encoded = "Peó\n".encode()
+    os.write(writer, encoded[:3])  # the first byte of "ó" only
+
+    def the_rest_once_the_first_part_is_read() -> None:
+        until_waiting_for_input(main)
+        os.write(writer, encoded[3:])
+
+    threading.Thread(target=the_rest_once_the_first_part_is_read, daemon=True).start()
+    assert next(lines(stream)) == "Peó\n"
 
 
 @POSIX_ONLY
-def test_a_character_split_between_two_reads_is_whole(pipe: tuple[io.TextIOWrapper, int]) -> None:
-    stream, writer = pipe
-    typed = lines(stream)
-    encoded = "Peó\n".encode()
-    os.write(writer, encoded[:3])  # the first byte of "ó" only
-    threading.Thread(target=os.write, args=(writer, encoded[3:])).start()
-    assert next(typed) == "Peó\n"
+def test_in_a_terminal_ctrl_d_twice_after_some_text_ends_that_line_and_reading_goes_on() -> None:
+    """As ``readline`` on a terminal: the first Ctrl+D hands over the text typed, the second gives an empty read
+    that ends the line; only Ctrl+D at the start of a line is the end of input."""
+    import pty
+
+    controller, terminal = pty.openpty()
+    stream = open(terminal, encoding="utf-8")  # noqa: SIM115 (closed below)
+    try:
+        os.write(controller, b"abc\x04\x04next\n\x04")
+        assert list(lines(stream)) == ["abc", "next\n"]
+    finally:
+        stream.close()
+        os.close(controller)
 
 
 @POSIX_ONLY
@@ -62,6 +88,13 @@ def test_the_end_of_input_ends_the_lines() -> None:
     os.close(writer)  # Ctrl+D, or the end of a script
     with open(reader, encoding="utf-8") as stream:
         assert list(lines(stream)) == ["help\n", "unfinished"]
+
+
+def until_waiting_for_input(thread: threading.Thread) -> None:
+    """Wait until ``thread`` waits for input (at most :data:`PATIENCE`: the test then goes on as it can)."""
+    deadline = time.monotonic() + PATIENCE
+    while not waiting_for_input(thread) and time.monotonic() < deadline:
+        time.sleep(POLL)
 
 
 def waiting_for_input(thread: threading.Thread) -> bool:
@@ -86,9 +119,7 @@ def test_a_signal_taken_by_another_thread_ends_the_wait_at_once(pipe: tuple[io.T
     unblocked_by_a_line = threading.Event()
 
     def signal_from_another_thread() -> None:
-        deadline = time.monotonic() + PATIENCE
-        while not waiting_for_input(main) and time.monotonic() < deadline:
-            time.sleep(POLL)
+        until_waiting_for_input(main)
         signal.pthread_kill(threading.get_ident(), signal.SIGUSR1)  # this thread's C handler wakes the main one
         if not interrupted.wait(PATIENCE):  # the wait was not ended by the signal: end it with a line
             unblocked_by_a_line.set()
@@ -97,6 +128,8 @@ def test_a_signal_taken_by_another_thread_ends_the_wait_at_once(pipe: tuple[io.T
     def handler(signum: int, frame: FrameType | None) -> None:
         raise Interrupted
 
+    wake_up = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(wake_up)
     previous = signal.signal(signal.SIGUSR1, handler)
     try:
         typed = lines(stream)
@@ -109,7 +142,7 @@ def test_a_signal_taken_by_another_thread_ends_the_wait_at_once(pipe: tuple[io.T
     finally:
         signal.signal(signal.SIGUSR1, previous)
     assert not unblocked_by_a_line.is_set()
-    assert signal.set_wakeup_fd(-1) == -1  # Python's wake-up descriptor as it was: none
+    assert signal.set_wakeup_fd(wake_up) == wake_up  # Python's wake-up descriptor as it was
 
 
 @POSIX_ONLY
