@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from .review import ReviewJob
 
 _R = TypeVar("_R")
+_W = TypeVar("_W", bound=Widget)
 
 CLOCK_SAVE_SECONDS = 10.0
 """How often the game is saved while a clock runs (moves are saved at once)."""
@@ -164,9 +165,10 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._layout_said: tuple[str, str | None] | None = None
         """The layout the last ``L`` press announced: its own :class:`HexBoard.LayoutChanged` says nothing new."""
         self._side: SidePanel | None = None
-        """The side column, once mounted (:meth:`_side_panel`)."""
+        """The side column, from when it says it is mounted (after the first paint).  Held, not looked for: a query
+        walks the whole screen, and a move redraws seven panels (reached through :func:`_while_attached`)."""
         self._entry: MoveEntry | None = None
-        """The move row, once mounted (:meth:`_move_entry`)."""
+        """The move row, from when it says it is mounted (after the first paint), held as the side column is."""
         self._resumed = False
         """Whether the screen has been shown once (:meth:`_keep_the_mounted_styles`)."""
         self.board = HexBoard(id="board", piece_set=self.options.piece_set, layout=self.options.layout)
@@ -250,7 +252,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._show_thinking()
         if not self.analysis_on:
             return
-        side = self._side_panel()
+        side = _while_attached(self._side)
         if self._thinking_for is not None:  # its own search replaces the analysis until it has moved
             if side is not None:
                 side.show_analysis_waiting(_("the analysis resumes after the computer's move"))
@@ -271,27 +273,12 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self.apply(await self.opponent.analyse(self._show_analysis))
 
     def _show_analysis(self, analysis: Analysis) -> None:
-        if self.analysis_on and (side := self._side_panel()) is not None:
+        if self.analysis_on and (side := _while_attached(self._side)) is not None:
             side.show_analysis(analysis)
 
     def _show_thinking(self) -> None:
-        if (side := self._side_panel()) is not None:
+        if (side := _while_attached(self._side)) is not None:
             side.show_thinking(self._thinking_for is not None)
-
-    def _side_panel(self) -> SidePanel | None:
-        """The side column, from when it says it is mounted (after the first paint) while it is there.
-
-        It is held, not looked for: a query walks the whole screen, and a move
-        redraws seven panels.  It goes when the app quits, maybe between a
-        message and its handling: then there is nothing to show in.
-        """
-        side = self._side
-        return side if side is not None and side.is_attached else None
-
-    def _move_entry(self) -> MoveEntry | None:
-        """The move row, from when it says it is mounted (after the first paint) while it is there."""
-        entry = self._entry
-        return entry if entry is not None and entry.is_attached else None
 
     def action_hint(self) -> None:
         """``h``: the engine's best move in the position shown, marked on the board (not played), with its score."""
@@ -304,7 +291,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def action_analysis(self) -> None:
         """``A``: show the live analysis of the position shown (it follows the review), or hide and stop it."""
         self.analysis_on = not self.analysis_on
-        if (side := self._side_panel()) is not None:
+        if (side := _while_attached(self._side)) is not None:
             side.show_analysis_panel(self.analysis_on)
         if self.analysis_on:
             self.apply(Feedback(_("analysis on: {key} hides it").format(key=self.session.how("analysis"))))
@@ -386,7 +373,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
         self._show_cursor_hex(self.board.cursor)  # the piece under it may have gone (a capture, a takeback, a review)
         if board_only:
             return
-        if (side := self._side_panel()) is not None:  # it shows the game when it arrives (SidePanel.Ready)
+        if (side := _while_attached(self._side)) is not None:  # it shows the game when it arrives (SidePanel.Ready)
             game = session.game
             problem = session.save_problem
             side.show_game(
@@ -855,7 +842,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def _show_cursor_hex(self, h: int) -> None:
         """Name the hex under the cursor (once the move entry row is mounted): the compact board cannot print it."""
         piece = self.session.shown.reviewed_position().piece_at(h)
-        if (entry := self._move_entry()) is not None:
+        if (entry := _while_attached(self._entry)) is not None:
             entry.show_hex(HEX_NAMES[h] + (f" {piece_words(piece)}" if piece is not None else ""))
 
     @on(HexBoard.Cancelled)
@@ -877,7 +864,7 @@ class GameScreen(TranslatedBindings, Screen[None]):
             self._play_numbered_target(event.number)
             return
         feedback = self.session.play_text(event.text)
-        if not feedback.done and (entry := self._move_entry()) is not None:
+        if not feedback.done and (entry := _while_attached(self._entry)) is not None:
             entry.give_back(event.text)  # the box emptied itself on Enter: the keys after it start the next move
         self.apply(feedback)
 
@@ -901,6 +888,12 @@ class GameScreen(TranslatedBindings, Screen[None]):
     def on_clock_panel_flag_fell(self, event: ClockPanel.FlagFell) -> None:
         if event.clock is self.session.game.clock:  # not a message about a game no longer shown
             self.apply(self.session.check_time())
+
+
+def _while_attached(widget: _W | None) -> _W | None:
+    """``widget`` while it is there: a late widget held by the screen goes when the app quits, maybe between a
+    message and its handling, and then there is nothing to show in."""
+    return widget if widget is not None and widget.is_attached else None
 
 
 # The widgets mounted after the first frame, each made by a function that imports its module only then: the first
